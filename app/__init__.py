@@ -1,0 +1,1 @@
+"""Mahjong scoring calculator: hand analysis, rulesets as data, scoring and payments."""

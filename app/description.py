@@ -1,0 +1,319 @@
+"""The public hand description (shared/INTERFACE.md) read into a Hand, with field errors.
+
+>>> h = parse_hand({"hand": "123m456m789m234p55s", "by": "self-draw", "seat": "S"})
+>>> h.win.code, h.context.by.value, h.context.seat
+('5s', 'self-draw', 'S')
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .errors import FieldError, HandError, NotationError
+from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
+from .tiles import Tile, canonical, format_tiles, parse_tiles
+
+MAX_LENGTH = {  # characters; longer input is an error, not a slow request
+    "hand": 100, "win": 10, "melds": 120, "by": 20, "seat": 5, "round": 5,
+    "flowers": 20, "seasons": 20, "events": 200, "missing": 5,
+}
+HAND_FIELDS = tuple(MAX_LENGTH)
+MAX_MELDS = 4
+_BY_ALIASES = {"self-draw": WinBy.SELF_DRAW, "selfdraw": WinBy.SELF_DRAW, "self": WinBy.SELF_DRAW,
+               "tsumo": WinBy.SELF_DRAW, "discard": WinBy.DISCARD, "ron": WinBy.DISCARD}
+_MELD_TOKEN = re.compile(r"(?:(?P<prefix>chow|pong|kong|ckong|akong):)?(?P<tiles>.*)", re.DOTALL)
+_EVENT_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+@dataclass(frozen=True, slots=True)
+class EventRule:
+    """What a win-moment event needs of the rest of the hand description."""
+
+    by: WinBy | None = None
+    kongs: int = 0
+    dealer: bool | None = None
+    bonus_tiles: bool = False
+
+
+# Facts about the moment of winning, shared by every rule family; a ruleset lists
+# which of them it prices and under what name.
+EVENT_RULES: dict[str, EventRule] = {
+    "kong-replacement": EventRule(by=WinBy.SELF_DRAW, kongs=1),     # 杠上花 / 槓上開花
+    "kong-on-kong": EventRule(by=WinBy.SELF_DRAW, kongs=2),         # 槓上槓
+    "flower-replacement": EventRule(by=WinBy.SELF_DRAW, bonus_tiles=True),
+    "robbing-the-kong": EventRule(by=WinBy.DISCARD),                # 抢杠胡 / 搶槓
+    "kong-cannon": EventRule(by=WinBy.DISCARD),                     # 杠上炮, shooting after kong
+    "last-tile": EventRule(),                                       # 海底 (SC: draw or discard)
+    "last-discard": EventRule(by=WinBy.DISCARD),                    # 河底撈魚
+    "heavenly-hand": EventRule(by=WinBy.SELF_DRAW, dealer=True),    # 天糊
+    "earthly-hand": EventRule(dealer=False),                        # 地糊
+}
+
+
+def parse_hand(params: Mapping[str, str], *, complete: bool = True) -> Hand:
+    """Read hand-description parameters into a Hand, or raise HandError listing every problem.
+
+    complete=True reads a winning hand (14 tiles, a kong counting 3, the winning tile among
+    them); complete=False reads a hand waiting to win (13 tiles, no winning tile).
+    """
+    errors: list[FieldError] = []
+    for name, limit in MAX_LENGTH.items():
+        value = params.get(name)
+        if value is not None and len(value) > limit:
+            errors.append(FieldError(name, f"{len(value)} characters is too long (at most {limit})"))
+    if errors:
+        raise HandError(errors)
+
+    typed = _field(errors, "hand", _read_concealed, params.get("hand", ""))
+    melds = _field(errors, "melds", _read_melds, params.get("melds", ""))
+    context = _read_context(errors, params)
+    win: Tile | None = None
+    if typed is not None and melds is not None:
+        _check_copies(errors, typed, melds)
+        _check_size(errors, typed, melds, complete)
+        if complete and typed:
+            win = _field(errors, "win", _read_win, params.get("win", ""), typed)
+    if context is not None and melds is not None and win is not None:
+        _check_events(errors, context, melds, typed or (), win)
+    if errors:
+        raise HandError(errors)
+    return Hand(concealed=tuple(sorted(typed)), melds=melds, win=win, context=context)
+
+
+def _field(errors: list[FieldError], name: str, reader, *args):
+    """Run one field's reader, turning its ValueError into a FieldError."""
+    try:
+        return reader(*args)
+    except NotationError as err:
+        errors.append(FieldError(name, str(err)))
+    except ValueError as err:
+        errors.append(FieldError(name, str(err)))
+    return None
+
+
+def _read_concealed(text: str) -> tuple[Tile, ...]:
+    if not text.strip():
+        raise ValueError("no tiles given; type the concealed tiles, e.g. 123m456p789s234p55s")
+    tiles = parse_tiles(text)
+    bonus = [t.code for t in tiles if t.is_bonus]
+    if bonus:
+        raise ValueError(
+            f"{' '.join(bonus)} {'is a bonus tile' if len(bonus) == 1 else 'are bonus tiles'};"
+            " give flowers and seasons in their own fields"
+        )
+    return tiles
+
+
+def _read_melds(text: str) -> tuple[Meld, ...]:
+    tokens = [t for t in re.split(r"[,\s]+", text.strip()) if t]
+    if len(tokens) > MAX_MELDS:
+        raise ValueError(f"{len(tokens)} melds given; a hand has at most {MAX_MELDS}")
+    return tuple(read_meld(token) for token in tokens)
+
+
+def read_meld(token: str) -> Meld:
+    """Read one meld token: '123m' chow, '777m' pong, '1111z' exposed kong, 'ckong:5555z'.
+
+    >>> read_meld("akong:7777p").kind.value
+    'akong'
+    """
+    match = _MELD_TOKEN.fullmatch(token)
+    prefix, body = match["prefix"], match["tiles"]
+    tiles = tuple(sorted(parse_tiles(body)))
+    shown = f"'{token}'"
+    if any(t.is_bonus for t in tiles):
+        raise ValueError(f"{shown} holds a bonus tile; flowers and seasons are not melds")
+    alike = len({t.index for t in tiles}) == 1
+    if len(tiles) == 4:
+        if not alike:
+            raise ValueError(f"{shown} is not a meld: four tiles make a kong only when all four"
+                             " are alike (a chow has three tiles)")
+        if prefix in ("chow", "pong"):
+            raise ValueError(f"{shown} has four tiles: write it as kong:, ckong: or akong:")
+        return Meld(MeldKind(prefix or "kong"), tiles)
+    if len(tiles) != 3:
+        raise ValueError(f"{shown} is not a meld: a meld has three tiles (four for a kong)")
+    if prefix in ("kong", "ckong", "akong"):
+        raise ValueError(f"{shown} has three tiles: a kong needs four alike")
+    if alike:
+        if prefix == "chow":
+            raise ValueError(f"{shown} is three alike: that is a pong, not a chow")
+        return Meld(MeldKind.PONG, tiles)
+    if prefix == "pong":
+        raise ValueError(f"{shown} is not a pong: a pong needs three alike")
+    if len({t.suit for t in tiles}) > 1:
+        raise ValueError(f"{shown} is not a meld: a chow needs three tiles of one suit")
+    if tiles[0].is_honour:
+        raise ValueError(f"{shown} is not a meld: a chow cannot be made of honours")
+    if not (tiles[1].index == tiles[0].index + 1 and tiles[2].index == tiles[0].index + 2):
+        raise ValueError(f"{shown} is not a meld: a chow needs three consecutive tiles")
+    return Meld(MeldKind.CHOW, tiles)
+
+
+def _read_context(errors: list[FieldError], params: Mapping[str, str]) -> WinContext | None:
+    before = len(errors)
+    by = _field(errors, "by", _read_by, params.get("by", ""))
+    seat = _field(errors, "seat", _read_seat, params.get("seat", ""))
+    round_ = _field(errors, "round", _read_seat, params.get("round", ""))
+    flowers = _field(errors, "flowers", _read_bonus_numbers, params.get("flowers", ""))
+    seasons = _field(errors, "seasons", _read_bonus_numbers, params.get("seasons", ""))
+    events = _field(errors, "events", _read_events, params.get("events", ""))
+    missing = _field(errors, "missing", _read_missing, params.get("missing", ""))
+    if len(errors) > before:
+        return None
+    return WinContext(by=by, seat=seat, round=round_, flowers=flowers, seasons=seasons,
+                      events=events, missing=missing)
+
+
+def _read_by(text: str) -> WinBy:
+    key = text.strip().lower()
+    if not key:
+        return WinBy.DISCARD  # ruling 76
+    if key not in _BY_ALIASES:
+        raise ValueError(f"'{text}' is not a way of winning; use self-draw or discard")
+    return _BY_ALIASES[key]
+
+
+def _read_seat(text: str) -> str:
+    key = text.strip().upper()
+    if not key:
+        return "E"  # ruling 76
+    if key not in SEATS:
+        raise ValueError(f"'{text}' is not a wind; use E, S, W or N")
+    return key
+
+
+def _read_bonus_numbers(text: str) -> tuple[int, ...]:
+    digits = [c for c in text if c not in ", "]
+    numbers: list[int] = []
+    for char in digits:
+        if char not in "1234":
+            raise ValueError(f"'{char}' in '{text}' is not a bonus tile number; use 1-4")
+        if int(char) in numbers:
+            raise ValueError(f"{char} is listed twice in '{text}'; there is one of each")
+        numbers.append(int(char))
+    return tuple(sorted(numbers))
+
+
+def _read_events(text: str) -> frozenset[str]:
+    ids = [e for e in re.split(r"[,\s]+", text.strip().lower()) if e]
+    for event in ids:
+        if event not in EVENT_RULES:
+            shown = event if _EVENT_ID.fullmatch(event) else repr(event)
+            raise ValueError(f"unknown event {shown}; known events: {', '.join(EVENT_RULES)}")
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"an event is listed twice in '{text}'")
+    return frozenset(ids)
+
+
+def _read_missing(text: str) -> str | None:
+    key = text.strip().lower()
+    if not key:
+        return None
+    if key not in ("m", "p", "s"):
+        raise ValueError(f"'{text}' is not a suit; the missing suit is m, p or s")
+    return key
+
+
+def _read_win(text: str, typed: tuple[Tile, ...]) -> Tile:
+    if not text.strip():
+        return typed[-1]  # INTERFACE: default is the last tile of `hand`
+    tiles = parse_tiles(text)
+    if len(tiles) != 1:
+        raise ValueError(f"'{text}' is {len(tiles)} tiles; give the one winning tile")
+    win = tiles[0]
+    if win not in typed:
+        raise ValueError(f"{win.code} is not in the hand; the hand lists the concealed tiles"
+                         " including the winning tile")
+    return win
+
+
+def _check_copies(errors: list[FieldError], typed: tuple[Tile, ...], melds: tuple[Meld, ...]) -> None:
+    counts: dict[Tile, int] = {}
+    for t in typed + tuple(t for m in melds for t in m.tiles):
+        counts[t] = counts.get(t, 0) + 1
+    for t, n in sorted(counts.items()):
+        if n > 4:
+            where = "hand and melds together" if melds else "in the hand"
+            errors.append(FieldError("hand", f"{n} copies of {t.code} ({where}); a set has only four"))
+
+
+def _check_size(errors: list[FieldError], typed: tuple[Tile, ...], melds: tuple[Meld, ...],
+                complete: bool) -> None:
+    needed = 14 if complete else 13
+    have = len(typed) + 3 * len(melds)
+    if have != needed:
+        meld_part = f" and {_count(len(melds), 'meld')}" if melds else ""
+        what = "a winning hand" if complete else "a hand waiting to win"
+        errors.append(FieldError(
+            "hand",
+            f"{_count(len(typed), 'tile')} in the hand{meld_part} make {have}; {what} needs {needed}"
+            f" (each meld counts 3, a kong too){_size_hint(typed, melds, needed)}",
+        ))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _size_hint(typed: tuple[Tile, ...], melds: tuple[Meld, ...], needed: int) -> str:
+    concealed_needed = needed - 3 * len(melds)
+    if not melds or concealed_needed <= 0:
+        return ""
+    return f": with these melds, type {concealed_needed} concealed tiles"
+
+
+def _check_events(errors: list[FieldError], context: WinContext, melds: tuple[Meld, ...],
+                  typed: tuple[Tile, ...], win: Tile) -> None:
+    kongs = sum(1 for m in melds if m.is_kong)
+    for event in sorted(context.events):
+        rule = EVENT_RULES[event]
+        if rule.by is not None and context.by is not rule.by:
+            errors.append(FieldError("events", f"{event} needs a {rule.by.value} win, not a"
+                                               f" {context.by.value}"))
+        if kongs < rule.kongs:
+            errors.append(FieldError("events", f"{event} needs {rule.kongs} declared"
+                                               f" kong{'s' if rule.kongs > 1 else ''};"
+                                               f" the melds have {kongs}"))
+        if rule.dealer is True and context.seat != "E":
+            errors.append(FieldError("events", f"{event} is the dealer's (East seat) win;"
+                                               f" seat is {context.seat}"))
+        if rule.dealer is False and context.seat == "E":
+            errors.append(FieldError("events", f"{event} is a non-dealer's win; seat is E,"
+                                               " the dealer"))
+        if rule.bonus_tiles and not (context.flowers or context.seasons):
+            errors.append(FieldError("events", f"{event} needs a flower or season drawn;"
+                                               " none are listed"))
+    if "robbing-the-kong" in context.events:
+        held = sum(1 for t in typed if t == win) + sum(
+            1 for m in melds for t in m.tiles if t == win)
+        if held > 1:
+            errors.append(FieldError(
+                "events", f"robbing-the-kong: the hand holds {held} copies of {win.code}, but the"
+                          " robbed player held the other three"))
+
+
+def describe(hand: Hand) -> dict[str, str]:
+    """Write a Hand back as description parameters (the inverse of parse_hand)."""
+    ctx = hand.context
+    params = {"hand": canonical(hand.concealed)}
+    if hand.win is not None:
+        params["win"] = hand.win.code
+    if hand.melds:
+        params["melds"] = ",".join(m.token for m in hand.melds)
+    params["by"] = ctx.by.value
+    params["seat"] = ctx.seat
+    params["round"] = ctx.round
+    if ctx.flowers:
+        params["flowers"] = "".join(map(str, ctx.flowers))
+    if ctx.seasons:
+        params["seasons"] = "".join(map(str, ctx.seasons))
+    if ctx.events:
+        params["events"] = ",".join(sorted(ctx.events))
+    if ctx.missing:
+        params["missing"] = ctx.missing
+    return params
+
+
+__all__ = ["EVENT_RULES", "HAND_FIELDS", "parse_hand", "read_meld", "describe", "format_tiles"]

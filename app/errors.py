@@ -1,0 +1,42 @@
+"""One family of input errors, all under ValueError, each echoing the bad input."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class NotationError(ValueError):
+    """Tile notation that cannot be read; names the text and the position."""
+
+    def __init__(self, text: str, position: int, message: str) -> None:
+        self.text = text
+        self.position = position
+        self.message = message
+        super().__init__(f"{message} (in {text!r} at position {position + 1})")
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    """One problem with one field of a hand description."""
+
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}"
+
+
+class HandError(ValueError):
+    """A hand description with one or more field errors."""
+
+    def __init__(self, errors: list[FieldError] | tuple[FieldError, ...]) -> None:
+        self.errors = tuple(errors)
+        super().__init__("; ".join(str(e) for e in self.errors))
+
+    @classmethod
+    def single(cls, field: str, message: str) -> "HandError":
+        """Make an error about a single field."""
+        return cls([FieldError(field, message)])
+
+
+class RulesetError(ValueError):
+    """A ruleset file that does not load; names the file and the key."""

@@ -1,0 +1,260 @@
+"""Tiles and their MPSZ notation: 123m 456p 789s 1-7z, plus bonus tiles fl1-4 and se1-4.
+
+>>> format_tiles(parse_tiles("1m 2m 3m 55z"))
+'123m55z'
+>>> tile("5s").name_en, tile("5s").name_zh, tile("5s").name_zh_hans
+('5 Bamboo', '五索', '五条')
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .errors import NotationError
+
+SUITS = ("m", "p", "s", "z")
+BONUS_KINDS = ("fl", "se")
+SUIT_OFFSET = {"m": 0, "p": 9, "s": 18, "z": 27, "fl": 34, "se": 38}
+SUIT_SIZE = {"m": 9, "p": 9, "s": 9, "z": 7, "fl": 4, "se": 4}
+NUM_KINDS = 34          # suited and honour tiles: indexes 0-33
+NUM_TILES_WITH_BONUS = 42
+MAX_NOTATION_LENGTH = 200  # longer text is refused before it is read
+
+_NUMERALS = "一二三四五六七八九"
+_SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+_SUIT_ZH = {"m": ("萬", "万"), "p": ("筒", "筒"), "s": ("索", "条")}
+_HONOURS = (  # (English, traditional, simplified)
+    ("East Wind", "東", "东"),
+    ("South Wind", "南", "南"),
+    ("West Wind", "西", "西"),
+    ("North Wind", "北", "北"),
+    ("White Dragon", "白", "白"),
+    ("Green Dragon", "發", "发"),
+    ("Red Dragon", "中", "中"),
+)
+_FLOWERS = (("Plum", "梅", "梅"), ("Orchid", "蘭", "兰"),
+            ("Chrysanthemum", "菊", "菊"), ("Bamboo", "竹", "竹"))
+_SEASONS = (("Spring", "春", "春"), ("Summer", "夏", "夏"),
+            ("Autumn", "秋", "秋"), ("Winter", "冬", "冬"))
+
+
+def _names(index: int) -> tuple[str, str, str]:
+    """Return (English, traditional Chinese, simplified Chinese) names of a tile index."""
+    suit, rank = _SUIT_OF[index], _RANK_OF[index]
+    if suit in _SUIT_EN:
+        trad, simp = _SUIT_ZH[suit]
+        numeral = _NUMERALS[rank - 1]
+        return f"{rank} {_SUIT_EN[suit]}", numeral + trad, numeral + simp
+    if suit == "z":
+        return _HONOURS[rank - 1]
+    en, trad, simp = (_FLOWERS if suit == "fl" else _SEASONS)[rank - 1]
+    kind = "Flower" if suit == "fl" else "Season"
+    return f"{kind} {rank} {en}", trad, simp
+
+
+_SUIT_OF: list[str] = []
+_RANK_OF: list[int] = []
+for _suit in ("m", "p", "s", "z", "fl", "se"):
+    for _rank in range(1, SUIT_SIZE[_suit] + 1):
+        _SUIT_OF.append(_suit)
+        _RANK_OF.append(_rank)
+_NAMES = [_names(i) for i in range(NUM_TILES_WITH_BONUS)]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Tile:
+    """One tile, identified by its index: m 0-8, p 9-17, s 18-26, z 27-33, fl 34-37, se 38-41."""
+
+    index: int
+
+    @property
+    def suit(self) -> str:
+        return _SUIT_OF[self.index]
+
+    @property
+    def rank(self) -> int:
+        return _RANK_OF[self.index]
+
+    @property
+    def code(self) -> str:
+        """The tile in notation: '5s', '7z', 'fl1'."""
+        suit = self.suit
+        return f"{suit}{self.rank}" if suit in BONUS_KINDS else f"{self.rank}{suit}"
+
+    @property
+    def is_suited(self) -> bool:
+        return self.index < 27
+
+    @property
+    def is_honour(self) -> bool:
+        return 27 <= self.index < 34
+
+    @property
+    def is_bonus(self) -> bool:
+        return self.index >= 34
+
+    @property
+    def is_terminal(self) -> bool:
+        """A 1 or a 9 of a suit."""
+        return self.index < 27 and self.rank in (1, 9)
+
+    @property
+    def is_wind(self) -> bool:
+        return 27 <= self.index <= 30
+
+    @property
+    def is_dragon(self) -> bool:
+        return 31 <= self.index <= 33
+
+    @property
+    def name_en(self) -> str:
+        return _NAMES[self.index][0]
+
+    @property
+    def name_zh(self) -> str:
+        """Traditional Chinese name."""
+        return _NAMES[self.index][1]
+
+    @property
+    def name_zh_hans(self) -> str:
+        """Simplified Chinese name."""
+        return _NAMES[self.index][2]
+
+    @property
+    def label(self) -> str:
+        """Accessible name, e.g. '5 Bamboo 五索'."""
+        return f"{self.name_en} {self.name_zh}"
+
+    def __repr__(self) -> str:
+        return f"Tile({self.code})"
+
+    def __str__(self) -> str:
+        return self.code
+
+
+TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(NUM_TILES_WITH_BONUS))
+PLAYING_TILES: tuple[Tile, ...] = TILES[:NUM_KINDS]
+TERMINALS_AND_HONOURS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+_TOKEN = re.compile(
+    r"""
+      (?P<digits>[0-9]+) (?P<suit>[mpsz])   # a run of ranks and their suit: 123m, 55z
+    | (?P<bonus>fl|se) (?P<number>[0-9])     # one bonus tile: fl1-fl4 flowers, se1-se4 seasons
+    """,
+    re.VERBOSE,
+)
+
+
+def tile(code: str) -> Tile:
+    """Return the single tile a code names.
+
+    >>> tile("7z").name_en
+    'Red Dragon'
+    """
+    tiles = parse_tiles(code)
+    if len(tiles) != 1:
+        raise NotationError(code, 0, f"expected exactly one tile, found {len(tiles)}")
+    return tiles[0]
+
+
+def parse_tiles(text: str) -> tuple[Tile, ...]:
+    """Read MPSZ notation into tiles, keeping their order.
+
+    >>> [t.code for t in parse_tiles("12m 3p fl2")]
+    ['1m', '2m', '3p', 'fl2']
+    """
+    if len(text) > MAX_NOTATION_LENGTH:
+        raise NotationError(
+            text[:20] + "…", 0,
+            f"{len(text)} characters is too long for tile notation (at most {MAX_NOTATION_LENGTH})",
+        )
+    source = "".join(text.split()).lower()  # whitespace is ignored, even inside a run
+    tiles: list[Tile] = []
+    pos = 0
+    while pos < len(source):
+        match = _TOKEN.match(source, pos)
+        if match is None:
+            raise NotationError(source, pos, _explain_bad_character(source, pos))
+        if match["digits"]:
+            tiles.extend(_suited_run(source, pos, match["digits"], match["suit"]))
+        elif match["bonus"]:
+            number = int(match["number"])
+            if not 1 <= number <= 4:
+                raise NotationError(
+                    source, pos, f"{match.group(0)!r} is not a tile: bonus tiles are numbered 1-4"
+                )
+            tiles.append(TILES[SUIT_OFFSET[match["bonus"]] + number - 1])
+        pos = match.end()
+    return tuple(tiles)
+
+
+def _suited_run(text: str, pos: int, digits: str, suit: str) -> list[Tile]:
+    """Turn '123' + 'm' into tiles, checking each rank exists in that suit."""
+    size = SUIT_SIZE[suit]
+    run = []
+    for offset, digit in enumerate(digits):
+        rank = int(digit)
+        if rank == 0:
+            raise NotationError(text, pos + offset, f"'0{suit}' is not a tile here (no red fives)")
+        if rank > size:
+            raise NotationError(
+                text, pos + offset, f"'{rank}{suit}' is not a tile: honours are 1z-7z"
+            )
+        run.append(TILES[SUIT_OFFSET[suit] + rank - 1])
+    return run
+
+
+def _explain_bad_character(source: str, pos: int) -> str:
+    """Say why the text at pos is not notation."""
+    end = pos
+    while end < len(source) and "0" <= source[end] <= "9":
+        end += 1
+    if end > pos:  # ASCII digits not followed by a suit letter
+        digits = source[pos:end]
+        if end == len(source):
+            return f"'{digits}' at the end has no suit letter (m, p, s or z) after it"
+        after = source[end]
+        why = "a digit but not ASCII" if after.isdigit() else "not a suit letter (m, p, s or z)"
+        return f"'{digits}' is followed by {after!r}, {why}"
+    char = source[pos]
+    if char.isdigit():
+        return f"{char!r} is not an ASCII digit; write ranks as 1-9"
+    return f"unexpected character {char!r}; write tiles as digits plus m, p, s or z (e.g. 123m)"
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    """Write tiles in compact notation, keeping their order.
+
+    >>> format_tiles(parse_tiles("1m 2m 5z 3m fl1 se4 7s"))
+    '12m5z3m fl1 se4 7s'
+    """
+    tokens: list[tuple[str, str]] = []  # (suit, text); suited runs grow in place
+    for t in tiles:
+        suit = t.suit
+        if suit in BONUS_KINDS:
+            tokens.append((suit, t.code))
+        elif tokens and tokens[-1][0] == suit:
+            tokens[-1] = (suit, tokens[-1][1] + str(t.rank))
+        else:
+            tokens.append((suit, str(t.rank)))
+    text = ""
+    for i, (suit, body) in enumerate(tokens):
+        bonus = suit in BONUS_KINDS
+        if i and (bonus or tokens[i - 1][0] in BONUS_KINDS):
+            text += " "
+        text += body if bonus else body + suit
+    return text
+
+
+def canonical(tiles: Iterable[Tile]) -> str:
+    """Write tiles sorted, in compact notation."""
+    return format_tiles(sorted(tiles))
+
+
+def counts_of(tiles: Iterable[Tile]) -> list[int]:
+    """Count the playing tiles by index (34 entries)."""
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        counts[t.index] += 1
+    return counts
