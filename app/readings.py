@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from itertools import product
+from typing import NamedTuple
 
 from .hand import Hand, Meld, MeldKind
 from .tiles import NUM_KINDS, TERMINALS_AND_HONOURS, TILES, Tile, format_tiles
@@ -53,15 +54,28 @@ class ShapeRules:
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    """One set or pair of a reading; `meld` says how a declared set was made."""
+    """One set or pair of a reading: its kind, the index of its first tile, how it was declared."""
 
     kind: GroupKind
-    tiles: tuple[Tile, ...]
+    index: int
     meld: MeldKind | None = None
 
     @property
     def first(self) -> Tile:
-        return self.tiles[0]
+        return TILES[self.index]
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        kind, i = self.kind, self.index
+        if kind is GroupKind.CHOW:
+            return TILES[i:i + 3]
+        return (TILES[i],) * _SIZE[kind]
+
+    def holds(self, index: int) -> bool:
+        """Whether a tile of this index is in the group."""
+        if self.kind is GroupKind.CHOW:
+            return self.index <= index <= self.index + 2
+        return self.index == index
 
     @property
     def declared(self) -> bool:
@@ -82,9 +96,16 @@ class Group:
         return format_tiles(self.tiles)
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """One way to read a winning hand: its groups, which one the winning tile completed, how."""
+_SIZE = {GroupKind.PONG: 3, GroupKind.KONG: 4, GroupKind.PAIR: 2, GroupKind.SINGLE: 1,
+         GroupKind.CHOW: 3}
+
+
+class Reading(NamedTuple):
+    """One way to read a winning hand: its groups, which one the winning tile completed, how.
+
+    An immutable NamedTuple rather than a frozen dataclass: scoring builds one per split and
+    winning-tile place of every hand it prices, and a NamedTuple is made three times faster.
+    """
 
     shape: Shape
     groups: tuple[Group, ...]
@@ -106,28 +127,28 @@ class Reading:
         return self.groups[self.win_group]
 
 
-# Groups made from concealed tiles, built once: (kind, index of first tile) -> Group.
-_CONCEALED: dict[tuple[GroupKind, int], Group] = {}
-for _i in range(NUM_KINDS):
-    _CONCEALED[GroupKind.PAIR, _i] = Group(GroupKind.PAIR, (TILES[_i],) * 2)
-    _CONCEALED[GroupKind.PONG, _i] = Group(GroupKind.PONG, (TILES[_i],) * 3)
-    if _i < 27 and _i % 9 <= 6:
-        _CONCEALED[GroupKind.CHOW, _i] = Group(GroupKind.CHOW, TILES[_i:_i + 3])
-    _CONCEALED[GroupKind.SINGLE, _i] = Group(GroupKind.SINGLE, (TILES[_i],))
-_KIND_ORDER = {GroupKind.CHOW: 0, GroupKind.PONG: 1, GroupKind.KONG: 2, GroupKind.PAIR: 3,
-               GroupKind.SINGLE: 4}
-_SUIT_SLICES = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+# Groups made from concealed tiles, built once and shared by every reading.
+_CONCEALED: dict[tuple[GroupKind, int], Group] = {
+    (kind, i): Group(kind, i)
+    for i in range(NUM_KINDS)
+    for kind in (GroupKind.PAIR, GroupKind.PONG, GroupKind.SINGLE)
+    + ((GroupKind.CHOW,) if i < 27 and i % 9 <= 6 else ())
+}
+_SUIT_OFFSETS = (0, 9, 18, 27)
 
 
 @lru_cache(maxsize=None)
-def _partitions(counts: tuple[int, ...], honours: bool) -> tuple[tuple[tuple[GroupKind, int], ...], ...]:
+def _partitions(counts: tuple[int, ...]) -> tuple[tuple[tuple[GroupKind, int], ...], ...]:
     """Every split of one suit's counts into pongs, chows and at most one pair.
 
-    >>> _partitions((1, 1, 1, 0, 0, 0, 0, 2, 0), False)
+    Seven counts are the honours, where no chow exists.
+
+    >>> _partitions((1, 1, 1, 0, 0, 0, 0, 2, 0))
     (((<GroupKind.CHOW: 'chow'>, 0), (<GroupKind.PAIR: 'pair'>, 7)),)
     """
     if sum(counts) % 3 == 1:
         return ()
+    honours = len(counts) == 7
     found: list[tuple[tuple[GroupKind, int], ...]] = []
     work = list(counts)
     size = len(work)
@@ -168,35 +189,78 @@ def _partitions(counts: tuple[int, ...], honours: bool) -> tuple[tuple[tuple[Gro
     return tuple(found)
 
 
-def _slices(counts: list[int] | tuple[int, ...]) -> list[tuple[int, ...]]:
-    return [tuple(counts[lo:hi]) for lo, hi, _ in _SUIT_SLICES]
+# A suit's status, summed over the four suits: a standard hand is complete exactly when
+# the sum is 3 * SETS + WITH_PAIR (every suit splits, one of them around the pair).
+IMPOSSIBLE, SETS, WITH_PAIR = 0, 1, 16
+COMPLETE_SUM = 3 * SETS + WITH_PAIR
 
 
-def _standard_complete(slices: list[tuple[int, ...]]) -> bool:
-    """Whether concealed tiles, split by suit, make sets and exactly one pair."""
-    pairs = 0
-    for (lo, hi, honours), part in zip(_SUIT_SLICES, slices):
-        rest = sum(part) % 3
-        if rest == 1:
-            return False
-        if rest == 2:
-            pairs += 1
-            if pairs > 1:
-                return False
-        if any(part) and not _partitions(part, honours):
-            return False
-    return pairs == 1
+class _StatusTable(dict):
+    """One suit's counts -> IMPOSSIBLE, SETS or WITH_PAIR, filled on first sight."""
+
+    def __missing__(self, counts: tuple[int, ...]) -> int:
+        if not any(counts):
+            status = SETS
+        elif not _partitions(counts):
+            status = IMPOSSIBLE
+        else:
+            status = WITH_PAIR if sum(counts) % 3 == 2 else SETS
+        self[counts] = status
+        return status
+
+
+class _OptionTable(dict):
+    """(suit offset, counts) -> every split of that suit as shared Group values."""
+
+    def __missing__(self, key: tuple[int, tuple[int, ...]]) -> tuple[tuple[Group, ...], ...]:
+        lo, counts = key
+        options = tuple(tuple(_CONCEALED[kind, lo + i] for kind, i in p) for p in _partitions(counts))
+        if not any(counts):
+            options = ((),)
+        self[key] = options
+        return options
+
+
+class _PlacementTable(dict):
+    """(suit offset, counts, winning tile) -> each split of the suit with the places the
+    winning tile can take in it: (groups, ((position, wait), ...)). Identical sets count once."""
+
+    def __missing__(self, key: tuple[int, tuple[int, ...], int]):
+        lo, counts, win = key
+        table = []
+        for groups in _OPTIONS[lo, counts]:
+            places: list[tuple[int, Wait]] = []
+            taken: list[Group] = []
+            for i, g in enumerate(groups):
+                if g.holds(win) and g not in taken:
+                    taken.append(g)
+                    places.append((i, _wait_of(g, win)))
+            table.append((groups, tuple(places)))
+        self[key] = result = tuple(table)
+        return result
+
+
+_STATUS = _StatusTable()
+_OPTIONS = _OptionTable()
+_PLACEMENTS = _PlacementTable()
+
+
+def _standard_complete(c: list[int] | tuple[int, ...]) -> bool:
+    """Whether concealed counts make sets and exactly one pair."""
+    status = _STATUS
+    return status[tuple(c[0:9])] + status[tuple(c[9:18])] + status[tuple(c[18:27])] + status[
+        tuple(c[27:34])] == COMPLETE_SUM
 
 
 def _seven_pairs(counts: list[int] | tuple[int, ...], quads: bool) -> bool:
-    if sum(counts) != 14:
+    if 1 in counts or 3 in counts or sum(counts) != 14:
         return False
     allowed = (0, 2, 4) if quads else (0, 2)
     return all(c in allowed for c in counts)
 
 
 def _thirteen_orphans(counts: list[int] | tuple[int, ...]) -> bool:
-    if sum(counts) != 14:
+    if any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26]) or sum(counts) != 14:
         return False
     return all(counts[i] >= 1 for i in TERMINALS_AND_HONOURS) and sum(
         counts[i] for i in TERMINALS_AND_HONOURS) == 14
@@ -205,7 +269,7 @@ def _thirteen_orphans(counts: list[int] | tuple[int, ...]) -> bool:
 def is_complete(concealed_counts: list[int] | tuple[int, ...], melds: int = 0,
                 rules: ShapeRules = ShapeRules()) -> bool:
     """Whether concealed tiles (with `melds` declared sets beside them) make a winning shape."""
-    if _standard_complete(_slices(concealed_counts)):
+    if _standard_complete(concealed_counts):
         return True
     if melds:
         return False
@@ -213,10 +277,20 @@ def is_complete(concealed_counts: list[int] | tuple[int, ...], melds: int = 0,
         rules.thirteen_orphans and _thirteen_orphans(concealed_counts))
 
 
+_MELD_GROUP_KIND = {MeldKind.CHOW: GroupKind.CHOW, MeldKind.PONG: GroupKind.PONG}
+
+
 def meld_group(meld: Meld) -> Group:
-    """The reading group of a declared meld."""
-    kind = {MeldKind.CHOW: GroupKind.CHOW, MeldKind.PONG: GroupKind.PONG}.get(meld.kind, GroupKind.KONG)
-    return Group(kind, meld.tiles, meld.kind)
+    """The reading group of a declared meld (shared values, built once per kind and tile)."""
+    key = (meld.kind, meld.tiles[0].index)
+    group = _MELD_GROUPS.get(key)
+    if group is None:
+        group = _MELD_GROUPS[key] = Group(_MELD_GROUP_KIND.get(meld.kind, GroupKind.KONG),
+                                          key[1], meld.kind)
+    return group
+
+
+_MELD_GROUPS: dict[tuple[MeldKind, int], Group] = {}
 
 
 def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...]:
@@ -228,51 +302,63 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
     if win is None:
         raise ValueError("readings need the winning tile")
     concealed = hand.concealed_counts
-    counts = tuple(hand.counts)
+    melds = tuple(map(meld_group, hand.melds))
+    counts_t = _with_melds(concealed, melds)
     found: list[Reading] = []
-    melds = tuple(meld_group(m) for m in hand.melds)
-    per_suit = []
-    for lo, hi, honours in _SUIT_SLICES:
-        part = tuple(concealed[lo:hi])
-        options = _partitions(part, honours) if any(part) else ((),)
-        if not options:
-            per_suit = []
-            break
-        per_suit.append([tuple(_CONCEALED[kind, lo + i] for kind, i in p) for p in options])
-    for combo in product(*per_suit) if per_suit else ():
-        sets = [g for suit_groups in combo for g in suit_groups]
-        if sum(1 for g in sets if g.kind is GroupKind.PAIR) != 1:
-            continue
-        groups = tuple(sorted(sets + list(melds), key=_group_order))
-        seen: set[tuple[GroupKind, int]] = set()
-        for i, g in enumerate(groups):
-            if g.meld is None and win in g.tiles and (g.kind, g.first.index) not in seen:
-                seen.add((g.kind, g.first.index))
-                found.append(Reading(Shape.STANDARD, groups, win, i, _wait_of(g, win), counts))
-    if not hand.melds:
+    parts = (tuple(concealed[0:9]), tuple(concealed[9:18]), tuple(concealed[18:27]),
+             tuple(concealed[27:34]))
+    status = _STATUS
+    if status[parts[0]] + status[parts[1]] + status[parts[2]] + status[parts[3]] == COMPLETE_SUM:
+        w = win.index
+        suit = w // 9 if w < 27 else 3
+        choices = [_OPTIONS[lo, part] for lo, part in zip(_SUIT_OFFSETS, parts)]
+        choices[suit] = _PLACEMENTS[_SUIT_OFFSETS[suit], parts[suit], w]
+        for combo in product(*choices):
+            head: tuple[Group, ...] = ()
+            for k in range(suit):
+                head += combo[k]
+            placed, places = combo[suit]
+            groups = head + placed
+            for k in range(suit + 1, 4):
+                groups += combo[k]
+            groups += melds
+            for i, wait in places:
+                found.append(Reading(Shape.STANDARD, groups, win, len(head) + i, wait, counts_t))
+    if not melds:
         if rules.seven_pairs and _seven_pairs(concealed, rules.seven_pairs_quads):
             pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(concealed)
                           for _ in range(c // 2))
-            at = next(i for i, g in enumerate(pairs) if g.first == win)
-            found.append(Reading(Shape.SEVEN_PAIRS, pairs, win, at, Wait.SINGLE, counts))
+            at = next(i for i, g in enumerate(pairs) if g.index == win.index)
+            found.append(Reading(Shape.SEVEN_PAIRS, pairs, win, at, Wait.SINGLE, counts_t))
         if rules.thirteen_orphans and _thirteen_orphans(concealed):
-            found.append(_orphans_reading(concealed, win, counts))
+            found.append(_orphans_reading(concealed, win, counts_t))
     return tuple(found)
 
 
-def _group_order(g: Group) -> tuple[int, int]:
-    return g.first.index, _KIND_ORDER[g.kind]
+def _with_melds(concealed: list[int], melds: tuple[Group, ...]) -> tuple[int, ...]:
+    """Counts of every tile held: concealed ones plus those of the declared melds."""
+    if not melds:
+        return tuple(concealed)
+    counts = concealed.copy()
+    for g in melds:
+        if g.kind is GroupKind.CHOW:
+            counts[g.index] += 1
+            counts[g.index + 1] += 1
+            counts[g.index + 2] += 1
+        else:
+            counts[g.index] += _SIZE[g.kind]
+    return tuple(counts)
 
 
-def _wait_of(group: Group, win: Tile) -> Wait:
+def _wait_of(group: Group, win: int) -> Wait:
     if group.kind is GroupKind.PAIR:
         return Wait.SINGLE
     if group.kind is GroupKind.PONG:
         return Wait.PAIR_PAIR
-    position = win.index - group.first.index   # 0, 1 or 2 within the chow
+    position = win - group.index   # 0, 1 or 2 within the chow
     if position == 1:
         return Wait.CLOSED
-    rank = group.first.rank
+    rank = group.index % 9 + 1
     if (position == 2 and rank == 1) or (position == 0 and rank == 7):
         return Wait.EDGE
     return Wait.TWO_SIDED
@@ -325,25 +411,54 @@ def waits(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[WaitingTile, ..
     A tile whose four copies are all the player's own is no wait.
     """
     concealed = hand.concealed_counts
-    own = hand.counts
-    melded = len(hand.melds)
-    slices = _slices(concealed)
-    found = []
-    for index in range(NUM_KINDS):
-        if own[index] >= 4:
+    own = concealed.copy()
+    for meld in hand.melds:
+        for t in meld.tiles:
+            own[t.index] += 1
+    status = _STATUS
+    parts = [tuple(concealed[lo:lo + 9]) for lo in (0, 9, 18)] + [tuple(concealed[27:34])]
+    statuses = [status[part] for part in parts]
+    total = sum(statuses)
+    winning: set[int] = set()
+    for suit, lo in enumerate(_SUIT_OFFSETS):
+        # only this suit changes: the other three must already split
+        others = total - statuses[suit]
+        if others not in (3 * SETS, 2 * SETS + WITH_PAIR):
             continue
-        suit = 3 if index >= 27 else index // 9
-        lo = _SUIT_SLICES[suit][0]
-        grown = list(slices[suit])
-        grown[index - lo] += 1
-        trial = slices.copy()
-        trial[suit] = tuple(grown)
-        complete = _standard_complete(trial)
-        if not complete and not melded and (rules.seven_pairs or rules.thirteen_orphans):
-            concealed[index] += 1
-            complete = (rules.seven_pairs and _seven_pairs(concealed, rules.seven_pairs_quads)) or (
-                rules.thirteen_orphans and _thirteen_orphans(concealed))
-            concealed[index] -= 1
-        if complete:
-            found.append(WaitingTile(TILES[index], 4 - own[index]))
-    return tuple(found)
+        part = parts[suit]
+        size = len(part)
+        for offset in range(size):
+            if own[lo + offset] >= 4 or not _near(part, offset, size == 7):
+                continue
+            grown = list(part)
+            grown[offset] += 1
+            if others + status[tuple(grown)] == COMPLETE_SUM:
+                winning.add(lo + offset)
+    if not hand.melds:
+        winning.update(_special_waits(concealed, rules))
+    return tuple(WaitingTile(TILES[i], 4 - own[i]) for i in sorted(winning) if own[i] < 4)
+
+
+def _near(part: tuple[int, ...], offset: int, honours: bool) -> bool:
+    """Whether a tile at offset could join a set or pair with tiles already in its suit."""
+    if honours:
+        return part[offset] > 0
+    return any(part[max(0, offset - 2):offset + 3])
+
+
+def _special_waits(concealed: list[int], rules: ShapeRules) -> set[int]:
+    """Waits of seven pairs and thirteen orphans, read straight off a 13-tile hand."""
+    found: set[int] = set()
+    if rules.seven_pairs:
+        odd = [i for i, c in enumerate(concealed) if c % 2]
+        if len(odd) == 1 and concealed[odd[0]] in ((1, 3) if rules.seven_pairs_quads else (1,)):
+            if all(c in ((0, 1, 2, 3, 4) if rules.seven_pairs_quads else (0, 1, 2)) for c in concealed):
+                found.add(odd[0])
+    if rules.thirteen_orphans and sum(concealed[i] for i in TERMINALS_AND_HONOURS) == 13 == sum(
+            concealed):
+        missing = [i for i in TERMINALS_AND_HONOURS if concealed[i] == 0]
+        if not missing:
+            found.update(TERMINALS_AND_HONOURS)
+        elif len(missing) == 1:
+            found.add(missing[0])
+    return found
