@@ -1,0 +1,301 @@
+"""Detectors: small pure facts about one reading of a hand. They know nothing of fan values.
+
+Every detector has one shape, `(reading, context) -> int`: 0 when the pattern is absent,
+1 when present, n for patterns counted per item (dragon pongs, roots, own flowers).
+A ruleset names detectors by their key in DETECTORS.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .hand import WinContext
+from .readings import Group, GroupKind, Reading, Shape, Wait, is_nine_gates, is_pure_nine_gates
+
+Detector = Callable[[Reading, WinContext], int]
+
+DRAGONS = (31, 32, 33)   # white, green, red
+WINDS = (27, 28, 29, 30)
+GREEN_DRAGON, RED_DRAGON, WHITE_DRAGON = 32, 33, 31
+SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
+
+
+def _sets(r: Reading) -> tuple[Group, ...]:
+    """The four sets of a standard reading (the pair left out)."""
+    return tuple(g for g in r.groups if g.kind is not GroupKind.PAIR)
+
+
+def _pair(r: Reading) -> Group:
+    return next(g for g in r.groups if g.kind is GroupKind.PAIR)
+
+
+def _standard(r: Reading) -> bool:
+    return r.shape is Shape.STANDARD
+
+
+def _held(r: Reading) -> list[int]:
+    """Indexes of every tile kind held."""
+    return [i for i, c in enumerate(r.counts) if c]
+
+
+def _alike_sets_of(r: Reading, kinds: tuple[int, ...]) -> int:
+    return sum(1 for g in _sets(r) if g.is_set_of_alike and g.index in kinds) if _standard(r) else 0
+
+
+# --- shape ---------------------------------------------------------------------------
+
+def standard_shape(r: Reading, ctx: WinContext) -> int:
+    """Four sets and a pair (平胡 as Sichuan's base win)."""
+    return int(_standard(r))
+
+
+def all_chows(r: Reading, ctx: WinContext) -> int:
+    """Four chows and a pair (平糊)."""
+    return int(_standard(r) and all(g.kind is GroupKind.CHOW for g in _sets(r)))
+
+
+def all_pongs(r: Reading, ctx: WinContext) -> int:
+    """Four pongs or kongs and a pair (對對糊 / 大对子)."""
+    return int(_standard(r) and all(g.is_set_of_alike for g in _sets(r)))
+
+
+def golden_hook(r: Reading, ctx: WinContext) -> int:
+    """Four declared pongs or kongs, won on the single tile left (金钩钓; ruling 3)."""
+    sets = _sets(r)
+    return int(_standard(r) and all(g.declared and g.is_set_of_alike for g in sets)
+               and r.wait is Wait.SINGLE)
+
+
+def all_pongs_single_wait(r: Reading, ctx: WinContext) -> int:
+    """Four pongs or kongs, the winning tile completing the pair (SBR golden wait; ruling 26)."""
+    return int(all_pongs(r, ctx) and r.won_group.kind is GroupKind.PAIR)
+
+
+def four_kongs(r: Reading, ctx: WinContext) -> int:
+    """Four kongs and a pair (十八罗汉 / 槓槓和)."""
+    return int(_standard(r) and all(g.kind is GroupKind.KONG for g in _sets(r)))
+
+
+def seven_pairs(r: Reading, ctx: WinContext) -> int:
+    """Seven pairs, no melds (七对)."""
+    return int(r.shape is Shape.SEVEN_PAIRS)
+
+
+def seven_pairs_with_quad(r: Reading, ctx: WinContext) -> int:
+    """Seven pairs holding four alike as two pairs (龙七对)."""
+    return int(r.shape is Shape.SEVEN_PAIRS and 4 in r.counts)
+
+
+def thirteen_orphans(r: Reading, ctx: WinContext) -> int:
+    """One of each terminal and honour plus a pair of one (十三幺)."""
+    return int(r.shape is Shape.THIRTEEN_ORPHANS)
+
+
+def pure_nine_gates(r: Reading, ctx: WinContext) -> int:
+    """1112345678999 of one suit, concealed, won on the extra tile (九子連環; HK36)."""
+    return int(is_pure_nine_gates(r))
+
+
+def nine_gates_true_wait_on_discard(r: Reading, ctx: WinContext) -> int:
+    """Nine gates, self-drawn on any tile or won on a discard on the true wait (HKC)."""
+    return int(is_nine_gates(r) and (ctx.self_drawn or is_pure_nine_gates(r)))
+
+
+# --- suits and terminals -----------------------------------------------------------
+
+def _suits(r: Reading) -> set[str]:
+    return {"mps"[i // 9] for i in _held(r) if i < 27}
+
+
+def full_flush(r: Reading, ctx: WinContext) -> int:
+    """Every tile of one suit, no honours (清一色)."""
+    held = _held(r)
+    return int(len(_suits(r)) == 1 and all(i < 27 for i in held))
+
+
+def half_flush(r: Reading, ctx: WinContext) -> int:
+    """One suit plus honours, at least one of each (混一色)."""
+    held = _held(r)
+    return int(len(_suits(r)) == 1 and any(i >= 27 for i in held))
+
+
+def all_honours(r: Reading, ctx: WinContext) -> int:
+    """Only winds and dragons (字一色)."""
+    return int(all(i >= 27 for i in _held(r)))
+
+
+def _terminal(i: int) -> bool:
+    return i < 27 and i % 9 in (0, 8)
+
+
+def all_terminals(r: Reading, ctx: WinContext) -> int:
+    """Only 1s and 9s (清么九)."""
+    return int(all(_terminal(i) for i in _held(r)))
+
+
+def terminals_and_honours(r: Reading, ctx: WinContext) -> int:
+    """Only 1s, 9s and honours, with at least one of each kind, in pongs and a pair (花幺九)."""
+    held = _held(r)
+    return int(all_pongs(r, ctx) and all(_terminal(i) or i >= 27 for i in held)
+               and any(_terminal(i) for i in held) and any(i >= 27 for i in held))
+
+
+def terminals_everywhere(r: Reading, ctx: WinContext) -> int:
+    """Every set and the pair holds a 1 or a 9 (带幺九; standard shapes only, ruling 8)."""
+    return int(_standard(r) and all(any(_terminal(t.index) for t in g.tiles) for g in r.groups))
+
+
+def all_simples(r: Reading, ctx: WinContext) -> int:
+    """No 1s, 9s or honours anywhere, melds included (断幺九)."""
+    return int(all(i < 27 and not _terminal(i) for i in _held(r)))
+
+
+def roots(r: Reading, ctx: WinContext) -> int:
+    """Each tile kind held four times, in kongs or spread over sets (根; ruling 10)."""
+    return sum(1 for c in r.counts if c == 4)
+
+
+# --- honours -----------------------------------------------------------------------
+
+def dragon_pongs(r: Reading, ctx: WinContext) -> int:
+    """Each pong or kong of dragons (箭刻)."""
+    return _alike_sets_of(r, DRAGONS)
+
+
+def seat_wind_pong(r: Reading, ctx: WinContext) -> int:
+    """A pong or kong of the seat wind (門風)."""
+    return _alike_sets_of(r, (ctx.seat_wind,))
+
+
+def round_wind_pong(r: Reading, ctx: WinContext) -> int:
+    """A pong or kong of the round wind (圈風)."""
+    return _alike_sets_of(r, (ctx.round_wind,))
+
+
+def small_three_dragons(r: Reading, ctx: WinContext) -> int:
+    """Two dragon pongs and a pair of the third (小三元)."""
+    return int(_standard(r) and _alike_sets_of(r, DRAGONS) == 2 and _pair(r).index in DRAGONS)
+
+
+def great_three_dragons(r: Reading, ctx: WinContext) -> int:
+    """Pongs or kongs of all three dragons (大三元)."""
+    return int(_alike_sets_of(r, DRAGONS) == 3)
+
+
+def small_four_winds(r: Reading, ctx: WinContext) -> int:
+    """Three wind pongs and a pair of the fourth (小四喜)."""
+    return int(_standard(r) and _alike_sets_of(r, WINDS) == 3 and _pair(r).index in WINDS)
+
+
+def great_four_winds(r: Reading, ctx: WinContext) -> int:
+    """Pongs or kongs of all four winds (大四喜)."""
+    return int(_alike_sets_of(r, WINDS) == 4)
+
+
+def _suit_dragon_hand(r: Reading, dragon: int, suit: int) -> bool:
+    """A dragon set, three pongs of one suit and a pair of that suit (jade/ruby/pearl dragon)."""
+    if not all_pongs(r, None):  # type: ignore[arg-type]
+        return False
+    sets = _sets(r)
+    suited = [g for g in sets if g.index < 27 and g.index // 9 == suit]
+    pair = _pair(r)
+    return (any(g.index == dragon for g in sets) and len(suited) == 3
+            and pair.index < 27 and pair.index // 9 == suit)
+
+
+def jade_dragon(r: Reading, ctx: WinContext) -> int:
+    """Green dragon set, three bamboo pongs and a bamboo pair."""
+    return int(_suit_dragon_hand(r, GREEN_DRAGON, 2))
+
+
+def ruby_dragon(r: Reading, ctx: WinContext) -> int:
+    """Red dragon set, three character pongs and a character pair."""
+    return int(_suit_dragon_hand(r, RED_DRAGON, 0))
+
+
+def pearl_dragon(r: Reading, ctx: WinContext) -> int:
+    """White dragon set, three dot pongs and a dot pair."""
+    return int(_suit_dragon_hand(r, WHITE_DRAGON, 1))
+
+
+# --- concealment -------------------------------------------------------------------
+
+def concealed_hand(r: Reading, ctx: WinContext) -> int:
+    """No set exposed before the win; concealed kongs allowed (門前清, HK36)."""
+    return int(all(g.concealed for g in r.groups))
+
+
+def concealed_hand_no_kongs(r: Reading, ctx: WinContext) -> int:
+    """No set exposed before the win, a concealed kong counting as exposed (門前清, HKC)."""
+    return int(all(not g.declared for g in r.groups))
+
+
+def _concealed_pongs(r: Reading, ctx: WinContext) -> int:
+    """Pongs or kongs concealed at the win: a pong completed by a discard is exposed."""
+    count = 0
+    for i, g in enumerate(r.groups):
+        if not g.is_set_of_alike or not g.concealed:
+            continue
+        if i == r.win_group and not ctx.self_drawn:
+            continue
+        count += 1
+    return count
+
+
+def four_concealed_pongs(r: Reading, ctx: WinContext) -> int:
+    """Four concealed pongs or concealed kongs; a discard may only complete the pair (四暗刻)."""
+    return int(_standard(r) and _concealed_pongs(r, ctx) == 4)
+
+
+def four_concealed_pongs_no_kongs(r: Reading, ctx: WinContext) -> int:
+    """Four concealed pongs with no kong at all (坎坎糊, HKC)."""
+    return int(four_concealed_pongs(r, ctx) and not any(g.declared for g in r.groups))
+
+
+# --- flowers and how the hand was won ---------------------------------------------
+
+def own_flower(r: Reading, ctx: WinContext) -> int:
+    """The flower numbered for the seat (正花)."""
+    return int(SEAT_NUMBER[ctx.seat] in ctx.flowers)
+
+
+def own_season(r: Reading, ctx: WinContext) -> int:
+    """The season numbered for the seat (正花)."""
+    return int(SEAT_NUMBER[ctx.seat] in ctx.seasons)
+
+
+def no_bonus_tiles(r: Reading, ctx: WinContext) -> int:
+    """No flowers and no seasons (無花)."""
+    return int(not ctx.flowers and not ctx.seasons)
+
+
+def all_flowers(r: Reading, ctx: WinContext) -> int:
+    """All four flowers (一台花)."""
+    return int(len(ctx.flowers) == 4)
+
+
+def all_seasons(r: Reading, ctx: WinContext) -> int:
+    """All four seasons (一台花)."""
+    return int(len(ctx.seasons) == 4)
+
+
+def self_draw(r: Reading, ctx: WinContext) -> int:
+    """The winning tile was drawn from the wall (自摸)."""
+    return int(ctx.self_drawn)
+
+
+def always(r: Reading, ctx: WinContext) -> int:
+    """Present in every win; for patterns that rest on an event or a tick alone."""
+    return 1
+
+
+DETECTORS: dict[str, Detector] = {f.__name__: f for f in (
+    standard_shape, all_chows, all_pongs, golden_hook, all_pongs_single_wait, four_kongs,
+    seven_pairs, seven_pairs_with_quad, thirteen_orphans, pure_nine_gates,
+    nine_gates_true_wait_on_discard,
+    full_flush, half_flush, all_honours, all_terminals, terminals_and_honours,
+    terminals_everywhere, all_simples, roots,
+    dragon_pongs, seat_wind_pong, round_wind_pong, small_three_dragons, great_three_dragons,
+    small_four_winds, great_four_winds, jade_dragon, ruby_dragon, pearl_dragon,
+    concealed_hand, concealed_hand_no_kongs, four_concealed_pongs, four_concealed_pongs_no_kongs,
+    own_flower, own_season, no_bonus_tiles, all_flowers, all_seasons, self_draw, always,
+)}

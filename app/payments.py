@@ -1,0 +1,131 @@
+"""Who pays whom: turn a Score's base points into one signed row per seat, summing to zero."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .hand import SEATS, WinBy
+from .rulesets import Liability
+from .scoring import Score
+
+ROLES = ("winner", "discarder", "payer", "liable", "already-won", "none")
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Who sits where for this win."""
+
+    winner: str = "E"
+    by: WinBy = WinBy.DISCARD
+    discarder: str | None = None
+    won: frozenset[str] = frozenset()       # Sichuan: seats that already won (they do not pay)
+    liable: str | None = None               # 包牌 / 9-cards
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One seat's signed gain and the reason for it."""
+
+    seat: str
+    role: str
+    amount: Fraction
+    reason: str
+
+
+def next_seat(seat: str) -> str:
+    """The seat after this one, E → S → W → N → E (ruling 76's default discarder)."""
+    return SEATS[(SEATS.index(seat) + 1) % 4]
+
+
+def fmt(amount: Fraction) -> str:
+    """An exact amount as people write it: 16, 0.5, 1/3."""
+    if amount.denominator == 1:
+        return str(amount.numerator)
+    as_float = float(amount)
+    return f"{as_float:g}" if Fraction(as_float) == amount else f"{amount.numerator}/{amount.denominator}"
+
+
+def applicable_liability(score: Score, table: Table, exposed_melds: int | None) -> Liability | None:
+    """The ruleset's liability rule that pins `table.liable` for this win, if any.
+
+    exposed_melds is None in tick-box mode, where the melds are not known.
+    """
+    if table.liable is None:
+        return None
+    counted = {i.pattern.id for i in score.counted}
+    for rule in score.ruleset.liability:
+        if rule.pattern is not None and rule.pattern not in counted:
+            continue
+        if exposed_melds is not None and exposed_melds < rule.exposed_melds:
+            continue
+        if table.by is WinBy.SELF_DRAW and not rule.self_draw:
+            continue
+        if table.by is WinBy.DISCARD and not (rule.discard and table.discarder == table.liable):
+            continue
+        return rule
+    return None
+
+
+def settle(score: Score, table: Table, exposed_melds: int | None = None) -> tuple[Payment, ...]:
+    """Who pays whom, one row per seat E S W N."""
+    ruleset, settings = score.ruleset, score.settings
+    rule = ruleset.payments[settings.payment]
+    winner = table.winner
+    if score.below_minimum:
+        reason = (f"not a legal win: {score.total_fan} fan is below the minimum"
+                  f" {settings.min}, so nobody pays")
+        return tuple(Payment(s, "winner" if s == winner else "none", Fraction(0), reason)
+                     for s in SEATS)
+    base = Fraction(score.points) * settings.stake * rule.unit
+    owed: dict[str, Fraction] = {}
+    why: dict[str, str] = {}
+    role: dict[str, str] = {}
+    for seat in SEATS:
+        if seat == winner:
+            continue
+        if seat in table.won:
+            role[seat] = "already-won"
+            owed[seat] = Fraction(0)
+            why[seat] = "has already won this round, so no longer pays"
+            continue
+        if table.by is WinBy.SELF_DRAW:
+            amount = base * rule.self_draw_each + rule.self_draw_plus * settings.stake
+            role[seat] = "payer"
+            plus = f" + {fmt(rule.self_draw_plus * settings.stake)}" if rule.self_draw_plus else ""
+            why[seat] = (f"self-draw: each player still in pays {fmt(rule.self_draw_each)} ×"
+                         f" {fmt(base)}{plus} ({rule.name.en})")
+        elif seat == table.discarder:
+            amount = base * rule.discarder
+            role[seat] = "discarder"
+            why[seat] = f"discarded the winning tile: pays {fmt(rule.discarder)} × {fmt(base)} ({rule.name.en})"
+        else:
+            amount = base * rule.others
+            role[seat] = "payer" if amount else "none"
+            why[seat] = (f"pays {fmt(rule.others)} × {fmt(base)} beside the discarder ({rule.name.en})"
+                         if amount else f"did not discard the winning tile: pays nothing ({rule.name.en})")
+        owed[seat] = amount
+    liability = applicable_liability(score, table, exposed_melds)
+    if liability is not None:
+        whole = sum(owed.values(), Fraction(0))
+        for seat in owed:
+            if seat == table.liable:
+                owed[seat] = whole
+                role[seat] = "liable"
+                why[seat] = f"liable ({liability.name}): pays the whole {fmt(whole)} alone"
+            elif seat not in table.won:
+                owed[seat] = Fraction(0)
+                why[seat] = f"{table.liable} is liable ({liability.name}) and pays for everyone"
+                role[seat] = "none"
+    collected = sum(owed.values(), Fraction(0))
+    rows = []
+    for seat in SEATS:
+        if seat == winner:
+            rows.append(Payment(seat, "winner", collected, _winner_reason(score, table, base)))
+        else:
+            rows.append(Payment(seat, role[seat], -owed[seat], why[seat]))
+    return tuple(rows)
+
+
+def _winner_reason(score: Score, table: Table, base: Fraction) -> str:
+    how = "self-drawn" if table.by is WinBy.SELF_DRAW else f"won on {table.discarder}'s discard"
+    return f"{how}: {score.capped_fan} fan → {fmt(base)} per unit; collects from every payer"

@@ -1,0 +1,223 @@
+"""A whole calculation request in the public vocabulary: ruleset, dials, table, hand or ticks.
+
+The web views, the JSON API and the command line all read requests through `calculate`.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .description import parse_hand
+from .errors import FieldError, HandError
+from .hand import SEATS, Hand, WinBy
+from .payments import Payment, Table, next_seat, settle
+from .rulesets import Ruleset, registry
+from .scoring import Score, Settings, score, score_fan, score_ticks
+
+MAX_STAKE = Fraction(1_000_000)
+MAX_TICKS = 60
+_TICK = re.compile(r"([a-z0-9-]+)(?:\*(\d{1,2}))?")
+
+
+@dataclass(frozen=True, slots=True)
+class Calculation:
+    """What was asked and what came out."""
+
+    ruleset: Ruleset
+    settings: Settings
+    table: Table
+    hand: Hand | None
+    ticks: Mapping[str, int] | None
+    score: Score
+    payments: tuple[Payment, ...]
+    defaulted_discarder: bool = False
+
+
+def read_ruleset(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Ruleset:
+    """Look the ruleset id up among the loaded ones (never used as a path)."""
+    rulesets = registry() if rulesets is None else rulesets
+    rid = params.get("rules", "").strip() or "hong-kong"
+    if rid not in rulesets:
+        raise HandError([FieldError("rules", f"unknown ruleset {rid[:40]!r}; choose one of"
+                                             f" {', '.join(sorted(rulesets))}")])
+    return rulesets[rid]
+
+
+def read_settings(params: Mapping[str, str], ruleset: Ruleset) -> Settings:
+    """The dials and switches, defaulting to the ruleset's, each checked against its range."""
+    errors: list[FieldError] = []
+    d = ruleset.dials
+    minimum = _whole(params, "min", d.min, ruleset.min_range, errors)
+    cap: int | None = d.cap
+    raw_cap = params.get("cap", "").strip().lower()
+    if raw_cap in ("none", "no", "uncapped"):
+        if ruleset.uncapped:
+            cap = None
+        else:
+            errors.append(FieldError("cap", f"{ruleset.name.en} always has a cap"))
+    elif raw_cap:
+        cap = _whole(params, "cap", d.cap, ruleset.cap_range, errors)
+    if cap is not None and minimum is not None and cap < minimum:
+        errors.append(FieldError("cap", f"the cap {cap} is below the minimum {minimum}"))
+    payment = params.get("payment", "").strip() or d.payment
+    if payment not in ruleset.payments:
+        errors.append(FieldError("payment", f"unknown payment convention {payment[:40]!r}; choose"
+                                            f" one of {', '.join(ruleset.payments)}"))
+    curve = params.get("curve", "").strip()
+    if curve and curve not in ruleset.curves:
+        errors.append(FieldError("curve", f"unknown curve {curve[:40]!r}; choose one of"
+                                          f" {', '.join(ruleset.curves)}"))
+    if not curve and payment in ruleset.payments:
+        curve = ruleset.payments[payment].curve or d.curve
+    stake = d.stake
+    raw_stake = params.get("stake", "").strip()
+    if raw_stake:
+        try:
+            stake = Fraction(raw_stake) if re.fullmatch(r"\d{1,9}(?:[./]\d{1,9})?", raw_stake) else None
+        except (ValueError, ZeroDivisionError):
+            stake = None
+        if stake is None or stake <= 0 or stake > MAX_STAKE:
+            errors.append(FieldError("stake", f"'{raw_stake[:20]}' is not a stake; give a positive"
+                                              f" number up to {MAX_STAKE}, e.g. 1 or 0.5"))
+            stake = d.stake
+    options = frozenset(s.id for s in ruleset.switches if s.default)
+    raw_options = [o for o in re.split(r"[,\s]+", params.get("options", "").strip()) if o]
+    for option in raw_options:
+        if option not in ruleset.option_ids:
+            errors.append(FieldError("options", f"unknown option {option[:40]!r} in"
+                                                f" {ruleset.name.en}; its options:"
+                                                f" {', '.join(ruleset.option_ids) or 'none'}"))
+    options |= frozenset(raw_options)
+    if errors:
+        raise HandError(errors)
+    return Settings(minimum, cap, curve, payment, stake, options)
+
+
+def _whole(params: Mapping[str, str], name: str, default, bounds: tuple[int, int],
+           errors: list[FieldError]):
+    raw = params.get(name, "").strip()
+    if not raw:
+        return default
+    if not re.fullmatch(r"\d{1,4}", raw):
+        errors.append(FieldError(name, f"'{raw[:20]}' is not a whole number of fan"))
+        return default
+    number = int(raw)
+    low, high = bounds
+    if not low <= number <= high:
+        errors.append(FieldError(name, f"{number} is outside {low}-{high}"))
+        return default
+    return number
+
+
+def _seat(params: Mapping[str, str], name: str, errors: list[FieldError]) -> str | None:
+    raw = params.get(name, "").strip().upper()
+    if not raw:
+        return None
+    if raw not in SEATS:
+        errors.append(FieldError(name, f"'{raw[:10]}' is not a seat; use E, S, W or N"))
+        return None
+    return raw
+
+
+def read_table(params: Mapping[str, str], seat: str, by: WinBy) -> tuple[Table, bool]:
+    """Who won, who discarded, who already won, who is liable (ruling 76 defaults)."""
+    errors: list[FieldError] = []
+    winner = _seat(params, "winner", errors) or seat
+    if params.get("winner") and params.get("seat") and winner != seat:
+        errors.append(FieldError("winner", f"winner {winner} and seat {seat} disagree; the winner"
+                                           " sits in the seat"))
+    discarder = _seat(params, "discarder", errors)
+    defaulted = False
+    if by is WinBy.DISCARD:
+        if discarder is None:
+            discarder, defaulted = next_seat(winner), True
+        elif discarder == winner:
+            errors.append(FieldError("discarder", "the winner cannot win on their own discard"))
+    elif discarder is not None:
+        errors.append(FieldError("discarder", "a self-drawn win has no discarder"))
+        discarder = None
+    won: set[str] = set()
+    for part in [p for p in re.split(r"[,\s]+", params.get("won", "").strip().upper()) if p]:
+        if part not in SEATS:
+            errors.append(FieldError("won", f"'{part[:10]}' is not a seat; use E, S, W or N"))
+        elif part == winner:
+            errors.append(FieldError("won", f"{part} is the winner of this hand"))
+        elif by is WinBy.DISCARD and part == discarder:
+            errors.append(FieldError("won", f"{part} discarded the winning tile, so has not won"))
+        else:
+            won.add(part)
+    if len(won) > 2:
+        errors.append(FieldError("won", "at most two other players can have won already"))
+    liable = _seat(params, "liable", errors)
+    if liable is not None and liable == winner:
+        errors.append(FieldError("liable", "the winner cannot be liable for their own hand"))
+    if errors:
+        raise HandError(errors)
+    return Table(winner, by, discarder, frozenset(won), liable), defaulted
+
+
+def read_ticks(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, int]:
+    """Ticked pattern ids, `id*2` or a repeated id counting an item twice."""
+    ticks: dict[str, int] = {}
+    tokens = [t for t in re.split(r"[,\s]+", params.get("ticks", "").strip()) if t]
+    if len(tokens) > MAX_TICKS:
+        raise HandError.single("ticks", f"{len(tokens)} ticks is too many (at most {MAX_TICKS})")
+    for token in tokens:
+        match = _TICK.fullmatch(token)
+        if not match or match[1] not in ruleset.by_id:
+            raise HandError.single("ticks", f"unknown pattern {token[:40]!r} in {ruleset.name.en}")
+        ticks[match[1]] = ticks.get(match[1], 0) + int(match[2] or 1)
+    return ticks
+
+
+def _ticks_by(params: Mapping[str, str], ticks: Mapping[str, int], ruleset: Ruleset) -> WinBy:
+    raw = params.get("by", "").strip()
+    needs_self_draw = any(ruleset.by_id[t].by is WinBy.SELF_DRAW or ruleset.by_id[t].detect == "self_draw"
+                          for t in ticks)
+    if not raw:
+        return WinBy.SELF_DRAW if needs_self_draw else WinBy.DISCARD
+    return _by_value(raw)
+
+
+def _by_value(raw: str) -> WinBy:
+    key = raw.lower()
+    if key in ("self-draw", "self", "tsumo", "selfdraw"):
+        return WinBy.SELF_DRAW
+    if key in ("discard", "ron"):
+        return WinBy.DISCARD
+    raise HandError.single("by", f"'{raw[:20]}' is not a way of winning; use self-draw or discard")
+
+
+def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Calculation:
+    """Read a request and price it: tiles (`hand`), tick boxes (`ticks`) or a fan total (`fan`)."""
+    ruleset = read_ruleset(params, rulesets)
+    settings = read_settings(params, ruleset)
+    hand: Hand | None = None
+    ticks: dict[str, int] | None = None
+    exposed: int | None = None
+    if params.get("ticks", "").strip():
+        ticks = read_ticks(params, ruleset)
+        by = _ticks_by(params, ticks, ruleset)
+        seat = _seat(params, "seat", errors := []) or "E"
+        if errors:
+            raise HandError(errors)
+        result = score_ticks(ticks, ruleset, settings, by)
+    elif params.get("fan", "").strip() and not params.get("hand", "").strip():
+        by = _by_value(params.get("by", "").strip() or "discard")
+        seat = _seat(params, "seat", errors := []) or "E"
+        fan = _whole(params, "fan", 0, (0, 10_000), errors)
+        if errors:
+            raise HandError(errors)
+        result = score_fan(fan, ruleset, settings)
+    else:
+        hand = parse_hand(params)
+        by, seat = hand.context.by, hand.context.seat
+        result = score(hand, ruleset, settings)
+        exposed = sum(1 for m in hand.melds if not m.concealed)
+    table, defaulted = read_table(params, seat, by)
+    if table.liable is not None and not ruleset.liability:
+        raise HandError.single("liable", f"{ruleset.name.en} has no liability rule (包牌)")
+    return Calculation(ruleset, settings, table, hand, ticks, result,
+                       settle(result, table, exposed), defaulted)

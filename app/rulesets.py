@@ -1,0 +1,595 @@
+"""Rulesets: one YAML file per rule family, checked against a schema and frozen at load time.
+
+A broken file stops start-up with a message naming the file and the key, e.g.
+`hong-kong.yaml: patterns[7].detect: unknown detector 'ful_flush'`.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .description import EVENT_RULES
+from .detectors import DETECTORS
+from .errors import RulesetError
+from .hand import WinBy
+from .readings import ShapeRules
+
+RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+CURVE_KINDS = ("linear", "doubling", "half-spicy", "table")
+_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """A display name in English and Chinese (traditional, and simplified where it differs)."""
+
+    en: str
+    zh: str
+    zh_hans: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.en} {self.zh}".strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    id: str
+    name: Name
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """One priced pattern of a ruleset and its relations to the others."""
+
+    id: str
+    name: Name
+    fan: int
+    category: str
+    position: int
+    explain: str = ""
+    detect: str | None = None          # detector key; None with an event, or tick-box only
+    event: str | None = None           # win-moment event that must be present
+    by: WinBy | None = None            # the way of winning it needs
+    requires: tuple[str, ...] = ()     # a package: present when all of these are
+    group: str | None = None           # at most one pattern of a group counts (tiers)
+    excludes: frozenset[str] = frozenset()   # includes + replaces, expanded
+    includes: tuple[str, ...] = ()
+    replaces: tuple[str, ...] = ()
+    alone: bool = False                # 例牌: no other pattern counts beside it
+    limit: bool = False                # pays the cap, whatever the cap is
+    optional: bool = False             # a house rule, off unless switched on
+    supersedes: tuple[str, ...] = ()   # switched on, it turns these off
+    flowers: bool = False              # exists only when flowers are in play
+    note: str = ""                     # house-rule remark shown on the rules page
+    example: Mapping[str, str] | None = None
+
+    @property
+    def tick_only(self) -> bool:
+        """Scored only from tick boxes: no detector, no event, no package."""
+        return self.detect is None and self.event is None and not self.requires
+
+
+@dataclass(frozen=True, slots=True)
+class Curve:
+    """How fan becomes base points."""
+
+    id: str
+    name: Name
+    kind: str
+    table: tuple[int, ...] = ()
+    explain: str = ""
+
+    def points(self, fan: int) -> int:
+        """Base points for a fan total.
+
+        >>> Curve("h", Name("Half spicy", "半辣"), "half-spicy").points(7)
+        48
+        """
+        if self.kind == "linear":
+            return fan
+        if self.kind == "doubling":
+            return 2 ** fan
+        if self.kind == "half-spicy":   # ruling 53
+            if fan <= 4:
+                return 2 ** fan
+            steps, odd = divmod(fan - 4, 2)
+            return 16 * 2 ** steps * (3 if odd else 2) // 2
+        return self.table[min(fan, len(self.table) - 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentRule:
+    """Who pays what, in units of base points, on a discard and on a self-draw."""
+
+    id: str
+    name: Name
+    explain: str
+    curve: str | None
+    unit: Fraction
+    discarder: Fraction
+    others: Fraction
+    self_draw_each: Fraction
+    self_draw_plus: Fraction = Fraction(0)
+
+
+@dataclass(frozen=True, slots=True)
+class Liability:
+    """A pinned player (包牌, 9-cards) who pays for others when its conditions hold."""
+
+    id: str
+    name: Name
+    explain: str
+    pattern: str | None = None
+    exposed_melds: int = 0
+    self_draw: bool = True
+    discard: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class EventSpec:
+    id: str
+    name: Name
+    by: WinBy | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Switch:
+    """A ruleset switch that is not itself a pattern (e.g. flowers in play)."""
+
+    id: str
+    name: Name
+    explain: str
+    default: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Dials:
+    min: int
+    cap: int | None
+    curve: str
+    payment: str
+    stake: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A whole rule family, as its YAML file says."""
+
+    id: str
+    name: Name
+    source: str
+    summary: str
+    honours: bool
+    flowers: bool
+    missing_suit: bool
+    seven_pairs: bool | str          # True, False, or the id of the pattern that allows it
+    seven_pairs_quads: bool
+    thirteen_orphans: bool | str
+    dials: Dials
+    min_range: tuple[int, int]
+    cap_range: tuple[int, int]
+    uncapped: bool                   # whether cap=none is allowed
+    categories: tuple[Category, ...]
+    patterns: tuple[Pattern, ...]
+    curves: Mapping[str, Curve]
+    payments: Mapping[str, PaymentRule]
+    events: Mapping[str, EventSpec]
+    switches: tuple[Switch, ...] = ()
+    liability: tuple[Liability, ...] = ()
+    by_id: Mapping[str, Pattern] = field(default_factory=dict)
+    packages: tuple[Pattern, ...] = ()   # present exactly when every pattern they require is
+
+    def pattern(self, pattern_id: str) -> Pattern:
+        return self.by_id[pattern_id]
+
+    def shape_rules(self, options: frozenset[str]) -> ShapeRules:
+        """The shapes that win under this ruleset with these switches."""
+        return ShapeRules(
+            seven_pairs=_shape_on(self.seven_pairs, options),
+            seven_pairs_quads=self.seven_pairs_quads,
+            thirteen_orphans=_shape_on(self.thirteen_orphans, options),
+        )
+
+    @property
+    def option_ids(self) -> tuple[str, ...]:
+        """Every id `options=` accepts: optional patterns and switches."""
+        return tuple(p.id for p in self.patterns if p.optional) + tuple(s.id for s in self.switches)
+
+
+def _shape_on(setting: bool | str, options: frozenset[str]) -> bool:
+    return setting if isinstance(setting, bool) else setting in options
+
+
+# --- loading ---------------------------------------------------------------------------
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A safe loader that refuses a mapping with the same key twice."""
+
+
+def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False):
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark)
+        seen.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+class _Checker:
+    """Reads one file's data, naming the file and the key path in every error."""
+
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+
+    def fail(self, path: str, message: str) -> RulesetError:
+        return RulesetError(f"{self.filename}: {path}: {message}")
+
+    def mapping(self, value: Any, path: str, required: tuple[str, ...], optional: tuple[str, ...]):
+        if not isinstance(value, dict):
+            raise self.fail(path, f"expected a mapping, found {type(value).__name__}")
+        for key in value:
+            if key not in required and key not in optional:
+                known = ", ".join(required + optional)
+                raise self.fail(f"{path}.{key}" if path else str(key), f"unknown key (known: {known})")
+        for key in required:
+            if key not in value:
+                raise self.fail(path or "(top)", f"missing key '{key}'")
+        return value
+
+    def typed(self, value: Any, path: str, kind: type | tuple[type, ...], what: str):
+        if isinstance(value, bool) and kind in (int, (int, float)):
+            raise self.fail(path, f"expected {what}, found {value!r}")
+        if not isinstance(value, kind):
+            raise self.fail(path, f"expected {what}, found {value!r}")
+        return value
+
+    def ident(self, value: Any, path: str) -> str:
+        self.typed(value, path, str, "a kebab-case id")
+        if not _ID.fullmatch(value):
+            raise self.fail(path, f"{value!r} is not a kebab-case id")
+        return value
+
+    def text(self, data: dict, key: str, path: str, default: str = "") -> str:
+        if key not in data:
+            return default
+        return self.typed(data[key], f"{path}.{key}", str, "text")
+
+    def flag(self, data: dict, key: str, path: str, default: bool = False) -> bool:
+        if key not in data:
+            return default
+        return self.typed(data[key], f"{path}.{key}", bool, "true or false")
+
+    def number(self, value: Any, path: str) -> Fraction:
+        if isinstance(value, bool):
+            raise self.fail(path, f"expected a number, found {value!r}")
+        if isinstance(value, int):
+            return Fraction(value)
+        if isinstance(value, str) and re.fullmatch(r"\d+/\d+", value):
+            return Fraction(value)
+        if isinstance(value, float):
+            return Fraction(value).limit_denominator(1000)
+        raise self.fail(path, f"expected a number or a fraction like 1/2, found {value!r}")
+
+    def name(self, value: Any, path: str) -> Name:
+        data = self.mapping(value, path, ("en",), ("zh", "zh_hans"))
+        return Name(self.typed(data["en"], f"{path}.en", str, "text"),
+                    self.text(data, "zh", path), self.text(data, "zh_hans", path))
+
+    def id_list(self, data: dict, key: str, path: str) -> tuple[str, ...]:
+        if key not in data:
+            return ()
+        items = self.typed(data[key], f"{path}.{key}", list, "a list of ids")
+        return tuple(self.ident(item, f"{path}.{key}[{i}]") for i, item in enumerate(items))
+
+
+def load_ruleset(path: Path) -> Ruleset:
+    """Load and check one ruleset file."""
+    filename = path.name
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
+    except yaml.YAMLError as err:
+        raise RulesetError(f"{filename}: not valid YAML: {err}") from None
+    return build_ruleset(data, filename, path.stem)
+
+
+TOP_REQUIRED = ("name", "dials", "categories", "patterns", "curves", "payments")
+TOP_OPTIONAL = ("id", "source", "summary", "tiles", "shapes", "missing_suit", "ranges", "events",
+                "switches", "liability")
+
+
+def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
+    """Check a file's parsed data and build the frozen Ruleset."""
+    c = _Checker(filename)
+    top = c.mapping(data, "", TOP_REQUIRED, TOP_OPTIONAL)
+    rid = c.ident(top.get("id", stem), "id")
+    if rid != stem:
+        raise c.fail("id", f"{rid!r} must equal the file name {stem!r}")
+
+    tiles = c.mapping(top.get("tiles", {}), "tiles", (), ("honours", "flowers"))
+    shapes = c.mapping(top.get("shapes", {}), "shapes", (),
+                       ("seven_pairs", "seven_pairs_quads", "thirteen_orphans"))
+    categories = _categories(c, top["categories"])
+    category_ids = {cat.id for cat in categories}
+    events = _events(c, top.get("events", []))
+    curves = _curves(c, top["curves"])
+    payments = _payments(c, top["payments"], curves)
+    switches = _switches(c, top.get("switches", []))
+    patterns = _patterns(c, top["patterns"], category_ids, events)
+    by_id = {p.id: p for p in patterns}
+    patterns = _resolve_relations(c, patterns, by_id)
+    by_id = {p.id: p for p in patterns}
+    for i, p in enumerate(patterns):
+        if p.id in {s.id for s in switches}:
+            raise c.fail(f"patterns[{i}].id", f"{p.id!r} is also a switch id")
+
+    seven_pairs = _shape_setting(c, shapes, "seven_pairs", by_id, True)
+    thirteen = _shape_setting(c, shapes, "thirteen_orphans", by_id, True)
+    dials, min_range, cap_range, uncapped = _dials(c, top["dials"], top.get("ranges", {}),
+                                                   curves, payments)
+    liability = _liability(c, top.get("liability", []), by_id)
+    return Ruleset(
+        id=rid, name=c.name(top["name"], "name"), source=c.text(top, "source", ""),
+        summary=c.text(top, "summary", ""),
+        honours=c.flag(tiles, "honours", "tiles", True), flowers=c.flag(tiles, "flowers", "tiles", True),
+        missing_suit=c.flag(top, "missing_suit", "", False),
+        seven_pairs=seven_pairs, seven_pairs_quads=c.flag(shapes, "seven_pairs_quads", "shapes"),
+        thirteen_orphans=thirteen, dials=dials, min_range=min_range, cap_range=cap_range,
+        uncapped=uncapped, categories=categories, patterns=patterns, curves=curves,
+        payments=payments, events=events, switches=switches, liability=liability, by_id=by_id,
+        packages=tuple(p for p in patterns if p.requires),
+    )
+
+
+def _categories(c: _Checker, value: Any) -> tuple[Category, ...]:
+    items = c.typed(value, "categories", list, "a list of categories")
+    out = []
+    for i, item in enumerate(items):
+        path = f"categories[{i}]"
+        data = c.mapping(item, path, ("id", "name"), ())
+        out.append(Category(c.ident(data["id"], f"{path}.id"), c.name(data["name"], f"{path}.name")))
+    return tuple(out)
+
+
+def _events(c: _Checker, value: Any) -> dict[str, EventSpec]:
+    items = c.typed(value, "events", list, "a list of events")
+    out: dict[str, EventSpec] = {}
+    for i, item in enumerate(items):
+        path = f"events[{i}]"
+        data = c.mapping(item, path, ("id", "name"), ("by",))
+        eid = c.ident(data["id"], f"{path}.id")
+        if eid not in EVENT_RULES:
+            raise c.fail(f"{path}.id", f"unknown event {eid!r} (known: {', '.join(EVENT_RULES)})")
+        out[eid] = EventSpec(eid, c.name(data["name"], f"{path}.name"), _by(c, data, path))
+    return out
+
+
+def _by(c: _Checker, data: dict, path: str) -> WinBy | None:
+    if "by" not in data:
+        return None
+    value = data["by"]
+    if value not in ("self-draw", "discard"):
+        raise c.fail(f"{path}.by", f"expected self-draw or discard, found {value!r}")
+    return WinBy(value)
+
+
+def _curves(c: _Checker, value: Any) -> dict[str, Curve]:
+    items = c.typed(value, "curves", list, "a list of curves")
+    out: dict[str, Curve] = {}
+    for i, item in enumerate(items):
+        path = f"curves[{i}]"
+        data = c.mapping(item, path, ("id", "name", "kind"), ("table", "explain"))
+        kind = data["kind"]
+        if kind not in CURVE_KINDS:
+            raise c.fail(f"{path}.kind", f"unknown curve kind {kind!r} (known: {', '.join(CURVE_KINDS)})")
+        table: tuple[int, ...] = ()
+        if kind == "table":
+            if "table" not in data:
+                raise c.fail(path, "a table curve needs 'table'")
+            raw = c.typed(data["table"], f"{path}.table", list, "a list of points")
+            table = tuple(c.typed(v, f"{path}.table[{k}]", int, "whole points") for k, v in enumerate(raw))
+            if not table:
+                raise c.fail(f"{path}.table", "needs at least one entry")
+        cid = c.ident(data["id"], f"{path}.id")
+        out[cid] = Curve(cid, c.name(data["name"], f"{path}.name"), kind, table,
+                         c.text(data, "explain", path))
+    return out
+
+
+def _payments(c: _Checker, value: Any, curves: dict[str, Curve]) -> dict[str, PaymentRule]:
+    items = c.typed(value, "payments", list, "a list of payment conventions")
+    out: dict[str, PaymentRule] = {}
+    for i, item in enumerate(items):
+        path = f"payments[{i}]"
+        data = c.mapping(item, path, ("id", "name", "discard", "self_draw"),
+                         ("explain", "curve", "unit"))
+        curve = data.get("curve")
+        if curve is not None and curve not in curves:
+            raise c.fail(f"{path}.curve", f"unknown curve {curve!r}")
+        discard = c.mapping(data["discard"], f"{path}.discard", ("discarder", "others"), ())
+        self_draw = c.mapping(data["self_draw"], f"{path}.self_draw", ("each",), ("plus",))
+        pid = c.ident(data["id"], f"{path}.id")
+        out[pid] = PaymentRule(
+            pid, c.name(data["name"], f"{path}.name"), c.text(data, "explain", path), curve,
+            c.number(data.get("unit", 1), f"{path}.unit"),
+            c.number(discard["discarder"], f"{path}.discard.discarder"),
+            c.number(discard["others"], f"{path}.discard.others"),
+            c.number(self_draw["each"], f"{path}.self_draw.each"),
+            c.number(self_draw.get("plus", 0), f"{path}.self_draw.plus"),
+        )
+    return out
+
+
+def _switches(c: _Checker, value: Any) -> tuple[Switch, ...]:
+    items = c.typed(value, "switches", list, "a list of switches")
+    out = []
+    for i, item in enumerate(items):
+        path = f"switches[{i}]"
+        data = c.mapping(item, path, ("id", "name"), ("explain", "default"))
+        out.append(Switch(c.ident(data["id"], f"{path}.id"), c.name(data["name"], f"{path}.name"),
+                          c.text(data, "explain", path), c.flag(data, "default", path)))
+    return tuple(out)
+
+
+PATTERN_REQUIRED = ("id", "name", "fan", "category")
+PATTERN_OPTIONAL = ("explain", "detect", "event", "by", "requires", "group", "includes", "replaces",
+                    "replaces_categories", "alone", "limit", "optional", "supersedes", "flowers",
+                    "note", "example")
+
+
+def _patterns(c: _Checker, value: Any, category_ids: set[str],
+              events: dict[str, EventSpec]) -> list[Pattern]:
+    items = c.typed(value, "patterns", list, "a list of patterns")
+    out: list[Pattern] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        path = f"patterns[{i}]"
+        data = c.mapping(item, path, PATTERN_REQUIRED, PATTERN_OPTIONAL)
+        pid = c.ident(data["id"], f"{path}.id")
+        if pid in seen:
+            raise c.fail(f"{path}.id", f"duplicate pattern id {pid!r}")
+        seen.add(pid)
+        category = c.ident(data["category"], f"{path}.category")
+        if category not in category_ids:
+            raise c.fail(f"{path}.category", f"unknown category {category!r}")
+        detect = data.get("detect")
+        if detect is not None and detect not in DETECTORS:
+            raise c.fail(f"{path}.detect", f"unknown detector {detect!r}")
+        event = data.get("event")
+        if event is not None and event not in events:
+            raise c.fail(f"{path}.event", f"event {event!r} is not in this file's events")
+        fan = c.typed(data["fan"], f"{path}.fan", int, "a whole number of fan")
+        example = data.get("example")
+        if example is not None:
+            example = c.typed(example, f"{path}.example", dict, "a hand description mapping")
+            example = {str(k): str(v) for k, v in example.items()}
+        categories_replaced = c.id_list(data, "replaces_categories", path)
+        for k, cat in enumerate(categories_replaced):
+            if cat not in category_ids:
+                raise c.fail(f"{path}.replaces_categories[{k}]", f"unknown category {cat!r}")
+        out.append(Pattern(
+            id=pid, name=c.name(data["name"], f"{path}.name"), fan=fan, category=category,
+            position=i, explain=c.text(data, "explain", path), detect=detect, event=event,
+            by=_by(c, data, path), requires=c.id_list(data, "requires", path),
+            group=c.ident(data["group"], f"{path}.group") if "group" in data else None,
+            includes=c.id_list(data, "includes", path),
+            replaces=c.id_list(data, "replaces", path) + tuple(f"@{cat}" for cat in categories_replaced),
+            alone=c.flag(data, "alone", path), limit=c.flag(data, "limit", path),
+            optional=c.flag(data, "optional", path), supersedes=c.id_list(data, "supersedes", path),
+            flowers=c.flag(data, "flowers", path), note=c.text(data, "note", path), example=example,
+        ))
+    return out
+
+
+def _resolve_relations(c: _Checker, patterns: list[Pattern], by_id: dict[str, Pattern]) -> tuple[Pattern, ...]:
+    """Check every referenced id exists and expand replaced categories into ids."""
+    resolved = []
+    for i, p in enumerate(patterns):
+        path = f"patterns[{i}]"
+        for key in ("requires", "includes", "supersedes"):
+            for k, ref in enumerate(getattr(p, key)):
+                if ref not in by_id:
+                    raise c.fail(f"{path}.{key}[{k}]", f"unknown pattern {ref!r}")
+                if ref == p.id:
+                    raise c.fail(f"{path}.{key}[{k}]", "a pattern cannot name itself")
+        for k, ref in enumerate(p.requires):
+            if by_id[ref].requires:
+                raise c.fail(f"{path}.requires[{k}]", f"{ref!r} is itself a package; name the"
+                                                      " patterns it requires instead")
+        replaced: list[str] = []
+        for k, ref in enumerate(p.replaces):
+            if ref.startswith("@"):
+                replaced += [q.id for q in patterns if q.category == ref[1:] and q.id != p.id
+                             and not (q.group is not None and q.group == p.group)]
+            elif ref not in by_id:
+                raise c.fail(f"{path}.replaces[{k}]", f"unknown pattern {ref!r}")
+            else:
+                replaced.append(ref)
+        resolved.append(replace(p, replaces=tuple(dict.fromkeys(replaced)),
+                                 excludes=frozenset(p.includes) | frozenset(replaced)))
+    return tuple(resolved)
+
+
+def _shape_setting(c: _Checker, shapes: dict, key: str, by_id: dict[str, Pattern],
+                   default: bool) -> bool | str:
+    value = shapes.get(key, default)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value in by_id and by_id[value].optional:
+        return value
+    raise c.fail(f"shapes.{key}", f"expected true, false or the id of an optional pattern, found {value!r}")
+
+
+def _dials(c: _Checker, value: Any, ranges: Any, curves: dict[str, Curve],
+           payments: dict[str, PaymentRule]):
+    data = c.mapping(value, "dials", ("min", "cap", "curve", "payment"), ("stake",))
+    rng = c.mapping(ranges, "ranges", (), ("min", "cap", "uncapped"))
+    minimum = c.typed(data["min"], "dials.min", int, "a whole number of fan")
+    cap = data["cap"]
+    if cap is not None:
+        cap = c.typed(cap, "dials.cap", int, "a whole number of fan or null")
+    if data["curve"] not in curves:
+        raise c.fail("dials.curve", f"unknown curve {data['curve']!r}")
+    if data["payment"] not in payments:
+        raise c.fail("dials.payment", f"unknown payment convention {data['payment']!r}")
+    min_range = _range(c, rng.get("min", [0, max(minimum, 13)]), "ranges.min")
+    cap_range = _range(c, rng.get("cap", [1, max(cap or 13, 13)]), "ranges.cap")
+    uncapped = c.flag(rng, "uncapped", "ranges", cap is None)
+    if not min_range[0] <= minimum <= min_range[1]:
+        raise c.fail("dials.min", f"{minimum} is outside ranges.min {list(min_range)}")
+    if cap is not None and not cap_range[0] <= cap <= cap_range[1]:
+        raise c.fail("dials.cap", f"{cap} is outside ranges.cap {list(cap_range)}")
+    stake = c.number(data.get("stake", 1), "dials.stake")
+    return Dials(minimum, cap, data["curve"], data["payment"], stake), min_range, cap_range, uncapped
+
+
+def _range(c: _Checker, value: Any, path: str) -> tuple[int, int]:
+    if not (isinstance(value, list) and len(value) == 2 and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value) and value[0] <= value[1]):
+        raise c.fail(path, f"expected [low, high] whole numbers, found {value!r}")
+    return value[0], value[1]
+
+
+def _liability(c: _Checker, value: Any, by_id: dict[str, Pattern]) -> tuple[Liability, ...]:
+    items = c.typed(value, "liability", list, "a list of liability rules")
+    out = []
+    for i, item in enumerate(items):
+        path = f"liability[{i}]"
+        data = c.mapping(item, path, ("id", "name"),
+                         ("explain", "pattern", "exposed_melds", "self_draw", "discard"))
+        pattern = data.get("pattern")
+        if pattern is not None and pattern not in by_id:
+            raise c.fail(f"{path}.pattern", f"unknown pattern {pattern!r}")
+        out.append(Liability(
+            c.ident(data["id"], f"{path}.id"), c.name(data["name"], f"{path}.name"),
+            c.text(data, "explain", path), pattern,
+            c.typed(data.get("exposed_melds", 0), f"{path}.exposed_melds", int, "a whole number"),
+            c.flag(data, "self_draw", path, True), c.flag(data, "discard", path, True)))
+    return tuple(out)
+
+
+def load_all(directory: Path = RULESET_DIR) -> dict[str, Ruleset]:
+    """Load every ruleset file in a folder, keyed by id."""
+    return {path.stem: load_ruleset(path) for path in sorted(directory.glob("*.yaml"))}
+
+
+_REGISTRY: dict[str, Ruleset] | None = None
+
+
+def registry() -> dict[str, Ruleset]:
+    """Every shipped ruleset, loaded once."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = load_all()
+    return _REGISTRY

@@ -1,0 +1,307 @@
+"""Price a hand under a ruleset: detect patterns on every reading, apply relations, keep the best.
+
+Tile mode (`score`) and tick-box mode (`score_ticks`) share one selection: among the patterns
+present, count the set worth the most fan such that no counted pattern includes, replaces or
+shares a tier with another (a 例牌 stands alone). Everything present but not counted is kept
+with the reason.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .detectors import DETECTORS
+from .errors import FieldError, HandError
+from .hand import Hand, WinBy, WinContext
+from .readings import Reading, readings
+from .rulesets import Pattern, Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The dials and switches of one calculation."""
+
+    min: int
+    cap: int | None
+    curve: str
+    payment: str
+    stake: Fraction
+    options: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One line of the breakdown: a pattern present in the hand, counted or not and why."""
+
+    pattern: Pattern
+    count: int
+    fan: int          # what it adds (0 when not counted)
+    counted: bool
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The priced hand: the reading chosen, the breakdown, the totals and base points."""
+
+    ruleset: Ruleset
+    settings: Settings
+    reading: Reading | None
+    items: tuple[Item, ...]
+    total_fan: int
+    capped_fan: int
+    below_minimum: bool
+    points: int
+
+    @property
+    def counted(self) -> tuple[Item, ...]:
+        return tuple(i for i in self.items if i.counted)
+
+
+def default_settings(ruleset: Ruleset) -> Settings:
+    d = ruleset.dials
+    return Settings(d.min, d.cap, d.curve, d.payment, d.stake,
+                    frozenset(s.id for s in ruleset.switches if s.default))
+
+
+def active(pattern: Pattern, ruleset: Ruleset, settings: Settings) -> str:
+    """Empty when the pattern is in play under these settings, else why it is not."""
+    if pattern.optional and pattern.id not in settings.options:
+        return f"house rule, off (options={pattern.id} turns it on)"
+    for other in ruleset.patterns:
+        if other.optional and other.id in settings.options and pattern.id in other.supersedes:
+            return f"superseded by the house rule {other.name}"
+    if pattern.flowers and "no-flowers" in settings.options:
+        return "flowers are not in play"
+    return ""
+
+
+# --- tile mode -------------------------------------------------------------------------
+
+
+def score(hand: Hand, ruleset: Ruleset, settings: Settings | None = None) -> Score:
+    """Price a complete hand: the best reading under the ruleset, with its breakdown."""
+    settings = settings or default_settings(ruleset)
+    check_tiles(hand, ruleset, settings)
+    found = readings(hand, ruleset.shape_rules(settings.options))
+    if not found:
+        raise HandError([FieldError("hand", not_a_win(hand, ruleset, settings))])
+    best: tuple | None = None
+    for reading in found:
+        present = detect(reading, hand.context, ruleset)
+        items, total, key = select(present, ruleset, settings, hand.context.by)
+        if best is None or (total, key) > (best[1], best[2]):
+            best = (items, total, key, reading)
+    items, total, _, reading = best
+    return _finish(ruleset, settings, reading, items, total)
+
+
+def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
+    """Refuse tiles, bonus tiles and events that this ruleset does not have."""
+    errors: list[FieldError] = []
+    tiles = hand.concealed + tuple(t for m in hand.melds for t in m.tiles)
+    if not ruleset.honours:
+        honours = sorted({t.code for t in tiles if t.is_honour})
+        if honours:
+            errors.append(FieldError("hand", f"{ruleset.name.en} is played without honours;"
+                                             f" remove {' '.join(honours)}"))
+    ctx = hand.context
+    if (ctx.flowers or ctx.seasons) and not _flowers_in_play(ruleset, settings):
+        errors.append(FieldError("flowers", f"{ruleset.name.en} is played without flowers"
+                                            " and seasons"))
+    if ctx.missing and ruleset.missing_suit:
+        held = sorted({t.code for t in tiles if t.suit == ctx.missing})
+        if held:
+            errors.append(FieldError("hand", f"the hand holds its declared missing suit"
+                                             f" ({' '.join(held)}); it cannot win until that suit"
+                                             " is gone (查花猪)"))
+    elif ctx.missing and not ruleset.missing_suit:
+        errors.append(FieldError("missing", f"{ruleset.name.en} has no declared missing suit"))
+    for event in sorted(ctx.events):
+        spec = ruleset.events.get(event)
+        if spec is None:
+            known = ", ".join(ruleset.events) or "none"
+            errors.append(FieldError("events", f"{ruleset.name.en} does not price the event"
+                                               f" {event} (its events: {known})"))
+        elif spec.by is not None and spec.by is not ctx.by:
+            errors.append(FieldError("events", f"{event} in {ruleset.name.en} is a {spec.by.value}"
+                                               f" win ({spec.name})"))
+    if errors:
+        raise HandError(errors)
+
+
+def _flowers_in_play(ruleset: Ruleset, settings: Settings) -> bool:
+    return ruleset.flowers and "no-flowers" not in settings.options
+
+
+def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> str:
+    """Say why complete-looking tiles do not win here, and what would make them win."""
+    from .readings import ShapeRules
+    loose = readings(hand, ShapeRules(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=True))
+    shapes = {r.shape.value for r in loose}
+    if "seven-pairs" in shapes:
+        if isinstance(ruleset.seven_pairs, str):
+            return (f"seven pairs is a house rule in {ruleset.name.en}, off:"
+                    f" add options={ruleset.seven_pairs} to play it")
+        if ruleset.seven_pairs and not ruleset.seven_pairs_quads:
+            return (f"seven pairs in {ruleset.name.en} must be seven different pairs;"
+                    " four alike do not count as two pairs")
+        if not ruleset.seven_pairs:
+            return f"{ruleset.name.en} has no seven-pairs hand"
+    if "thirteen-orphans" in shapes:
+        return f"{ruleset.name.en} has no thirteen-orphans hand"
+    return ("the tiles do not make a winning hand: four sets and a pair"
+            + (", seven pairs" if ruleset.seven_pairs else "") + " are needed")
+
+
+def detect(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> dict[str, int]:
+    """Count every pattern present in one reading (relations not yet applied)."""
+    present: dict[str, int] = {}
+    for p in ruleset.patterns:
+        if p.requires:
+            continue   # packages next, once what they require is known
+        if p.detect is not None:
+            count = DETECTORS[p.detect](reading, ctx)
+        elif p.event is not None:
+            count = 1
+        else:
+            continue   # tick-box only
+        if count and p.event is not None and p.event not in ctx.events:
+            count = 0
+        if count:
+            present[p.id] = count
+    for p in ruleset.packages:
+        if all(q in present for q in p.requires):
+            present[p.id] = 1
+    return present
+
+
+# --- tick-box mode -----------------------------------------------------------------------
+
+
+def score_ticks(ticks: Mapping[str, int], ruleset: Ruleset, settings: Settings | None = None,
+                by: WinBy = WinBy.DISCARD) -> Score:
+    """Price ticked patterns with the same relations as tile mode."""
+    settings = settings or default_settings(ruleset)
+    unknown = [t for t in ticks if t not in ruleset.by_id]
+    if unknown:
+        raise HandError([FieldError("ticks", f"unknown pattern {', '.join(unknown)} in"
+                                             f" {ruleset.name.en}")])
+    items, total, _ = select(dict(ticks), ruleset, settings, by)
+    return _finish(ruleset, settings, None, items, total)
+
+
+def score_fan(fan: int, ruleset: Ruleset, settings: Settings | None = None) -> Score:
+    """A hand already counted: only the fan total is known (points-only mode)."""
+    settings = settings or default_settings(ruleset)
+    return _finish(ruleset, settings, None, (), fan)
+
+
+# --- the selection ---------------------------------------------------------------------
+
+
+def value(p: Pattern, count: int, settings: Settings) -> int:
+    """What a counted pattern adds: its fan per item, or the cap for a limit hand."""
+    if p.limit and settings.cap is not None:
+        return settings.cap
+    return p.fan * count
+
+
+def _conflict(a: Pattern, b: Pattern) -> bool:
+    return (b.id in a.excludes or a.id in b.excludes or a.alone or b.alone
+            or (a.group is not None and a.group == b.group))
+
+
+def select(present: Mapping[str, int], ruleset: Ruleset, settings: Settings,
+           by: WinBy) -> tuple[tuple[Item, ...], int, tuple[int, ...]]:
+    """Choose which present patterns count: the allowed set worth the most fan.
+
+    Returns the items (in ruleset order), the total, and a tie-break key that prefers
+    the more specific patterns (those listed later in the file).
+    """
+    notes: dict[str, str] = {}
+    eligible: list[Pattern] = []
+    for pid in present:
+        p = ruleset.by_id[pid]
+        off = active(p, ruleset, settings)
+        if off:
+            notes[pid] = off
+        elif p.by is not None and p.by is not by:
+            notes[pid] = f"needs a {p.by.value} win"
+        else:
+            eligible.append(p)
+    conflicts = {p.id: [q for q in eligible if q is not p and _conflict(p, q)] for p in eligible}
+    free = [p for p in eligible if not conflicts[p.id]]
+    contested = [p for p in eligible if conflicts[p.id]]
+    base = sum(value(p, present[p.id], settings) for p in free)
+
+    best_set: list[Pattern] = []
+    best_key: tuple[int, tuple[int, ...]] | None = None
+
+    def search(k: int, chosen: list[Pattern]) -> None:
+        nonlocal best_set, best_key
+        if k == len(contested):
+            # maximal: everything left out conflicts with something chosen
+            if any(not any(_conflict(p, q) for q in chosen) for p in contested if p not in chosen):
+                return
+            total = sum(value(p, present[p.id], settings) for p in chosen)
+            key = (total, tuple(sorted((p.position for p in chosen), reverse=True)))
+            if best_key is None or key > best_key:
+                best_key, best_set = key, list(chosen)
+            return
+        p = contested[k]
+        if not any(_conflict(p, q) for q in chosen):
+            chosen.append(p)
+            search(k + 1, chosen)
+            chosen.pop()
+        search(k + 1, chosen)
+
+    search(0, [])
+    counted = {p.id for p in free} | {p.id for p in best_set}
+    for p in contested:
+        if p.id not in counted:
+            notes[p.id] = _why_not(p, best_set, present, settings)
+    items = []
+    for p in ruleset.patterns:
+        if p.id not in present:
+            continue
+        n = present[p.id]
+        if p.id in counted:
+            items.append(Item(p, n, value(p, n, settings), True))
+        else:
+            items.append(Item(p, n, 0, False, notes[p.id]))
+    total = base + (best_key[0] if best_key else 0)
+    key = tuple(sorted((ruleset.by_id[i].position for i in counted), reverse=True))
+    return tuple(items), total, key
+
+
+def _why_not(p: Pattern, chosen: Sequence[Pattern], present: Mapping[str, int],
+             settings: Settings) -> str:
+    """The reason a present pattern was left out, naming what counted instead."""
+    for q in chosen:
+        if q.alone:
+            return f"{q.name} is a limit hand (例牌): no other fan counts beside it"
+        if p.id in q.includes:
+            return f"included in {q.name}"
+        if p.id in q.replaces:
+            return f"replaced by {q.name}"
+    for q in chosen:
+        if p.group is not None and p.group == q.group:
+            mine, theirs = value(p, present[p.id], settings), value(q, present[q.id], settings)
+            if mine == theirs:
+                return f"only one {p.group} counts: {q.name} is the more specific"
+            return f"only one {p.group} counts: {q.name} is worth more"
+    for q in chosen:
+        if q.id in p.excludes or p.alone:
+            return f"the hand is worth more without it ({q.name} and the rest count instead)"
+    return "not counted"
+
+
+def _finish(ruleset: Ruleset, settings: Settings, reading: Reading | None,
+            items: tuple[Item, ...], total: int) -> Score:
+    capped = total if settings.cap is None else min(total, settings.cap)
+    below = total < settings.min   # ruling 38: the uncapped total meets the minimum
+    curve_id = settings.curve
+    points = ruleset.curves[curve_id].points(capped)
+    return Score(ruleset, settings, reading, items, total, capped, below, points)
