@@ -54,7 +54,7 @@ class Pattern:
     position: int
     explain: str = ""
     detect: str | None = None          # detector key; None with an event, or tick-box only
-    event: str | None = None           # win-moment event that must be present
+    events: tuple[str, ...] = ()       # win-moment events: present when any of them is
     by: WinBy | None = None            # the way of winning it needs
     requires: tuple[str, ...] = ()     # a package: present when all of these are
     group: str | None = None           # at most one pattern of a group counts (tiers)
@@ -72,7 +72,7 @@ class Pattern:
     @property
     def tick_only(self) -> bool:
         """Scored only from tick boxes: no detector, no event, no package."""
-        return self.detect is None and self.event is None and not self.requires
+        return self.detect is None and not self.events and not self.requires
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,9 +466,13 @@ def _patterns(c: _Checker, value: Any, category_ids: set[str],
         detect = data.get("detect")
         if detect is not None and detect not in DETECTORS:
             raise c.fail(f"{path}.detect", f"unknown detector {detect!r}")
-        event = data.get("event")
-        if event is not None and event not in events:
-            raise c.fail(f"{path}.event", f"event {event!r} is not in this file's events")
+        raw_events = data.get("event", [])
+        pattern_events = (raw_events,) if isinstance(raw_events, str) else tuple(
+            c.typed(raw_events, f"{path}.event", list, "an event id or a list of them"))
+        for k, event in enumerate(pattern_events):
+            if event not in events:
+                where = f"{path}.event" if isinstance(raw_events, str) else f"{path}.event[{k}]"
+                raise c.fail(where, f"event {event!r} is not in this file's events")
         fan = c.typed(data["fan"], f"{path}.fan", int, "a whole number of fan")
         example = data.get("example")
         if example is not None:
@@ -480,7 +484,7 @@ def _patterns(c: _Checker, value: Any, category_ids: set[str],
                 raise c.fail(f"{path}.replaces_categories[{k}]", f"unknown category {cat!r}")
         out.append(Pattern(
             id=pid, name=c.name(data["name"], f"{path}.name"), fan=fan, category=category,
-            position=i, explain=c.text(data, "explain", path), detect=detect, event=event,
+            position=i, explain=c.text(data, "explain", path), detect=detect, events=pattern_events,
             by=_by(c, data, path), requires=c.id_list(data, "requires", path),
             group=c.ident(data["group"], f"{path}.group") if "group" in data else None,
             includes=c.id_list(data, "includes", path),

@@ -163,11 +163,11 @@ def detect(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> dict[str, int
             continue   # packages next, once what they require is known
         if p.detect is not None:
             count = DETECTORS[p.detect](reading, ctx)
-        elif p.event is not None:
+        elif p.events:
             count = 1
         else:
             continue   # tick-box only
-        if count and p.event is not None and p.event not in ctx.events:
+        if count and p.events and ctx.events.isdisjoint(p.events):
             count = 0
         if count:
             present[p.id] = count
