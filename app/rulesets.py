@@ -547,8 +547,8 @@ def _dials(c: _Checker, value: Any, ranges: Any, curves: dict[str, Curve],
         raise c.fail("dials.curve", f"unknown curve {data['curve']!r}")
     if data["payment"] not in payments:
         raise c.fail("dials.payment", f"unknown payment convention {data['payment']!r}")
-    min_range = _range(c, rng.get("min", [0, max(minimum, 13)]), "ranges.min")
-    cap_range = _range(c, rng.get("cap", [1, max(cap or 13, 13)]), "ranges.cap")
+    min_range = _range(c, rng.get("min", [0, 13]), "ranges.min")
+    cap_range = _range(c, rng.get("cap", [1, 13]), "ranges.cap")
     uncapped = c.flag(rng, "uncapped", "ranges", cap is None)
     if not min_range[0] <= minimum <= min_range[1]:
         raise c.fail("dials.min", f"{minimum} is outside ranges.min {list(min_range)}")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from .errors import NotationError
 
@@ -62,19 +61,26 @@ for _suit in ("m", "p", "s", "z", "fl", "se"):
 _NAMES = [_names(i) for i in range(NUM_TILES_WITH_BONUS)]
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Tile:
-    """One tile, identified by its index: m 0-8, p 9-17, s 18-26, z 27-33, fl 34-37, se 38-41."""
+class Tile(int):
+    """One tile, identified by its index: m 0-8, p 9-17, s 18-26, z 27-33, fl 34-37, se 38-41.
 
-    index: int
+    An immutable int, so tiles hash, compare and index count arrays at C speed; the 42
+    tiles are made once (TILES) and every parse returns those.
+    """
+
+    __slots__ = ()
+
+    @property
+    def index(self) -> int:
+        return int(self)
 
     @property
     def suit(self) -> str:
-        return _SUIT_OF[self.index]
+        return _SUIT_OF[self]
 
     @property
     def rank(self) -> int:
-        return _RANK_OF[self.index]
+        return _RANK_OF[self]
 
     @property
     def code(self) -> str:
@@ -84,42 +90,42 @@ class Tile:
 
     @property
     def is_suited(self) -> bool:
-        return self.index < 27
+        return self < 27
 
     @property
     def is_honour(self) -> bool:
-        return 27 <= self.index < 34
+        return 27 <= self < 34
 
     @property
     def is_bonus(self) -> bool:
-        return self.index >= 34
+        return self >= 34
 
     @property
     def is_terminal(self) -> bool:
         """A 1 or a 9 of a suit."""
-        return self.index < 27 and self.rank in (1, 9)
+        return self < 27 and self.rank in (1, 9)
 
     @property
     def is_wind(self) -> bool:
-        return 27 <= self.index <= 30
+        return 27 <= self <= 30
 
     @property
     def is_dragon(self) -> bool:
-        return 31 <= self.index <= 33
+        return 31 <= self <= 33
 
     @property
     def name_en(self) -> str:
-        return _NAMES[self.index][0]
+        return _NAMES[self][0]
 
     @property
     def name_zh(self) -> str:
         """Traditional Chinese name."""
-        return _NAMES[self.index][1]
+        return _NAMES[self][1]
 
     @property
     def name_zh_hans(self) -> str:
         """Simplified Chinese name."""
-        return _NAMES[self.index][2]
+        return _NAMES[self][2]
 
     @property
     def label(self) -> str:
@@ -131,6 +137,9 @@ class Tile:
 
     def __str__(self) -> str:
         return self.code
+
+    def __format__(self, spec: str) -> str:
+        return format(self.code, spec)
 
 
 TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(NUM_TILES_WITH_BONUS))

@@ -1,0 +1,119 @@
+"""Loading ruleset files: the schema check names the file and the key of every mistake."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from app.errors import RulesetError
+from app.rulesets import Curve, Name, build_ruleset, load_ruleset, registry
+
+MINIMAL = {
+    "name": {"en": "Test", "zh": "測試"},
+    "dials": {"min": 0, "cap": 8, "curve": "doubling", "payment": "split"},
+    "curves": [{"id": "doubling", "name": {"en": "Doubling"}, "kind": "doubling"}],
+    "payments": [{"id": "split", "name": {"en": "Split"},
+                  "discard": {"discarder": 2, "others": 1}, "self_draw": {"each": 2}}],
+    "events": [{"id": "last-tile", "name": {"en": "Last tile"}, "by": "self-draw"}],
+    "categories": [{"id": "hands", "name": {"en": "Hands"}}],
+    "patterns": [
+        {"id": "all-pongs", "name": {"en": "All pongs"}, "fan": 3, "category": "hands",
+         "detect": "all_pongs"},
+        {"id": "full-flush", "name": {"en": "Full flush"}, "fan": 6, "category": "hands",
+         "detect": "full_flush"},
+        {"id": "pure-pongs", "name": {"en": "Pure pongs"}, "fan": 10, "category": "hands",
+         "requires": ["all-pongs", "full-flush"], "includes": ["all-pongs", "full-flush"]},
+    ],
+}
+
+
+def build(change=None, stem="test"):
+    data = copy.deepcopy(MINIMAL)
+    if change:
+        change(data)
+    return build_ruleset(data, f"{stem}.yaml", stem)
+
+
+def test_a_minimal_ruleset_loads_and_expands_relations():
+    rs = build()
+    assert rs.id == "test" and [p.id for p in rs.packages] == ["pure-pongs"]
+    assert rs.by_id["pure-pongs"].excludes == {"all-pongs", "full-flush"}
+    assert rs.events["last-tile"].by.value == "self-draw"
+
+
+def _set(path, value):
+    def change(data):
+        target = data
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return change
+
+
+@pytest.mark.parametrize("change, message", [
+    (_set(["patterns", 1, "detect"], "ful_flush"), "test.yaml: patterns[1].detect: unknown detector 'ful_flush'"),
+    (_set(["patterns", 0, "fan"], "three"), "test.yaml: patterns[0].fan: expected a whole number of fan, found 'three'"),
+    (_set(["patterns", 0, "fan"], True), "patterns[0].fan: expected a whole number of fan, found True"),
+    (_set(["patterns", 0, "colour"], "red"), "test.yaml: patterns[0].colour: unknown key"),
+    (_set(["patterns", 0, "id"], "All Pongs"), "patterns[0].id: 'All Pongs' is not a kebab-case id"),
+    (_set(["patterns", 1, "id"], "all-pongs"), "patterns[1].id: duplicate pattern id 'all-pongs'"),
+    (_set(["patterns", 0, "category"], "nope"), "patterns[0].category: unknown category 'nope'"),
+    (_set(["patterns", 2, "includes"], ["all-pong"]), "patterns[2].includes[0]: unknown pattern 'all-pong'"),
+    (_set(["patterns", 2, "requires"], ["all-pongs", "fullflush"]), "patterns[2].requires[1]: unknown pattern 'fullflush'"),
+    (_set(["patterns", 0, "event"], "moon-landing"), "patterns[0].event: event 'moon-landing' is not in this file's events"),
+    (_set(["patterns", 0, "by"], "stolen"), "patterns[0].by: expected self-draw or discard"),
+    (_set(["dials", "curve"], "spicy"), "test.yaml: dials.curve: unknown curve 'spicy'"),
+    (_set(["dials", "payment"], "all"), "dials.payment: unknown payment convention 'all'"),
+    (_set(["dials", "min"], 99), "dials.min: 99 is outside ranges.min"),
+    (_set(["curves", 0, "kind"], "exponential"), "curves[0].kind: unknown curve kind 'exponential'"),
+    (_set(["payments", 0, "discard"], {"discarder": 2}), "payments[0].discard: missing key 'others'"),
+    (_set(["payments", 0, "unit"], "lots"), "payments[0].unit: expected a number or a fraction"),
+    (_set(["events", 0, "id"], "moon-landing"), "events[0].id: unknown event 'moon-landing'"),
+    (_set(["name"], "Test"), "test.yaml: name: expected a mapping"),
+    (_set(["shapes"], {"seven_pairs": "all-pongs"}), "shapes.seven_pairs: expected true, false or the id of an optional pattern"),
+    (lambda d: d.pop("patterns"), "test.yaml: (top): missing key 'patterns'"),
+    (_set(["id"], "other"), "test.yaml: id: 'other' must equal the file name 'test'"),
+])
+def test_a_broken_file_is_refused_naming_the_file_and_key(change, message):
+    with pytest.raises(RulesetError) as err:
+        build(change)
+    assert message in str(err.value)
+
+
+def test_a_package_of_packages_is_refused():
+    def change(data):
+        data["patterns"].append({"id": "mega", "name": {"en": "Mega"}, "fan": 20,
+                                 "category": "hands", "requires": ["pure-pongs"]})
+    with pytest.raises(RulesetError, match=r"patterns\[3\].requires\[0\]: 'pure-pongs' is itself a package"):
+        build(change)
+
+
+def test_duplicate_keys_in_a_file_are_refused(tmp_path):
+    path = tmp_path / "dup.yaml"
+    path.write_text("name: {en: A}\nname: {en: B}\n", encoding="utf-8")
+    with pytest.raises(RulesetError, match=r"dup.yaml: not valid YAML: .*duplicate key 'name'"):
+        load_ruleset(path)
+
+
+def test_yaml_that_is_not_safe_is_refused(tmp_path):
+    path = tmp_path / "evil.yaml"
+    path.write_text("name: !!python/object/apply:os.system ['true']\n", encoding="utf-8")
+    with pytest.raises(RulesetError, match="evil.yaml: not valid YAML"):
+        load_ruleset(path)
+
+
+def test_shipped_rulesets_load_with_ids_equal_to_their_file_names():
+    for rid, rs in registry().items():
+        assert rs.id == rid
+        assert rs.dials.curve in rs.curves and rs.dials.payment in rs.payments
+
+
+@pytest.mark.parametrize("kind, table, points", [
+    ("doubling", (), [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192]),
+    ("half-spicy", (), [1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384]),
+    ("linear", (), list(range(14))),
+    ("table", (1, 2, 4, 8), [1, 2, 4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8]),
+])
+def test_curves_reproduce_the_seed_conversion_tables(kind, table, points):
+    curve = Curve("c", Name("C", ""), kind, table)
+    assert [curve.points(f) for f in range(14)] == points
