@@ -32,11 +32,6 @@ def _standard(r: Reading) -> bool:
     return r.shape is Shape.STANDARD
 
 
-def _held(r: Reading) -> list[int]:
-    """Indexes of every tile kind held."""
-    return [i for i, c in enumerate(r.counts) if c]
-
-
 def _alike_sets_of(r: Reading, kinds: tuple[int, ...]) -> int:
     return sum(1 for g in _sets(r) if g.is_set_of_alike and g.index in kinds) if _standard(r) else 0
 
@@ -102,25 +97,22 @@ def nine_gates_true_wait_on_discard(r: Reading, ctx: WinContext) -> int:
 
 # --- suits and terminals -----------------------------------------------------------
 
-def _suits(r: Reading) -> set[str]:
-    return {"mps"[i // 9] for i in _held(r) if i < 27}
+HONOURS_BIT = 8
 
 
 def full_flush(r: Reading, ctx: WinContext) -> int:
     """Every tile of one suit, no honours (清一色)."""
-    held = _held(r)
-    return int(len(_suits(r)) == 1 and all(i < 27 for i in held))
+    return int(r.suits in (1, 2, 4))
 
 
 def half_flush(r: Reading, ctx: WinContext) -> int:
     """One suit plus honours, at least one of each (混一色)."""
-    held = _held(r)
-    return int(len(_suits(r)) == 1 and any(i >= 27 for i in held))
+    return int(r.suits in (1 | HONOURS_BIT, 2 | HONOURS_BIT, 4 | HONOURS_BIT))
 
 
 def all_honours(r: Reading, ctx: WinContext) -> int:
     """Only winds and dragons (字一色)."""
-    return int(all(i >= 27 for i in _held(r)))
+    return int(r.suits == HONOURS_BIT)
 
 
 def _terminal(i: int) -> bool:
@@ -129,12 +121,12 @@ def _terminal(i: int) -> bool:
 
 def all_terminals(r: Reading, ctx: WinContext) -> int:
     """Only 1s and 9s (清么九)."""
-    return int(all(_terminal(i) for i in _held(r)))
+    return int(all(_terminal(i) for i in r.held))
 
 
 def terminals_and_honours(r: Reading, ctx: WinContext) -> int:
     """Only 1s, 9s and honours, with at least one of each kind, in pongs and a pair (花幺九)."""
-    held = _held(r)
+    held = r.held
     return int(all_pongs(r, ctx) and all(_terminal(i) or i >= 27 for i in held)
                and any(_terminal(i) for i in held) and any(i >= 27 for i in held))
 
@@ -146,7 +138,7 @@ def terminals_everywhere(r: Reading, ctx: WinContext) -> int:
 
 def all_simples(r: Reading, ctx: WinContext) -> int:
     """No 1s, 9s or honours anywhere, melds included (断幺九)."""
-    return int(all(i < 27 and not _terminal(i) for i in _held(r)))
+    return int(all(i < 27 and not _terminal(i) for i in r.held))
 
 
 def roots(r: Reading, ctx: WinContext) -> int:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .hand import SEATS, WinBy
-from .rulesets import Liability
+from .rulesets import Amount, Liability, exact
 from .scoring import Score
 
 ROLES = ("winner", "discarder", "payer", "liable", "already-won", "none")
@@ -28,7 +28,7 @@ class Payment:
 
     seat: str
     role: str
-    amount: Fraction
+    amount: Amount
     reason: str
 
 
@@ -37,8 +37,10 @@ def next_seat(seat: str) -> str:
     return SEATS[(SEATS.index(seat) + 1) % 4]
 
 
-def fmt(amount: Fraction) -> str:
+def fmt(amount: Amount) -> str:
     """An exact amount as people write it: 16, 0.5, 1/3."""
+    if isinstance(amount, int):
+        return str(amount)
     if amount.denominator == 1:
         return str(amount.numerator)
     as_float = float(amount)
@@ -74,10 +76,10 @@ def settle(score: Score, table: Table, exposed_melds: int | None = None) -> tupl
     if score.below_minimum:
         reason = (f"not a legal win: {score.total_fan} fan is below the minimum"
                   f" {settings.min}, so nobody pays")
-        return tuple(Payment(s, "winner" if s == winner else "none", Fraction(0), reason)
+        return tuple(Payment(s, "winner" if s == winner else "none", 0, reason)
                      for s in SEATS)
-    base = Fraction(score.points) * settings.stake * rule.unit
-    owed: dict[str, Fraction] = {}
+    base = score.points * settings.stake * rule.unit
+    owed: dict[str, Amount] = {}
     why: dict[str, str] = {}
     role: dict[str, str] = {}
     for seat in SEATS:
@@ -85,7 +87,7 @@ def settle(score: Score, table: Table, exposed_melds: int | None = None) -> tupl
             continue
         if seat in table.won:
             role[seat] = "already-won"
-            owed[seat] = Fraction(0)
+            owed[seat] = 0
             why[seat] = "has already won this round, so no longer pays"
             continue
         if table.by is WinBy.SELF_DRAW:
@@ -106,26 +108,30 @@ def settle(score: Score, table: Table, exposed_melds: int | None = None) -> tupl
         owed[seat] = amount
     liability = applicable_liability(score, table, exposed_melds)
     if liability is not None:
-        whole = sum(owed.values(), Fraction(0))
+        whole = sum(owed.values())
         for seat in owed:
             if seat == table.liable:
                 owed[seat] = whole
                 role[seat] = "liable"
                 why[seat] = f"liable ({liability.name}): pays the whole {fmt(whole)} alone"
             elif seat not in table.won:
-                owed[seat] = Fraction(0)
+                owed[seat] = 0
                 why[seat] = f"{table.liable} is liable ({liability.name}) and pays for everyone"
                 role[seat] = "none"
-    collected = sum(owed.values(), Fraction(0))
+    collected = sum(owed.values())
     rows = []
     for seat in SEATS:
         if seat == winner:
-            rows.append(Payment(seat, "winner", collected, _winner_reason(score, table, base)))
+            rows.append(Payment(seat, "winner", _tidy(collected), _winner_reason(score, table, base)))
         else:
-            rows.append(Payment(seat, role[seat], -owed[seat], why[seat]))
+            rows.append(Payment(seat, role[seat], _tidy(-owed[seat]), why[seat]))
     return tuple(rows)
 
 
-def _winner_reason(score: Score, table: Table, base: Fraction) -> str:
+def _tidy(amount: Amount) -> Amount:
+    return exact(amount) if isinstance(amount, Fraction) else amount
+
+
+def _winner_reason(score: Score, table: Table, base: Amount) -> str:
     how = "self-drawn" if table.by is WinBy.SELF_DRAW else f"won on {table.discarder}'s discard"
     return f"{how}: {score.capped_fan} fan → {fmt(base)} per unit; collects from every payer"

@@ -113,6 +113,8 @@ class Reading(NamedTuple):
     win_group: int
     wait: Wait
     counts: tuple[int, ...]   # copies of each of the 34 kinds, melds included
+    held: tuple[int, ...]     # the kinds held at least once, in order
+    suits: int                # bit mask of what is held: 1 m, 2 p, 4 s, 8 honours
 
     @property
     def grouping(self) -> tuple[str, ...]:
@@ -304,6 +306,8 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
     concealed = hand.concealed_counts
     melds = tuple(map(meld_group, hand.melds))
     counts_t = _with_melds(concealed, melds)
+    held = tuple(i for i, c in enumerate(counts_t) if c)
+    suits = _suit_mask(held)
     found: list[Reading] = []
     parts = (tuple(concealed[0:9]), tuple(concealed[9:18]), tuple(concealed[18:27]),
              tuple(concealed[27:34]))
@@ -323,15 +327,17 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
                 groups += combo[k]
             groups += melds
             for i, wait in places:
-                found.append(Reading(Shape.STANDARD, groups, win, len(head) + i, wait, counts_t))
+                found.append(Reading(Shape.STANDARD, groups, win, len(head) + i, wait, counts_t,
+                                     held, suits))
     if not melds:
         if rules.seven_pairs and _seven_pairs(concealed, rules.seven_pairs_quads):
             pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(concealed)
                           for _ in range(c // 2))
             at = next(i for i, g in enumerate(pairs) if g.index == win.index)
-            found.append(Reading(Shape.SEVEN_PAIRS, pairs, win, at, Wait.SINGLE, counts_t))
+            found.append(Reading(Shape.SEVEN_PAIRS, pairs, win, at, Wait.SINGLE, counts_t, held,
+                                 suits))
         if rules.thirteen_orphans and _thirteen_orphans(concealed):
-            found.append(_orphans_reading(concealed, win, counts_t))
+            found.append(_orphans_reading(concealed, win, counts_t, held, suits))
     return tuple(found)
 
 
@@ -350,6 +356,14 @@ def _with_melds(concealed: list[int], melds: tuple[Group, ...]) -> tuple[int, ..
     return tuple(counts)
 
 
+def _suit_mask(held: tuple[int, ...]) -> int:
+    """Bit mask of the suits held: 1 characters, 2 dots, 4 bamboo, 8 honours."""
+    mask = 0
+    for i in held:
+        mask |= 8 if i >= 27 else 1 << (i // 9)
+    return mask
+
+
 def _wait_of(group: Group, win: int) -> Wait:
     if group.kind is GroupKind.PAIR:
         return Wait.SINGLE
@@ -364,13 +378,14 @@ def _wait_of(group: Group, win: int) -> Wait:
     return Wait.TWO_SIDED
 
 
-def _orphans_reading(concealed: list[int], win: Tile, counts: tuple[int, ...]) -> Reading:
+def _orphans_reading(concealed: list[int], win: Tile, counts: tuple[int, ...],
+                     held: tuple[int, ...], suits: int) -> Reading:
     groups = tuple(
         _CONCEALED[GroupKind.PAIR if concealed[i] == 2 else GroupKind.SINGLE, i]
         for i in TERMINALS_AND_HONOURS)
     at = TERMINALS_AND_HONOURS.index(win.index)
     wait = Wait.THIRTEEN_SIDED if concealed[win.index] == 2 else Wait.SINGLE
-    return Reading(Shape.THIRTEEN_ORPHANS, groups, win, at, wait, counts)
+    return Reading(Shape.THIRTEEN_ORPHANS, groups, win, at, wait, counts, held, suits)
 
 
 def is_nine_gates(reading: Reading) -> bool:

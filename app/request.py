@@ -13,7 +13,7 @@ from .description import parse_hand
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, WinBy
 from .payments import Payment, Table, next_seat, settle
-from .rulesets import Ruleset, registry
+from .rulesets import Ruleset, exact, registry
 from .scoring import Score, Settings, score, score_fan, score_ticks
 
 MAX_STAKE = Fraction(1_000_000)
@@ -75,7 +75,8 @@ def read_settings(params: Mapping[str, str], ruleset: Ruleset) -> Settings:
     raw_stake = params.get("stake", "").strip()
     if raw_stake:
         try:
-            stake = Fraction(raw_stake) if re.fullmatch(r"\d{1,9}(?:[./]\d{1,9})?", raw_stake) else None
+            stake = exact(Fraction(raw_stake)) if re.fullmatch(r"\d{1,9}(?:[./]\d{1,9})?",
+                                                               raw_stake) else None
         except (ValueError, ZeroDivisionError):
             stake = None
         if stake is None or stake <= 0 or stake > MAX_STAKE:
@@ -190,6 +191,18 @@ def _by_value(raw: str) -> WinBy:
     raise HandError.single("by", f"'{raw[:20]}' is not a way of winning; use self-draw or discard")
 
 
+def check_liability(ruleset: Ruleset, table: Table) -> None:
+    """Refuse a pinned player where no liability rule of the ruleset could apply."""
+    if not ruleset.liability:
+        raise HandError.single("liable", f"{ruleset.name.en} has no liability rule (包牌)")
+    if table.by is WinBy.SELF_DRAW and not any(rule.self_draw for rule in ruleset.liability):
+        names = ", ".join(str(rule.name) for rule in ruleset.liability)
+        raise HandError.single("liable", f"{names} never applies to a self-draw win")
+    if table.by is WinBy.DISCARD and not any(rule.discard for rule in ruleset.liability):
+        names = ", ".join(str(rule.name) for rule in ruleset.liability)
+        raise HandError.single("liable", f"{names} never applies to a discard win")
+
+
 def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Calculation:
     """Read a request and price it: tiles (`hand`), tick boxes (`ticks`) or a fan total (`fan`)."""
     ruleset = read_ruleset(params, rulesets)
@@ -217,7 +230,7 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
         result = score(hand, ruleset, settings)
         exposed = sum(1 for m in hand.melds if not m.concealed)
     table, defaulted = read_table(params, seat, by)
-    if table.liable is not None and not ruleset.liability:
-        raise HandError.single("liable", f"{ruleset.name.en} has no liability rule (包牌)")
+    if table.liable is not None:
+        check_liability(ruleset, table)
     return Calculation(ruleset, settings, table, hand, ticks, result,
                        settle(result, table, exposed), defaulted)

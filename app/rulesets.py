@@ -21,6 +21,12 @@ from .hand import WinBy
 from .readings import ShapeRules
 
 RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+Amount = int | Fraction   # money and shares are exact: whole numbers stay ints
+
+
+def exact(value: Fraction) -> Amount:
+    """A whole Fraction as an int, so whole-number arithmetic stays fast."""
+    return value.numerator if value.denominator == 1 else value
 CURVE_KINDS = ("linear", "doubling", "half-spicy", "table")
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
@@ -111,11 +117,11 @@ class PaymentRule:
     name: Name
     explain: str
     curve: str | None
-    unit: Fraction
-    discarder: Fraction
-    others: Fraction
-    self_draw_each: Fraction
-    self_draw_plus: Fraction = Fraction(0)
+    unit: Amount
+    discarder: Amount
+    others: Amount
+    self_draw_each: Amount
+    self_draw_plus: Amount = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,10 +160,10 @@ class Dials:
     cap: int | None
     curve: str
     payment: str
-    stake: Fraction
+    stake: Amount
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Ruleset:
     """A whole rule family, as its YAML file says."""
 
@@ -184,6 +190,7 @@ class Ruleset:
     liability: tuple[Liability, ...] = ()
     by_id: Mapping[str, Pattern] = field(default_factory=dict)
     packages: tuple[Pattern, ...] = ()   # present exactly when every pattern they require is
+    conflicts: Mapping[str, frozenset[str]] = field(default_factory=dict)  # cannot both count
 
     def pattern(self, pattern_id: str) -> Pattern:
         return self.by_id[pattern_id]
@@ -271,15 +278,15 @@ class _Checker:
             return default
         return self.typed(data[key], f"{path}.{key}", bool, "true or false")
 
-    def number(self, value: Any, path: str) -> Fraction:
+    def number(self, value: Any, path: str) -> Amount:
         if isinstance(value, bool):
             raise self.fail(path, f"expected a number, found {value!r}")
         if isinstance(value, int):
-            return Fraction(value)
+            return value
         if isinstance(value, str) and re.fullmatch(r"\d+/\d+", value):
-            return Fraction(value)
+            return exact(Fraction(value))
         if isinstance(value, float):
-            return Fraction(value).limit_denominator(1000)
+            return exact(Fraction(value).limit_denominator(1000))
         raise self.fail(path, f"expected a number or a fraction like 1/2, found {value!r}")
 
     def name(self, value: Any, path: str) -> Name:
@@ -349,7 +356,16 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         uncapped=uncapped, categories=categories, patterns=patterns, curves=curves,
         payments=payments, events=events, switches=switches, liability=liability, by_id=by_id,
         packages=tuple(p for p in patterns if p.requires),
+        conflicts=_conflicts(patterns),
     )
+
+
+def _conflicts(patterns: tuple[Pattern, ...]) -> dict[str, frozenset[str]]:
+    """For each pattern, the patterns that cannot count beside it."""
+    def clash(a: Pattern, b: Pattern) -> bool:
+        return (b.id in a.excludes or a.id in b.excludes or a.alone or b.alone
+                or (a.group is not None and a.group == b.group))
+    return {a.id: frozenset(b.id for b in patterns if b is not a and clash(a, b)) for a in patterns}
 
 
 def _categories(c: _Checker, value: Any) -> tuple[Category, ...]:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
+from functools import lru_cache
 
 from .detectors import DETECTORS
 from .errors import FieldError, HandError
 from .hand import Hand, WinBy, WinContext
-from .readings import Reading, readings
-from .rulesets import Pattern, Ruleset
+from .readings import Reading, ShapeRules, Shape, readings
+from .rulesets import Amount, Pattern, Ruleset
+from .tiles import SUIT_OFFSET
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +27,7 @@ class Settings:
     cap: int | None
     curve: str
     payment: str
-    stake: Fraction
+    stake: Amount
     options: frozenset[str] = frozenset()
 
 
@@ -67,14 +68,23 @@ def default_settings(ruleset: Ruleset) -> Settings:
 
 def active(pattern: Pattern, ruleset: Ruleset, settings: Settings) -> str:
     """Empty when the pattern is in play under these settings, else why it is not."""
-    if pattern.optional and pattern.id not in settings.options:
-        return f"house rule, off (options={pattern.id} turns it on)"
+    return inactive(ruleset, settings.options).get(pattern.id, "")
+
+
+@lru_cache(maxsize=256)
+def inactive(ruleset: Ruleset, options: frozenset[str]) -> dict[str, str]:
+    """The patterns out of play under these switches, each with the reason."""
+    off: dict[str, str] = {}
+    for p in ruleset.patterns:
+        if p.optional and p.id not in options:
+            off[p.id] = f"house rule, off (options={p.id} turns it on)"
+        elif p.flowers and "no-flowers" in options:
+            off[p.id] = "flowers are not in play"
     for other in ruleset.patterns:
-        if other.optional and other.id in settings.options and pattern.id in other.supersedes:
-            return f"superseded by the house rule {other.name}"
-    if pattern.flowers and "no-flowers" in settings.options:
-        return "flowers are not in play"
-    return ""
+        if other.optional and other.id in options:
+            for pid in other.supersedes:
+                off[pid] = f"superseded by the house rule {other.name}"
+    return off
 
 
 # --- tile mode -------------------------------------------------------------------------
@@ -102,20 +112,21 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
     errors: list[FieldError] = []
     tiles = hand.concealed + tuple(t for m in hand.melds for t in m.tiles)
     if not ruleset.honours:
-        honours = sorted({t.code for t in tiles if t.is_honour})
+        honours = sorted({t for t in tiles if t >= 27})
         if honours:
             errors.append(FieldError("hand", f"{ruleset.name.en} is played without honours;"
-                                             f" remove {' '.join(honours)}"))
+                                             f" remove {' '.join(t.code for t in honours)}"))
     ctx = hand.context
     if (ctx.flowers or ctx.seasons) and not _flowers_in_play(ruleset, settings):
         errors.append(FieldError("flowers", f"{ruleset.name.en} is played without flowers"
                                             " and seasons"))
     if ctx.missing and ruleset.missing_suit:
-        held = sorted({t.code for t in tiles if t.suit == ctx.missing})
+        lo = SUIT_OFFSET[ctx.missing]
+        held = sorted({t for t in tiles if lo <= t < lo + 9})
         if held:
             errors.append(FieldError("hand", f"the hand holds its declared missing suit"
-                                             f" ({' '.join(held)}); it cannot win until that suit"
-                                             " is gone (查花猪)"))
+                                             f" ({' '.join(t.code for t in held)}); it cannot win"
+                                             " until that suit is gone (查花猪)"))
     elif ctx.missing and not ruleset.missing_suit:
         errors.append(FieldError("missing", f"{ruleset.name.en} has no declared missing suit"))
     for event in sorted(ctx.events):
@@ -137,22 +148,25 @@ def _flowers_in_play(ruleset: Ruleset, settings: Settings) -> bool:
 
 def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> str:
     """Say why complete-looking tiles do not win here, and what would make them win."""
-    from .readings import ShapeRules
     loose = readings(hand, ShapeRules(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=True))
-    shapes = {r.shape.value for r in loose}
-    if "seven-pairs" in shapes:
-        if isinstance(ruleset.seven_pairs, str):
+    shapes = {r.shape for r in loose}
+    rules = ruleset.shape_rules(settings.options)
+    if Shape.SEVEN_PAIRS in shapes:
+        if isinstance(ruleset.seven_pairs, str) and not rules.seven_pairs:
             return (f"seven pairs is a house rule in {ruleset.name.en}, off:"
                     f" add options={ruleset.seven_pairs} to play it")
-        if ruleset.seven_pairs and not ruleset.seven_pairs_quads:
+        if rules.seven_pairs and not rules.seven_pairs_quads:
             return (f"seven pairs in {ruleset.name.en} must be seven different pairs;"
                     " four alike do not count as two pairs")
-        if not ruleset.seven_pairs:
+        if not rules.seven_pairs:
             return f"{ruleset.name.en} has no seven-pairs hand"
-    if "thirteen-orphans" in shapes:
+    if Shape.THIRTEEN_ORPHANS in shapes:
+        if isinstance(ruleset.thirteen_orphans, str):
+            return (f"thirteen orphans is a house rule in {ruleset.name.en}, off:"
+                    f" add options={ruleset.thirteen_orphans} to play it")
         return f"{ruleset.name.en} has no thirteen-orphans hand"
     return ("the tiles do not make a winning hand: four sets and a pair"
-            + (", seven pairs" if ruleset.seven_pairs else "") + " are needed")
+            + (" or seven pairs" if rules.seven_pairs else "") + " are needed")
 
 
 def detect(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> dict[str, int]:
@@ -208,11 +222,6 @@ def value(p: Pattern, count: int, settings: Settings) -> int:
     return p.fan * count
 
 
-def _conflict(a: Pattern, b: Pattern) -> bool:
-    return (b.id in a.excludes or a.id in b.excludes or a.alone or b.alone
-            or (a.group is not None and a.group == b.group))
-
-
 def select(present: Mapping[str, int], ruleset: Ruleset, settings: Settings,
            by: WinBy) -> tuple[tuple[Item, ...], int, tuple[int, ...]]:
     """Choose which present patterns count: the allowed set worth the most fan.
@@ -220,59 +229,59 @@ def select(present: Mapping[str, int], ruleset: Ruleset, settings: Settings,
     Returns the items (in ruleset order), the total, and a tie-break key that prefers
     the more specific patterns (those listed later in the file).
     """
+    by_id, conflicts = ruleset.by_id, ruleset.conflicts
+    off = inactive(ruleset, settings.options)
     notes: dict[str, str] = {}
-    eligible: list[Pattern] = []
+    eligible: list[str] = []
     for pid in present:
-        p = ruleset.by_id[pid]
-        off = active(p, ruleset, settings)
-        if off:
-            notes[pid] = off
-        elif p.by is not None and p.by is not by:
-            notes[pid] = f"needs a {p.by.value} win"
+        if pid in off:
+            notes[pid] = off[pid]
+        elif by_id[pid].by is not None and by_id[pid].by is not by:
+            notes[pid] = f"needs a {by_id[pid].by.value} win"
         else:
-            eligible.append(p)
-    conflicts = {p.id: [q for q in eligible if q is not p and _conflict(p, q)] for p in eligible}
-    free = [p for p in eligible if not conflicts[p.id]]
-    contested = [p for p in eligible if conflicts[p.id]]
-    base = sum(value(p, present[p.id], settings) for p in free)
+            eligible.append(pid)
+    in_play = frozenset(eligible)
+    contested = [pid for pid in eligible if conflicts[pid] & in_play]
+    worth = {pid: value(by_id[pid], present[pid], settings) for pid in eligible}
+    base = sum(worth[pid] for pid in eligible if pid not in contested)
 
-    best_set: list[Pattern] = []
+    best_set: tuple[str, ...] = ()
     best_key: tuple[int, tuple[int, ...]] | None = None
 
-    def search(k: int, chosen: list[Pattern]) -> None:
+    def search(k: int, chosen: list[str], blocked: frozenset[str]) -> None:
         nonlocal best_set, best_key
         if k == len(contested):
             # maximal: everything left out conflicts with something chosen
-            if any(not any(_conflict(p, q) for q in chosen) for p in contested if p not in chosen):
+            if any(pid not in blocked and pid not in chosen for pid in contested):
                 return
-            total = sum(value(p, present[p.id], settings) for p in chosen)
-            key = (total, tuple(sorted((p.position for p in chosen), reverse=True)))
+            key = (sum(worth[pid] for pid in chosen),
+                   tuple(sorted((by_id[pid].position for pid in chosen), reverse=True)))
             if best_key is None or key > best_key:
-                best_key, best_set = key, list(chosen)
+                best_key, best_set = key, tuple(chosen)
             return
-        p = contested[k]
-        if not any(_conflict(p, q) for q in chosen):
-            chosen.append(p)
-            search(k + 1, chosen)
+        pid = contested[k]
+        if pid not in blocked:
+            chosen.append(pid)
+            search(k + 1, chosen, blocked | conflicts[pid])
             chosen.pop()
-        search(k + 1, chosen)
+        search(k + 1, chosen, blocked)
 
-    search(0, [])
-    counted = {p.id for p in free} | {p.id for p in best_set}
-    for p in contested:
-        if p.id not in counted:
-            notes[p.id] = _why_not(p, best_set, present, settings)
+    if contested:
+        search(0, [], frozenset())
+    counted = {pid for pid in eligible if pid not in contested} | set(best_set)
+    chosen = [by_id[pid] for pid in best_set]
+    for pid in contested:
+        if pid not in counted:
+            notes[pid] = _why_not(by_id[pid], chosen, present, settings)
     items = []
-    for p in ruleset.patterns:
-        if p.id not in present:
-            continue
-        n = present[p.id]
-        if p.id in counted:
-            items.append(Item(p, n, value(p, n, settings), True))
+    for pid in sorted(present, key=lambda i: by_id[i].position):
+        p, n = by_id[pid], present[pid]
+        if pid in counted:
+            items.append(Item(p, n, worth[pid], True))
         else:
-            items.append(Item(p, n, 0, False, notes[p.id]))
+            items.append(Item(p, n, 0, False, notes[pid]))
     total = base + (best_key[0] if best_key else 0)
-    key = tuple(sorted((ruleset.by_id[i].position for i in counted), reverse=True))
+    key = tuple(sorted((by_id[i].position for i in counted), reverse=True))
     return tuple(items), total, key
 
 

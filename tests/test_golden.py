@@ -12,7 +12,7 @@ from app.request import calculate
 
 GOLDEN = Path(__file__).parent / "golden"
 # How many cases each file must hold: an example cannot silently drop out.
-EXPECTED_COUNTS = {"sichuan": 15}
+EXPECTED_COUNTS = {"sichuan": 15, "hong-kong": 56, "family": 29, "sichuan-sbr": 24}
 
 
 def _load() -> dict[str, dict]:
