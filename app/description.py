@@ -151,19 +151,30 @@ def read_meld(token: str) -> Meld:
     return Meld(MeldKind.CHOW, tiles)
 
 
+_CONTEXT_READERS = (  # (field, WinContext attribute, reader); an absent field keeps the default
+    ("by", "by", lambda text: _read_by(text)),
+    ("seat", "seat", lambda text: _read_seat(text)),
+    ("round", "round", lambda text: _read_seat(text)),
+    ("flowers", "flowers", lambda text: _read_bonus_numbers(text)),
+    ("seasons", "seasons", lambda text: _read_bonus_numbers(text)),
+    ("events", "events", lambda text: _read_events(text)),
+    ("missing", "missing", lambda text: _read_missing(text)),
+)
+
+
 def _read_context(errors: list[FieldError], params: Mapping[str, str]) -> WinContext | None:
     before = len(errors)
-    by = _field(errors, "by", _read_by, params.get("by", ""))
-    seat = _field(errors, "seat", _read_seat, params.get("seat", ""))
-    round_ = _field(errors, "round", _read_seat, params.get("round", ""))
-    flowers = _field(errors, "flowers", _read_bonus_numbers, params.get("flowers", ""))
-    seasons = _field(errors, "seasons", _read_bonus_numbers, params.get("seasons", ""))
-    events = _field(errors, "events", _read_events, params.get("events", ""))
-    missing = _field(errors, "missing", _read_missing, params.get("missing", ""))
+    given = {}
+    for name, attribute, reader in _CONTEXT_READERS:
+        text = params.get(name)
+        if text:
+            given[attribute] = _field(errors, name, reader, text)
     if len(errors) > before:
         return None
-    return WinContext(by=by, seat=seat, round=round_, flowers=flowers, seasons=seasons,
-                      events=events, missing=missing)
+    return WinContext(**given) if given else _DEFAULT_CONTEXT
+
+
+_DEFAULT_CONTEXT = WinContext()
 
 
 def _read_by(text: str) -> WinBy:

@@ -15,25 +15,33 @@ Detector = Callable[[Reading, WinContext], int]
 
 DRAGONS = (31, 32, 33)   # white, green, red
 WINDS = (27, 28, 29, 30)
+DRAGON_MASK = sum(1 << i for i in DRAGONS)
+WIND_MASK = sum(1 << i for i in WINDS)
 GREEN_DRAGON, RED_DRAGON, WHITE_DRAGON = 32, 33, 31
 SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
 
 
 def _sets(r: Reading) -> tuple[Group, ...]:
     """The four sets of a standard reading (the pair left out)."""
-    return tuple(g for g in r.groups if g.kind is not GroupKind.PAIR)
+    k = r.profile.pair
+    return r.groups[:k] + r.groups[k + 1:]
 
 
 def _pair(r: Reading) -> Group:
-    return next(g for g in r.groups if g.kind is GroupKind.PAIR)
+    return r.groups[r.profile.pair]
 
 
 def _standard(r: Reading) -> bool:
     return r.shape is Shape.STANDARD
 
 
-def _alike_sets_of(r: Reading, kinds: tuple[int, ...]) -> int:
-    return sum(1 for g in _sets(r) if g.is_set_of_alike and g.index in kinds) if _standard(r) else 0
+def _mask(kinds: tuple[int, ...]) -> int:
+    return sum(1 << i for i in kinds)
+
+
+def _alike_sets_of(r: Reading, mask: int) -> int:
+    """How many pongs or kongs of the kinds in a bit mask."""
+    return (r.profile.alike_mask & mask).bit_count()
 
 
 # --- shape ---------------------------------------------------------------------------
@@ -45,19 +53,18 @@ def standard_shape(r: Reading, ctx: WinContext) -> int:
 
 def all_chows(r: Reading, ctx: WinContext) -> int:
     """Four chows and a pair (平糊)."""
-    return int(_standard(r) and all(g.kind is GroupKind.CHOW for g in _sets(r)))
+    return int(r.profile.chows == 4)
 
 
 def all_pongs(r: Reading, ctx: WinContext) -> int:
     """Four pongs or kongs and a pair (對對糊 / 大对子)."""
-    return int(_standard(r) and all(g.is_set_of_alike for g in _sets(r)))
+    return int(r.profile.alike == 4)
 
 
 def golden_hook(r: Reading, ctx: WinContext) -> int:
     """Four declared pongs or kongs, won on the single tile left (金钩钓; ruling 3)."""
-    sets = _sets(r)
-    return int(_standard(r) and all(g.declared and g.is_set_of_alike for g in sets)
-               and r.wait is Wait.SINGLE)
+    p = r.profile
+    return int(p.alike == 4 and p.declared == 4 and r.wait is Wait.SINGLE)
 
 
 def all_pongs_single_wait(r: Reading, ctx: WinContext) -> int:
@@ -67,7 +74,7 @@ def all_pongs_single_wait(r: Reading, ctx: WinContext) -> int:
 
 def four_kongs(r: Reading, ctx: WinContext) -> int:
     """Four kongs and a pair (十八罗汉 / 槓槓和)."""
-    return int(_standard(r) and all(g.kind is GroupKind.KONG for g in _sets(r)))
+    return int(r.profile.kongs == 4)
 
 
 def seven_pairs(r: Reading, ctx: WinContext) -> int:
@@ -150,42 +157,42 @@ def roots(r: Reading, ctx: WinContext) -> int:
 
 def dragon_pongs(r: Reading, ctx: WinContext) -> int:
     """Each pong or kong of dragons (箭刻)."""
-    return _alike_sets_of(r, DRAGONS)
+    return _alike_sets_of(r, DRAGON_MASK)
 
 
 def seat_wind_pong(r: Reading, ctx: WinContext) -> int:
     """A pong or kong of the seat wind (門風)."""
-    return _alike_sets_of(r, (ctx.seat_wind,))
+    return (r.profile.alike_mask >> ctx.seat_wind) & 1
 
 
 def round_wind_pong(r: Reading, ctx: WinContext) -> int:
     """A pong or kong of the round wind (圈風)."""
-    return _alike_sets_of(r, (ctx.round_wind,))
+    return (r.profile.alike_mask >> ctx.round_wind) & 1
 
 
 def small_three_dragons(r: Reading, ctx: WinContext) -> int:
     """Two dragon pongs and a pair of the third (小三元)."""
-    return int(_standard(r) and _alike_sets_of(r, DRAGONS) == 2 and _pair(r).index in DRAGONS)
+    return int(_alike_sets_of(r, DRAGON_MASK) == 2 and _standard(r) and _pair(r).index in DRAGONS)
 
 
 def great_three_dragons(r: Reading, ctx: WinContext) -> int:
     """Pongs or kongs of all three dragons (大三元)."""
-    return int(_alike_sets_of(r, DRAGONS) == 3)
+    return int(_alike_sets_of(r, DRAGON_MASK) == 3)
 
 
 def small_four_winds(r: Reading, ctx: WinContext) -> int:
     """Three wind pongs and a pair of the fourth (小四喜)."""
-    return int(_standard(r) and _alike_sets_of(r, WINDS) == 3 and _pair(r).index in WINDS)
+    return int(_alike_sets_of(r, WIND_MASK) == 3 and _standard(r) and _pair(r).index in WINDS)
 
 
 def great_four_winds(r: Reading, ctx: WinContext) -> int:
     """Pongs or kongs of all four winds (大四喜)."""
-    return int(_alike_sets_of(r, WINDS) == 4)
+    return int(_alike_sets_of(r, WIND_MASK) == 4)
 
 
 def _suit_dragon_hand(r: Reading, dragon: int, suit: int) -> bool:
     """A dragon set, three pongs of one suit and a pair of that suit (jade/ruby/pearl dragon)."""
-    if not all_pongs(r, None):  # type: ignore[arg-type]
+    if r.profile.alike != 4:
         return False
     sets = _sets(r)
     suited = [g for g in sets if g.index < 27 and g.index // 9 == suit]
@@ -213,12 +220,12 @@ def pearl_dragon(r: Reading, ctx: WinContext) -> int:
 
 def concealed_hand(r: Reading, ctx: WinContext) -> int:
     """No set exposed before the win; concealed kongs allowed (門前清, HK36)."""
-    return int(all(g.concealed for g in r.groups))
+    return int(r.profile.exposed == 0)
 
 
 def concealed_hand_no_kongs(r: Reading, ctx: WinContext) -> int:
     """No set exposed before the win, a concealed kong counting as exposed (門前清, HKC)."""
-    return int(all(not g.declared for g in r.groups))
+    return int(r.profile.declared == 0)
 
 
 def _concealed_pongs(r: Reading, ctx: WinContext) -> int:
@@ -235,12 +242,12 @@ def _concealed_pongs(r: Reading, ctx: WinContext) -> int:
 
 def four_concealed_pongs(r: Reading, ctx: WinContext) -> int:
     """Four concealed pongs or concealed kongs; a discard may only complete the pair (四暗刻)."""
-    return int(_standard(r) and _concealed_pongs(r, ctx) == 4)
+    return int(r.profile.alike == 4 and _concealed_pongs(r, ctx) == 4)
 
 
 def four_concealed_pongs_no_kongs(r: Reading, ctx: WinContext) -> int:
     """Four concealed pongs with no kong at all (坎坎糊, HKC)."""
-    return int(four_concealed_pongs(r, ctx) and not any(g.declared for g in r.groups))
+    return int(r.profile.declared == 0 and four_concealed_pongs(r, ctx))
 
 
 # --- flowers and how the hand was won ---------------------------------------------

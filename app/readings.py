@@ -100,6 +100,43 @@ _SIZE = {GroupKind.PONG: 3, GroupKind.KONG: 4, GroupKind.PAIR: 2, GroupKind.SING
          GroupKind.CHOW: 3}
 
 
+class Profile(NamedTuple):
+    """Counts about one split of the tiles, shared by its readings, for quick detectors."""
+
+    pair: int = -1        # index of the pair among the groups (-1: none)
+    chows: int = 0
+    alike: int = 0        # pongs and kongs
+    kongs: int = 0
+    alike_mask: int = 0   # bit i set: a pong or kong of tile kind i
+    declared: int = 0     # declared melds
+    exposed: int = 0      # declared melds other than concealed kongs
+
+
+NO_SETS = Profile()
+
+
+def profile(groups: tuple[Group, ...]) -> Profile:
+    """Count the chows, pongs and kongs of a split and where its pair sits."""
+    pair = -1
+    chows = alike = kongs = declared = exposed = mask = 0
+    for i, g in enumerate(groups):
+        kind = g.kind
+        if kind is GroupKind.PAIR:
+            pair = i
+        elif kind is GroupKind.CHOW:
+            chows += 1
+        elif kind is not GroupKind.SINGLE:
+            alike += 1
+            mask |= 1 << g.index
+            if kind is GroupKind.KONG:
+                kongs += 1
+        if g.meld is not None:
+            declared += 1
+            if g.meld is not MeldKind.CKONG:
+                exposed += 1
+    return Profile(pair, chows, alike, kongs, mask, declared, exposed)
+
+
 class Reading(NamedTuple):
     """One way to read a winning hand: its groups, which one the winning tile completed, how.
 
@@ -115,6 +152,7 @@ class Reading(NamedTuple):
     counts: tuple[int, ...]   # copies of each of the 34 kinds, melds included
     held: tuple[int, ...]     # the kinds held at least once, in order
     suits: int                # bit mask of what is held: 1 m, 2 p, 4 s, 8 honours
+    profile: Profile = NO_SETS
 
     @property
     def grouping(self) -> tuple[str, ...]:
@@ -326,9 +364,10 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
             for k in range(suit + 1, 4):
                 groups += combo[k]
             groups += melds
+            split = profile(groups)
             for i, wait in places:
                 found.append(Reading(Shape.STANDARD, groups, win, len(head) + i, wait, counts_t,
-                                     held, suits))
+                                     held, suits, split))
     if not melds:
         if rules.seven_pairs and _seven_pairs(concealed, rules.seven_pairs_quads):
             pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(concealed)
@@ -385,15 +424,15 @@ def _orphans_reading(concealed: list[int], win: Tile, counts: tuple[int, ...],
         for i in TERMINALS_AND_HONOURS)
     at = TERMINALS_AND_HONOURS.index(win.index)
     wait = Wait.THIRTEEN_SIDED if concealed[win.index] == 2 else Wait.SINGLE
-    return Reading(Shape.THIRTEEN_ORPHANS, groups, win, at, wait, counts, held, suits)
+    pair = next(k for k, i in enumerate(TERMINALS_AND_HONOURS) if concealed[i] == 2)
+    return Reading(Shape.THIRTEEN_ORPHANS, groups, win, at, wait, counts, held, suits,
+                   Profile(pair=pair))
 
 
 def is_nine_gates(reading: Reading) -> bool:
     """Whether the hand is 1112345678999 of one suit plus one more, all concealed (九子連環)."""
-    if reading.shape is not Shape.STANDARD or any(g.declared for g in reading.groups):
-        return False
-    suit = reading.win.suit
-    if suit == "z" or any(t.suit != suit for g in reading.groups for t in g.tiles):
+    if (reading.suits not in (1, 2, 4) or reading.profile.declared
+            or reading.shape is not Shape.STANDARD):
         return False
     lo = reading.win.index - reading.win.rank + 1
     return all(have >= need for have, need in zip(reading.counts[lo:lo + 9], _NINE_GATES))

@@ -191,16 +191,33 @@ def _by_value(raw: str) -> WinBy:
     raise HandError.single("by", f"'{raw[:20]}' is not a way of winning; use self-draw or discard")
 
 
-def check_liability(ruleset: Ruleset, table: Table) -> None:
-    """Refuse a pinned player where no liability rule of the ruleset could apply."""
-    if not ruleset.liability:
+def check_liability(ruleset: Ruleset, table: Table, result: Score, exposed: int | None) -> None:
+    """Refuse a pinned player where no liability rule of the ruleset applies to this win."""
+    rules = ruleset.liability
+    if not rules:
         raise HandError.single("liable", f"{ruleset.name.en} has no liability rule (包牌)")
-    if table.by is WinBy.SELF_DRAW and not any(rule.self_draw for rule in ruleset.liability):
-        names = ", ".join(str(rule.name) for rule in ruleset.liability)
+    counted = {i.pattern.id for i in result.counted}
+    fits = [rule for rule in rules
+            if (rule.pattern is None or rule.pattern in counted)
+            and (exposed is None or exposed >= rule.exposed_melds)]
+    if not fits:
+        needs = "; ".join(_liability_needs(ruleset, rule) for rule in rules)
+        raise HandError.single("liable", f"no liability rule applies to this hand: {needs}")
+    if table.by is WinBy.SELF_DRAW and not any(rule.self_draw for rule in fits):
+        names = ", ".join(str(rule.name) for rule in fits)
         raise HandError.single("liable", f"{names} never applies to a self-draw win")
-    if table.by is WinBy.DISCARD and not any(rule.discard for rule in ruleset.liability):
-        names = ", ".join(str(rule.name) for rule in ruleset.liability)
+    if table.by is WinBy.DISCARD and not any(rule.discard for rule in fits):
+        names = ", ".join(str(rule.name) for rule in fits)
         raise HandError.single("liable", f"{names} never applies to a discard win")
+
+
+def _liability_needs(ruleset: Ruleset, rule) -> str:
+    parts = []
+    if rule.pattern is not None:
+        parts.append(str(ruleset.by_id[rule.pattern].name))
+    if rule.exposed_melds:
+        parts.append(f"{rule.exposed_melds} exposed melds (a concealed kong pins nobody)")
+    return f"{rule.name} needs " + " and ".join(parts) if parts else str(rule.name)
 
 
 def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Calculation:
@@ -231,6 +248,6 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
         exposed = sum(1 for m in hand.melds if not m.concealed)
     table, defaulted = read_table(params, seat, by)
     if table.liable is not None:
-        check_liability(ruleset, table)
+        check_liability(ruleset, table, result, exposed)
     return Calculation(ruleset, settings, table, hand, ticks, result,
                        settle(result, table, exposed), defaulted)

@@ -94,7 +94,7 @@ def score(hand: Hand, ruleset: Ruleset, settings: Settings | None = None) -> Sco
     """Price a complete hand: the best reading under the ruleset, with its breakdown."""
     settings = settings or default_settings(ruleset)
     check_tiles(hand, ruleset, settings)
-    found = readings(hand, ruleset.shape_rules(settings.options))
+    found = readings(hand, _shape_rules(ruleset, settings.options))
     if not found:
         raise HandError([FieldError("hand", not_a_win(hand, ruleset, settings))])
     best: tuple | None = None
@@ -105,6 +105,11 @@ def score(hand: Hand, ruleset: Ruleset, settings: Settings | None = None) -> Sco
             best = (items, total, key, reading)
     items, total, _, reading = best
     return _finish(ruleset, settings, reading, items, total)
+
+
+@lru_cache(maxsize=256)
+def _shape_rules(ruleset: Ruleset, options: frozenset[str]) -> ShapeRules:
+    return ruleset.shape_rules(options)
 
 
 def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
@@ -172,23 +177,24 @@ def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> str:
 def detect(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> dict[str, int]:
     """Count every pattern present in one reading (relations not yet applied)."""
     present: dict[str, int] = {}
-    for p in ruleset.patterns:
-        if p.requires:
-            continue   # packages next, once what they require is known
-        if p.detect is not None:
-            count = DETECTORS[p.detect](reading, ctx)
-        elif p.events:
-            count = 1
-        else:
-            continue   # tick-box only
-        if count and p.events and ctx.events.isdisjoint(p.events):
-            count = 0
+    events = ctx.events
+    for pid, detector, needs in _plan(ruleset):
+        if needs and events.isdisjoint(needs):
+            continue
+        count = detector(reading, ctx) if detector is not None else 1
         if count:
-            present[p.id] = count
+            present[pid] = count
     for p in ruleset.packages:
         if all(q in present for q in p.requires):
             present[p.id] = 1
     return present
+
+
+@lru_cache(maxsize=64)
+def _plan(ruleset: Ruleset) -> tuple[tuple[str, object, tuple[str, ...]], ...]:
+    """What tile mode checks, in file order: (pattern id, detector or None, events any-of)."""
+    return tuple((p.id, DETECTORS[p.detect] if p.detect else None, p.events)
+                 for p in ruleset.patterns if not p.requires and (p.detect or p.events))
 
 
 # --- tick-box mode -----------------------------------------------------------------------
@@ -227,8 +233,16 @@ def select(present: Mapping[str, int], ruleset: Ruleset, settings: Settings,
     """Choose which present patterns count: the allowed set worth the most fan.
 
     Returns the items (in ruleset order), the total, and a tie-break key that prefers
-    the more specific patterns (those listed later in the file).
+    the more specific patterns (those listed later in the file). The choice depends only
+    on which patterns are present, so it is remembered.
     """
+    return _select(tuple(present.items()), ruleset, settings, by)
+
+
+@lru_cache(maxsize=4096)
+def _select(found: tuple[tuple[str, int], ...], ruleset: Ruleset, settings: Settings,
+            by: WinBy) -> tuple[tuple[Item, ...], int, tuple[int, ...]]:
+    present = dict(found)
     by_id, conflicts = ruleset.by_id, ruleset.conflicts
     off = inactive(ruleset, settings.options)
     notes: dict[str, str] = {}

@@ -155,6 +155,12 @@ _TOKEN = re.compile(
 )
 
 
+_PLAIN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")   # runs that need no further checks
+_RUN = re.compile(r"([0-9]+)([mpsz])")
+_BY_DIGIT = {suit: {str(rank): TILES[SUIT_OFFSET[suit] + rank - 1]
+                    for rank in range(1, SUIT_SIZE[suit] + 1)} for suit in SUITS}
+
+
 def tile(code: str) -> Tile:
     """Return the single tile a code names.
 
@@ -179,7 +185,12 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
             f"{len(text)} characters is too long for tile notation (at most {MAX_NOTATION_LENGTH})",
         )
     source = "".join(text.split()).lower()  # whitespace is ignored, even inside a run
-    tiles: list[Tile] = []
+    if _PLAIN.fullmatch(source):  # the common case: suited and honour runs only
+        tiles: list[Tile] = []
+        for digits, suit in _RUN.findall(source):
+            tiles += map(_BY_DIGIT[suit].__getitem__, digits)
+        return tuple(tiles)
+    tiles = []
     pos = 0
     while pos < len(source):
         match = _TOKEN.match(source, pos)

@@ -12,7 +12,8 @@ from app.request import calculate
 
 GOLDEN = Path(__file__).parent / "golden"
 # How many cases each file must hold: an example cannot silently drop out.
-EXPECTED_COUNTS = {"sichuan": 15, "hong-kong": 56, "family": 29, "sichuan-sbr": 24}
+EXPECTED_COUNTS = {"sichuan": 15, "hong-kong": 56, "family": 30, "sichuan-sbr": 24,
+                   "hong-kong-course": 134}
 
 
 def _load() -> dict[str, dict]:

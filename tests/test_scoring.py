@@ -187,9 +187,10 @@ def test_a_liable_discarder_pays_the_whole_discard_but_another_discarder_pays_no
     assert payments(other) == {"E": 1024, "S": -256, "W": -512, "N": -256}
 
 
-def test_liability_needs_its_pattern():
-    result = calc(fan="5", liable="S", by="self-draw")
-    assert payments(result) == {"E": 192, "S": -64, "W": -64, "N": -64}
+def test_liability_on_a_hand_without_its_pattern_is_refused_with_what_it_needs():
+    with pytest.raises(HandError, match="no liability rule applies to this hand: Dragons pao needs"
+                                        " Great three dragons 大三元"):
+        calc(ticks="half-flush", liable="S", by="self-draw")
 
 
 def test_the_default_discarder_is_the_seat_after_the_winner():
