@@ -12,6 +12,7 @@ from .hand import WinContext
 from .readings import Group, GroupKind, Reading, Shape, Wait, is_nine_gates, is_pure_nine_gates
 
 Detector = Callable[[Reading, WinContext], int]
+PER_ITEM_DETECTORS = frozenset({"dragon_pongs", "roots"})   # may count more than one
 
 DRAGONS = (31, 32, 33)   # white, green, red
 WINDS = (27, 28, 29, 30)

@@ -12,6 +12,8 @@ from fractions import Fraction
 from .description import parse_hand
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, WinBy
+from .readings import waits
+from .tiles import Tile, format_tiles
 from .payments import Payment, Table, next_seat, settle
 from .rulesets import Ruleset, exact, registry
 from .scoring import Score, Settings, score, score_fan, score_ticks
@@ -251,3 +253,41 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
         check_liability(ruleset, table, result, exposed)
     return Calculation(ruleset, settings, table, hand, ticks, result,
                        settle(result, table, exposed), defaulted)
+
+
+@dataclass(frozen=True, slots=True)
+class WaitValue:
+    """One tile a ready hand waits on, and what winning on it would be worth."""
+
+    tile: Tile
+    left: int
+    calculation: Calculation | None   # None: the tiles complete, but the rules refuse the win
+    refusal: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class WaitsResult:
+    ruleset: Ruleset
+    hand: Hand
+    waits: tuple[WaitValue, ...]
+
+    @property
+    def ready(self) -> bool:
+        return any(w.calculation is not None for w in self.waits)
+
+
+def calculate_waits(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> WaitsResult:
+    """Read a ready hand (13 - 3 x melds tiles) and price a win on each tile it waits on."""
+    ruleset = read_ruleset(params, rulesets)
+    settings = read_settings(params, ruleset)
+    hand = parse_hand(params, complete=False)
+    found = []
+    for wait in waits(hand, ruleset.shape_rules(settings.options)):
+        trial = dict(params)
+        trial["hand"] = format_tiles(hand.concealed + (wait.tile,))
+        trial["win"] = wait.tile.code
+        try:
+            found.append(WaitValue(wait.tile, wait.left, calculate(trial, rulesets)))
+        except HandError as err:
+            found.append(WaitValue(wait.tile, wait.left, None, "; ".join(e.message for e in err.errors)))
+    return WaitsResult(ruleset, hand, tuple(found))

@@ -1,0 +1,48 @@
+"""JSON API: GET /api/score, GET /api/waits and their OpenAPI description."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+
+from ..errors import FieldError, HandError
+from ..request import calculate, calculate_waits
+from .openapi import openapi_document
+from .present import MAX_QUERY, TooMuch, errors_json, params_from, score_json, waits_json
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _params():
+    if len(request.query_string) > MAX_QUERY:
+        raise HandError([FieldError("", f"the query is {len(request.query_string)} characters;"
+                                        f" at most {MAX_QUERY}")])
+    try:
+        params = params_from(request.args)
+    except TooMuch as err:
+        raise HandError([FieldError("", str(err))]) from None
+    params.setdefault("rules", current_app.config["DEFAULT_RULES"])
+    return params
+
+
+@bp.get("/score")
+def score():
+    try:
+        params = _params()
+        result = calculate(params, current_app.extensions["rulesets"])
+    except HandError as err:
+        return jsonify(errors_json(err.errors)), 400
+    return jsonify(score_json(result, params))
+
+
+@bp.get("/waits")
+def waits():
+    try:
+        params = _params()
+        result = calculate_waits(params, current_app.extensions["rulesets"])
+    except HandError as err:
+        return jsonify(errors_json(err.errors)), 400
+    return jsonify(waits_json(result))
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(openapi_document(current_app.extensions["rulesets"]))

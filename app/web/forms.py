@@ -1,0 +1,116 @@
+"""WTForms for the calculator and the tick-box mode; choices come from the chosen ruleset.
+
+The forms render the fields and carry what was typed; the mahjong checks live in the core,
+whose field errors are attached back onto these fields.
+"""
+from __future__ import annotations
+
+from wtforms import Form, RadioField, SelectField, SelectMultipleField, StringField
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from ..errors import FieldError
+from ..hand import SEATS
+from ..rulesets import Ruleset
+from ..tiles import PLAYING_TILES
+
+SEAT_NAMES = {"E": "East 東", "S": "South 南", "W": "West 西", "N": "North 北"}
+SEAT_CHOICES = [(s, SEAT_NAMES[s]) for s in SEATS]
+BONUS_NAMES = {"flowers": ("梅 Plum", "蘭 Orchid", "菊 Chrysanthemum", "竹 Bamboo"),
+               "seasons": ("春 Spring", "夏 Summer", "秋 Autumn", "冬 Winter")}
+
+
+class MultiCheckboxField(SelectMultipleField):
+    """Several check boxes under one name."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+    def pre_validate(self, form) -> None:   # the core checks the values and says why
+        pass
+
+
+class LenientSelectField(SelectField):
+    def pre_validate(self, form) -> None:
+        pass
+
+
+class DialsMixin:
+    """The dials and switches every mode shares."""
+
+    rules = LenientSelectField("Rules")
+    min = StringField("Minimum fan")
+    cap = StringField("Fan cap")
+    curve = LenientSelectField("Doubling curve")
+    payment = LenientSelectField("Who pays on a discard")
+    stake = StringField("Stake")
+    options = MultiCheckboxField("House rules")
+    by = RadioField("How the hand was won", choices=[("discard", "On a discard 出銃"),
+                                                      ("self-draw", "Self-draw 自摸")],
+                    default="discard")
+    seat = LenientSelectField("Winner's seat", choices=SEAT_CHOICES, default="E")
+    discarder = LenientSelectField("Discarder")
+    won = MultiCheckboxField("Already won this round", choices=SEAT_CHOICES)
+    liable = LenientSelectField("Liable player 包牌")
+
+
+class CalculatorForm(DialsMixin, Form):
+    """Tile mode: the hand, its melds and the win context."""
+
+    hand = StringField("Hand: concealed tiles, the winning tile included")
+    win = StringField("Winning tile")
+    melds = StringField("Declared melds")
+    draft = StringField("Meld being built")
+    target = RadioField("Tiles you pick go to", choices=[("hand", "the hand"), ("meld", "a new meld")],
+                        default="hand")
+    round = LenientSelectField("Round wind", choices=SEAT_CHOICES, default="E")
+    flowers = MultiCheckboxField("Flowers", choices=[(str(i), n) for i, n in
+                                                     enumerate(BONUS_NAMES["flowers"], 1)])
+    seasons = MultiCheckboxField("Seasons", choices=[(str(i), n) for i, n in
+                                                     enumerate(BONUS_NAMES["seasons"], 1)])
+    events = MultiCheckboxField("How the winning tile came")
+    missing = LenientSelectField("Declared missing suit 定缺",
+                                 choices=[("", "none"), ("m", "Characters 萬"), ("p", "Dots 筒"),
+                                          ("s", "Bamboo 索")])
+
+
+class TicksForm(DialsMixin, Form):
+    """Tick-box mode: the patterns the hand qualifies for."""
+
+    ticks = MultiCheckboxField("Patterns")
+
+
+def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
+    """Fill the choices that depend on the ruleset."""
+    form.rules.choices = [(r.id, f"{r.name.en} {r.name.zh}") for r in rulesets]
+    form.curve.choices = [("", "the convention's own")] + [
+        (c.id, f"{c.name.en} {c.name.zh}".strip()) for c in ruleset.curves.values()]
+    form.payment.choices = [(p.id, f"{p.name.en} {p.name.zh}".strip()) for p in ruleset.payments.values()]
+    options = [(p.id, f"{p.name.en} {p.name.zh}".strip()) for p in ruleset.patterns if p.optional]
+    options += [(s.id, f"{s.name.en} {s.name.zh}".strip()) for s in ruleset.switches]
+    form.options.choices = options
+    form.discarder.choices = [("", "the next seat")] + SEAT_CHOICES
+    form.liable.choices = [("", "nobody")] + SEAT_CHOICES
+    if hasattr(form, "events"):
+        form.events.choices = [(e.id, f"{e.name.en} {e.name.zh}".strip()) for e in ruleset.events.values()]
+    if hasattr(form, "ticks"):
+        form.ticks.choices = [(p.id, p.id) for p in ruleset.patterns]
+    # a select shows its first choice when nothing is chosen: make that the ruleset's default
+    if not form.rules.data:
+        form.rules.data = ruleset.id
+    if not form.payment.data:
+        form.payment.data = ruleset.dials.payment
+
+
+def attach_errors(form: Form, errors: tuple[FieldError, ...]) -> list[str]:
+    """Put each core error next to its field; return those that belong to no field."""
+    loose = []
+    for error in errors:
+        field = getattr(form, error.field, None) if error.field else None
+        if field is not None and hasattr(field, "errors"):
+            field.errors = list(field.errors or []) + [error.message]
+        else:
+            loose.append(error.message if not error.field else f"{error.field}: {error.message}")
+    return loose
+
+
+PICKER_TILES = PLAYING_TILES

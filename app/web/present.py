@@ -1,0 +1,135 @@
+"""Between HTTP and the core: request arguments in, permalinks and JSON-ready values out."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from urllib.parse import urlencode
+
+from werkzeug.datastructures import MultiDict
+
+from ..description import describe
+from ..payments import fmt
+from ..request import Calculation, WaitsResult
+from ..rulesets import Amount
+
+# Fields that may hold several values; in links they are written compactly (`flowers=13`,
+# `events=a,b`), in forms they arrive repeated (`flowers=1&flowers=3`).
+LIST_FIELDS = ("flowers", "seasons", "events", "options", "won", "ticks")
+DIGIT_LISTS = ("flowers", "seasons")
+MAX_VALUES = 64            # more values than this for one name is refused
+MAX_QUERY = 4096           # characters
+
+
+class TooMuch(ValueError):
+    """A request larger than any real hand description."""
+
+
+def params_from(args: MultiDict) -> dict[str, str]:
+    """Flatten request arguments to one string per name, as the core reads them."""
+    params: dict[str, str] = {}
+    for key in args:
+        values = args.getlist(key)
+        if len(values) > MAX_VALUES:
+            raise TooMuch(f"{key}: {len(values)} values is too many")
+        if key in LIST_FIELDS:
+            params[key] = ",".join(v for v in values if v)
+        else:
+            params[key] = values[-1]   # a repeated single field: the last one wins
+    return params
+
+
+def form_data(params: Mapping[str, str]) -> MultiDict:
+    """Expand compact list fields so WTForms check boxes see one value each."""
+    data = MultiDict()
+    for key, value in params.items():
+        if key in DIGIT_LISTS:
+            for char in value.replace(",", ""):
+                data.add(key, char)
+        elif key in LIST_FIELDS:
+            for part in value.replace(" ", ",").split(","):
+                if part:
+                    data.add(key, part)
+        else:
+            data.add(key, value)
+    return data
+
+
+PERMALINK_ORDER = ("rules", "hand", "win", "melds", "by", "seat", "round", "flowers", "seasons",
+                   "events", "missing", "ticks", "fan", "options", "min", "cap", "curve", "payment",
+                   "stake", "discarder", "winner", "won", "liable")
+
+
+def permalink(params: Mapping[str, str], path: str = "/") -> str:
+    """A stable link in the public vocabulary, empty values left out."""
+    items = [(k, params[k]) for k in PERMALINK_ORDER if params.get(k)]
+    return f"{path}?{urlencode(items, safe=',:')}" if items else path
+
+
+def canonical_params(calc: Calculation, given: Mapping[str, str]) -> dict[str, str]:
+    """The request rewritten canonically: the hand sorted, defaults made explicit."""
+    params = {k: v for k, v in given.items() if k in PERMALINK_ORDER and v}
+    params["rules"] = calc.ruleset.id
+    if calc.hand is not None:
+        params.update(describe(calc.hand))
+    if calc.table.discarder and "discarder" in given:
+        params["discarder"] = calc.table.discarder
+    return params
+
+
+def number(amount: Amount) -> int | float:
+    """An exact amount for JSON: whole numbers as ints, halves and quarters as floats."""
+    if isinstance(amount, Fraction):
+        return amount.numerator if amount.denominator == 1 else float(amount)
+    return amount
+
+
+def score_json(calc: Calculation, given: Mapping[str, str]) -> dict:
+    """The answer of GET /api/score (shared/INTERFACE.md)."""
+    score = calc.score
+    params = canonical_params(calc, given)
+    return {
+        "rules": calc.ruleset.id,
+        "valid": True,
+        "hand": calc.hand.description if calc.hand is not None else None,
+        "permalink": permalink(params),
+        "grouping": list(score.reading.grouping) if score.reading is not None else [],
+        "patterns": [{"id": i.pattern.id, "name": i.pattern.name.en, "name_zh": i.pattern.name.zh,
+                      "fan": i.fan, "count": i.count, "counted": i.counted, "note": i.note}
+                     for i in score.items],
+        "total_fan": score.total_fan,
+        "capped_fan": score.capped_fan,
+        "below_minimum": score.below_minimum,
+        "minimum": score.settings.min,
+        "cap": score.settings.cap,
+        "curve": score.settings.curve,
+        "payment": score.settings.payment,
+        "points": score.points,
+        "payments": [{"seat": p.seat, "role": p.role, "amount": number(p.amount), "reason": p.reason}
+                     for p in calc.payments],
+    }
+
+
+def waits_json(result: WaitsResult) -> dict:
+    """The answer of GET /api/waits (shared/INTERFACE.md)."""
+    waits = []
+    for w in result.waits:
+        entry = {"tile": w.tile.code, "left": w.left}
+        if w.calculation is None:
+            entry.update({"wins": False, "note": w.refusal})
+        else:
+            score = w.calculation.score
+            winner = next(p for p in w.calculation.payments if p.role == "winner")
+            entry.update({"wins": not score.below_minimum, "total_fan": score.total_fan,
+                          "capped_fan": score.capped_fan, "points": score.points,
+                          "collects": number(winner.amount),
+                          "grouping": list(score.reading.grouping) if score.reading else []})
+        waits.append(entry)
+    return {"rules": result.ruleset.id, "valid": True, "ready": result.ready, "waits": waits}
+
+
+def errors_json(errors) -> dict:
+    return {"valid": False, "errors": [{"field": e.field, "message": e.message} for e in errors]}
+
+
+__all__ = ["params_from", "form_data", "permalink", "score_json", "waits_json", "errors_json",
+           "fmt", "TooMuch"]

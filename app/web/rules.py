@@ -1,0 +1,29 @@
+"""Rules pages: every table of a ruleset rendered from its YAML, the data the calculator uses."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, render_template
+
+from .present import permalink
+
+bp = Blueprint("rules", __name__, url_prefix="/rules")
+
+
+@bp.get("/")
+def index():
+    rulesets = sorted(current_app.extensions["rulesets"].values(), key=lambda r: r.id)
+    return render_template("rules_index.html", rulesets=rulesets)
+
+
+@bp.get("/<rid>")
+def ruleset(rid: str):
+    rs = current_app.extensions["rulesets"].get(rid)   # looked up, never used as a path
+    if rs is None:
+        abort(404)
+    example_links = {}
+    for p in rs.patterns:
+        if p.example:
+            params = {"rules": rs.id, **p.example}
+            if p.optional:
+                params["options"] = ",".join(filter(None, [params.get("options", ""), p.id]))
+            example_links[p.id] = permalink(params, "/ticks" if "ticks" in params else "/")
+    return render_template("ruleset.html", rs=rs, example_links=example_links)

@@ -1,0 +1,31 @@
+// Progressive enhancement only: every control works without this file.
+(function () {
+  "use strict";
+
+  // Changing the rules re-opens the page under the new ruleset at once.
+  var rulesForm = document.getElementById("rules-form");
+  if (rulesForm) {
+    var select = rulesForm.querySelector("select[name=rules]");
+    if (select) {
+      select.addEventListener("change", function () { rulesForm.submit(); });
+    }
+  }
+
+  // Inside an iframe: tell the parent page our height so it can fit the frame.
+  if (window.parent !== window) {
+    var lastHeight = 0;
+    var report = function () {
+      var height = Math.ceil(document.documentElement.scrollHeight);
+      if (height !== lastHeight) {
+        lastHeight = height;
+        window.parent.postMessage({ type: "mahjong-calculator:height", height: height }, "*");
+      }
+    };
+    window.addEventListener("load", report);
+    window.addEventListener("resize", report);
+    if (window.ResizeObserver) {
+      new ResizeObserver(report).observe(document.documentElement);
+    }
+    report();
+  }
+})();

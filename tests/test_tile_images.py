@@ -1,0 +1,59 @@
+"""Tile SVGs (static/tiles), one per tile plus back.svg: accessible, standalone, reproducible."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from app.tiles import TILES
+
+ROOT = Path(__file__).resolve().parents[1]
+TILE_DIR = ROOT / "static" / "tiles"
+SCRIPT = TILE_DIR / "make_tiles.py"
+SVG_NS = "{http://www.w3.org/2000/svg}"
+EXPECTED = {f"{t.code}.svg": t.label for t in TILES} | {"back.svg": None}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_tile_image_is_present_accessible_and_self_contained(name: str) -> None:
+    path = TILE_DIR / name
+    assert path.is_file(), f"{path} is missing: run static/tiles/make_tiles.py"
+    source = path.read_text(encoding="utf-8")
+    root = ET.fromstring(source)
+    assert root.tag == f"{SVG_NS}svg"
+    assert root.get("viewBox") == "0 0 60 80"
+    assert root.get("role") == "img"
+    title = root.find(f"{SVG_NS}title")
+    assert title is not None and title.text
+    label = EXPECTED[name]
+    if label is not None:
+        assert title.text == label
+    tags = {element.tag for element in root.iter()}
+    assert f"{SVG_NS}script" not in tags
+    assert f"{SVG_NS}image" not in tags and f"{SVG_NS}foreignObject" not in tags
+    assert "<script" not in source.lower()
+    assert not re.search(r"href\s*=\s*[\"']?\s*(https?:|//|data:)", source, re.IGNORECASE)
+    assert not re.search(r"url\(\s*[\"']?\s*(https?:|//|data:)", source, re.IGNORECASE)
+    for element in root.iter():
+        for key in element.attrib:
+            assert not key.lower().startswith("on"), f"event handler {key} in {name}"
+
+
+def test_no_stray_svgs() -> None:
+    found = {p.name for p in TILE_DIR.glob("*.svg")}
+    assert found == set(EXPECTED)
+
+
+def test_generator_reproduces_the_files_exactly(tmp_path: Path) -> None:
+    subprocess.run([sys.executable, str(SCRIPT), "--out", str(tmp_path)], check=True,
+                   capture_output=True, cwd=tmp_path)
+    made = {p.name for p in tmp_path.glob("*.svg")}
+    assert made == set(EXPECTED)
+    for name in sorted(made):
+        assert (tmp_path / name).read_bytes() == (TILE_DIR / name).read_bytes(), (
+            f"{name} differs from the generator's output: rerun static/tiles/make_tiles.py"
+        )
