@@ -138,6 +138,18 @@ class Liability:
 
 
 @dataclass(frozen=True, slots=True)
+class WorkedExample:
+    """A worked example of the tutorial page: a hand description and what it comes to."""
+
+    id: str
+    title: str
+    source: str
+    params: Mapping[str, str]
+    total_fan: int | None = None
+    payments: Mapping[str, Amount] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class EventSpec:
     id: str
     name: Name
@@ -191,6 +203,7 @@ class Ruleset:
     by_id: Mapping[str, Pattern] = field(default_factory=dict)
     packages: tuple[Pattern, ...] = ()   # present exactly when every pattern they require is
     conflicts: Mapping[str, frozenset[str]] = field(default_factory=dict)  # cannot both count
+    examples: tuple[WorkedExample, ...] = ()
 
     def pattern(self, pattern_id: str) -> Pattern:
         return self.by_id[pattern_id]
@@ -313,7 +326,7 @@ def load_ruleset(path: Path) -> Ruleset:
 
 TOP_REQUIRED = ("name", "dials", "categories", "patterns", "curves", "payments")
 TOP_OPTIONAL = ("id", "source", "summary", "tiles", "shapes", "missing_suit", "ranges", "events",
-                "switches", "liability")
+                "switches", "liability", "examples")
 
 
 def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
@@ -357,7 +370,31 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         payments=payments, events=events, switches=switches, liability=liability, by_id=by_id,
         packages=tuple(p for p in patterns if p.requires),
         conflicts=_conflicts(patterns),
+        examples=_examples(c, top.get("examples", [])),
     )
+
+
+def _examples(c: _Checker, value: Any) -> tuple[WorkedExample, ...]:
+    items = c.typed(value, "examples", list, "a list of worked examples")
+    out = []
+    for i, item in enumerate(items):
+        path = f"examples[{i}]"
+        data = c.mapping(item, path, ("id", "title", "params"), ("source", "expect"))
+        params = c.typed(data["params"], f"{path}.params", dict, "a hand description mapping")
+        expect = c.mapping(data.get("expect", {}), f"{path}.expect", (), ("total_fan", "payments"))
+        payments = None
+        if "payments" in expect:
+            raw = c.mapping(expect["payments"], f"{path}.expect.payments", (), ("E", "S", "W", "N"))
+            payments = {seat: (int(v) if isinstance(v, int) else exact(Fraction(str(v))))
+                        for seat, v in raw.items()}
+        total = expect.get("total_fan")
+        if total is not None:
+            c.typed(total, f"{path}.expect.total_fan", int, "a whole number of fan")
+        out.append(WorkedExample(c.ident(data["id"], f"{path}.id"),
+                                 c.typed(data["title"], f"{path}.title", str, "text"),
+                                 c.text(data, "source", path),
+                                 {str(k): str(v) for k, v in params.items()}, total, payments))
+    return tuple(out)
 
 
 def _conflicts(patterns: tuple[Pattern, ...]) -> dict[str, frozenset[str]]:

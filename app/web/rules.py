@@ -26,4 +26,6 @@ def ruleset(rid: str):
             if p.optional:
                 params["options"] = ",".join(filter(None, [params.get("options", ""), p.id]))
             example_links[p.id] = permalink(params, "/ticks" if "ticks" in params else "/")
-    return render_template("ruleset.html", rs=rs, example_links=example_links)
+    worked = [(ex, permalink({"rules": rs.id, **ex.params}, "/ticks" if "ticks" in ex.params else "/"))
+              for ex in rs.examples]
+    return render_template("ruleset.html", rs=rs, example_links=example_links, worked=worked)
