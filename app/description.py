@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from dataclasses import dataclass
 
 from .errors import FieldError, HandError, NotationError
 from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
-from .tiles import Tile, canonical, format_tiles, parse_tiles
+from .tiles import NUM_KINDS, TILES, Tile, canonical, format_tiles, parse_tiles
 
 MAX_LENGTH = {  # characters; longer input is an error, not a slow request
     "hand": 100, "win": 10, "melds": 120, "by": 20, "seat": 5, "round": 5,
@@ -58,9 +59,9 @@ def parse_hand(params: Mapping[str, str], *, complete: bool = True) -> Hand:
     them); complete=False reads a hand waiting to win (13 tiles, no winning tile).
     """
     errors: list[FieldError] = []
-    for name, limit in MAX_LENGTH.items():
-        value = params.get(name)
-        if value is not None and len(value) > limit:
+    for name, value in params.items():
+        limit = MAX_LENGTH.get(name)
+        if limit is not None and len(value) > limit:
             errors.append(FieldError(name, f"{len(value)} characters is too long (at most {limit})"))
     if errors:
         raise HandError(errors)
@@ -96,7 +97,7 @@ def _read_concealed(text: str) -> tuple[Tile, ...]:
     if not text.strip():
         raise ValueError("no tiles given; type the concealed tiles, e.g. 123m456p789s234p55s")
     tiles = parse_tiles(text)
-    bonus = [t.code for t in tiles if t.is_bonus]
+    bonus = [t.code for t in tiles if t.is_bonus] if tiles and max(tiles) >= NUM_KINDS else []
     if bonus:
         raise ValueError(
             f"{' '.join(bonus)} {'is a bonus tile' if len(bonus) == 1 else 'are bonus tiles'};"
@@ -112,6 +113,7 @@ def _read_melds(text: str) -> tuple[Meld, ...]:
     return tuple(read_meld(token) for token in tokens)
 
 
+@lru_cache(maxsize=1024)
 def read_meld(token: str) -> Meld:
     """Read one meld token: '123m' chow, '777m' pong, '1111z' exposed kong, 'ckong:5555z'.
 
@@ -230,7 +232,7 @@ def _read_missing(text: str) -> str | None:
 def _read_win(text: str, typed: tuple[Tile, ...]) -> Tile:
     if not text.strip():
         return typed[-1]  # INTERFACE: default is the last tile of `hand`
-    tiles = parse_tiles(text)
+    tiles = _one_or_more(text)
     if len(tiles) != 1:
         raise ValueError(f"'{text}' is {len(tiles)} tiles; give the one winning tile")
     win = tiles[0]
@@ -240,14 +242,25 @@ def _read_win(text: str, typed: tuple[Tile, ...]) -> Tile:
     return win
 
 
+@lru_cache(maxsize=256)
+def _one_or_more(text: str) -> tuple[Tile, ...]:
+    """Tiles of a short field such as `win` (few distinct values, so remembered)."""
+    return parse_tiles(text)
+
+
 def _check_copies(errors: list[FieldError], typed: tuple[Tile, ...], melds: tuple[Meld, ...]) -> None:
-    counts: dict[Tile, int] = {}
-    for t in typed + tuple(t for m in melds for t in m.tiles):
-        counts[t] = counts.get(t, 0) + 1
-    for t, n in sorted(counts.items()):
+    counts = [0] * NUM_KINDS
+    for t in typed:
+        counts[t] += 1
+    for m in melds:
+        for t in m.tiles:
+            counts[t] += 1
+    if max(counts) <= 4:
+        return
+    where = "hand and melds together" if melds else "in the hand"
+    for i, n in enumerate(counts):
         if n > 4:
-            where = "hand and melds together" if melds else "in the hand"
-            errors.append(FieldError("hand", f"{n} copies of {t.code} ({where}); a set has only four"))
+            errors.append(FieldError("hand", f"{n} copies of {TILES[i].code} ({where}); a set has only four"))
 
 
 def _check_size(errors: list[FieldError], typed: tuple[Tile, ...], melds: tuple[Meld, ...],

@@ -307,6 +307,14 @@ class _Checker:
         return Name(self.typed(data["en"], f"{path}.en", str, "text"),
                     self.text(data, "zh", path), self.text(data, "zh_hans", path))
 
+    def entries(self, value: Any, key: str, what: str, required: tuple[str, ...],
+                optional: tuple[str, ...]):
+        """Each mapping of a top-level list, with its path: `patterns[3]`."""
+        items = self.typed(value, key, list, what)
+        for i, item in enumerate(items):
+            path = f"{key}[{i}]"
+            yield path, self.mapping(item, path, required, optional)
+
     def id_list(self, data: dict, key: str, path: str) -> tuple[str, ...]:
         if key not in data:
             return ()
@@ -375,11 +383,9 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
 
 
 def _examples(c: _Checker, value: Any) -> tuple[WorkedExample, ...]:
-    items = c.typed(value, "examples", list, "a list of worked examples")
     out = []
-    for i, item in enumerate(items):
-        path = f"examples[{i}]"
-        data = c.mapping(item, path, ("id", "title", "params"), ("source", "expect"))
+    for path, data in c.entries(value, "examples", "a list of worked examples",
+                                ("id", "title", "params"), ("source", "expect")):
         params = c.typed(data["params"], f"{path}.params", dict, "a hand description mapping")
         expect = c.mapping(data.get("expect", {}), f"{path}.expect", (), ("total_fan", "payments"))
         payments = None
@@ -406,21 +412,15 @@ def _conflicts(patterns: tuple[Pattern, ...]) -> dict[str, frozenset[str]]:
 
 
 def _categories(c: _Checker, value: Any) -> tuple[Category, ...]:
-    items = c.typed(value, "categories", list, "a list of categories")
     out = []
-    for i, item in enumerate(items):
-        path = f"categories[{i}]"
-        data = c.mapping(item, path, ("id", "name"), ())
+    for path, data in c.entries(value, "categories", "a list of categories", ("id", "name"), ()):
         out.append(Category(c.ident(data["id"], f"{path}.id"), c.name(data["name"], f"{path}.name")))
     return tuple(out)
 
 
 def _events(c: _Checker, value: Any) -> dict[str, EventSpec]:
-    items = c.typed(value, "events", list, "a list of events")
     out: dict[str, EventSpec] = {}
-    for i, item in enumerate(items):
-        path = f"events[{i}]"
-        data = c.mapping(item, path, ("id", "name"), ("by",))
+    for path, data in c.entries(value, "events", "a list of events", ("id", "name"), ("by",)):
         eid = c.ident(data["id"], f"{path}.id")
         if eid not in EVENT_RULES:
             raise c.fail(f"{path}.id", f"unknown event {eid!r} (known: {', '.join(EVENT_RULES)})")
@@ -438,11 +438,9 @@ def _by(c: _Checker, data: dict, path: str) -> WinBy | None:
 
 
 def _curves(c: _Checker, value: Any) -> dict[str, Curve]:
-    items = c.typed(value, "curves", list, "a list of curves")
     out: dict[str, Curve] = {}
-    for i, item in enumerate(items):
-        path = f"curves[{i}]"
-        data = c.mapping(item, path, ("id", "name", "kind"), ("table", "explain"))
+    for path, data in c.entries(value, "curves", "a list of curves", ("id", "name", "kind"),
+                                ("table", "explain")):
         kind = data["kind"]
         if kind not in CURVE_KINDS:
             raise c.fail(f"{path}.kind", f"unknown curve kind {kind!r} (known: {', '.join(CURVE_KINDS)})")
@@ -461,12 +459,9 @@ def _curves(c: _Checker, value: Any) -> dict[str, Curve]:
 
 
 def _payments(c: _Checker, value: Any, curves: dict[str, Curve]) -> dict[str, PaymentRule]:
-    items = c.typed(value, "payments", list, "a list of payment conventions")
     out: dict[str, PaymentRule] = {}
-    for i, item in enumerate(items):
-        path = f"payments[{i}]"
-        data = c.mapping(item, path, ("id", "name", "discard", "self_draw"),
-                         ("explain", "curve", "unit"))
+    for path, data in c.entries(value, "payments", "a list of payment conventions",
+                                ("id", "name", "discard", "self_draw"), ("explain", "curve", "unit")):
         curve = data.get("curve")
         if curve is not None and curve not in curves:
             raise c.fail(f"{path}.curve", f"unknown curve {curve!r}")
@@ -485,11 +480,9 @@ def _payments(c: _Checker, value: Any, curves: dict[str, Curve]) -> dict[str, Pa
 
 
 def _switches(c: _Checker, value: Any) -> tuple[Switch, ...]:
-    items = c.typed(value, "switches", list, "a list of switches")
     out = []
-    for i, item in enumerate(items):
-        path = f"switches[{i}]"
-        data = c.mapping(item, path, ("id", "name"), ("explain", "default"))
+    for path, data in c.entries(value, "switches", "a list of switches", ("id", "name"),
+                                ("explain", "default")):
         out.append(Switch(c.ident(data["id"], f"{path}.id"), c.name(data["name"], f"{path}.name"),
                           c.text(data, "explain", path), c.flag(data, "default", path)))
     return tuple(out)
@@ -503,12 +496,10 @@ PATTERN_OPTIONAL = ("explain", "detect", "event", "by", "requires", "group", "in
 
 def _patterns(c: _Checker, value: Any, category_ids: set[str],
               events: dict[str, EventSpec]) -> list[Pattern]:
-    items = c.typed(value, "patterns", list, "a list of patterns")
     out: list[Pattern] = []
     seen: set[str] = set()
-    for i, item in enumerate(items):
-        path = f"patterns[{i}]"
-        data = c.mapping(item, path, PATTERN_REQUIRED, PATTERN_OPTIONAL)
+    entries = c.entries(value, "patterns", "a list of patterns", PATTERN_REQUIRED, PATTERN_OPTIONAL)
+    for i, (path, data) in enumerate(entries):
         pid = c.ident(data["id"], f"{path}.id")
         if pid in seen:
             raise c.fail(f"{path}.id", f"duplicate pattern id {pid!r}")
@@ -619,12 +610,9 @@ def _range(c: _Checker, value: Any, path: str) -> tuple[int, int]:
 
 
 def _liability(c: _Checker, value: Any, by_id: dict[str, Pattern]) -> tuple[Liability, ...]:
-    items = c.typed(value, "liability", list, "a list of liability rules")
     out = []
-    for i, item in enumerate(items):
-        path = f"liability[{i}]"
-        data = c.mapping(item, path, ("id", "name"),
-                         ("explain", "pattern", "exposed_melds", "self_draw", "discard"))
+    for path, data in c.entries(value, "liability", "a list of liability rules", ("id", "name"),
+                                ("explain", "pattern", "exposed_melds", "self_draw", "discard")):
         pattern = data.get("pattern")
         if pattern is not None and pattern not in by_id:
             raise c.fail(f"{path}.pattern", f"unknown pattern {pattern!r}")
