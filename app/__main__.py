@@ -1,4 +1,4 @@
-"""Command line: `python -m app run` starts the calculator; `python -m app score k=v …` prices a hand.
+"""Command line: `python -m app run` says how to start the calculator; `python -m app score k=v …` prices a hand.
 
     python -m app score rules=hong-kong-course hand=123m456m789m234p55s by=self-draw seat=S
 """
@@ -13,7 +13,9 @@ def main(argv: list[str]) -> int:
     """Dispatch a command-line call."""
     command = argv[0] if argv else "run"
     if command == "run":
-        print("The web calculator arrives with the web issue; meanwhile try"
+        print("Start the web calculator with `make run` (gunicorn, http://localhost:8000)"
+              " or `make dev` (Flask's reloading development server).\n"
+              "Price a hand here with"
               " `python -m app score rules=sichuan hand=123p345p567p789p99p by=self-draw`.")
         return 0
     if command == "score":

@@ -12,7 +12,8 @@ from .hand import WinContext
 from .readings import Group, GroupKind, Reading, Shape, Wait, is_nine_gates, is_pure_nine_gates
 
 Detector = Callable[[Reading, WinContext], int]
-PER_ITEM_DETECTORS = frozenset({"dragon_pongs", "roots"})   # may count more than one
+# may count more than one, up to: three dragons, four tiles held four times
+PER_ITEM_DETECTORS = {"dragon_pongs": 3, "roots": 4}
 
 DRAGONS = (31, 32, 33)   # white, green, red
 WINDS = (27, 28, 29, 30)

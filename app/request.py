@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .description import parse_hand
+from .detectors import PER_ITEM_DETECTORS
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, WinBy
 from .readings import waits
@@ -172,6 +173,13 @@ def read_ticks(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, int]:
         if not match or match[1] not in ruleset.by_id:
             raise HandError.single("ticks", f"unknown pattern {token[:40]!r} in {ruleset.name.en}")
         ticks[match[1]] = ticks.get(match[1], 0) + int(match[2] or 1)
+    for pid, count in ticks.items():
+        pattern = ruleset.by_id[pid]
+        most = PER_ITEM_DETECTORS.get(pattern.detect or "", 1)
+        if not 1 <= count <= most:
+            why = (f"takes a count from 1 to {most}" if most > 1 else
+                   "counts once; only per-item patterns such as dragon pongs take a count")
+            raise HandError.single("ticks", f"{pattern.name} {why} (ticked {count})")
     return ticks
 
 

@@ -138,6 +138,21 @@ class Liability:
 
 
 @dataclass(frozen=True, slots=True)
+class SettlementRules:
+    """How a blood-battle round settles: kong money and the end-of-round checks."""
+
+    kong_payments: Mapping[str, Amount]      # exposed / concealed / added: each payer pays
+    added_kong_needs_drawn_tile: bool = False  # SBR: no money for a fourth tile held since earlier
+    kong_void_on_cannon: bool = False        # SBR: a win on the kong-maker's next discard voids it
+    flower_pig: Amount = 0                   # 查花猪: paid by a pig to each player who cleared
+    pig_pays_ready_check: bool = False       # SBR: a pig counts as not ready
+    refund: str = "never-won"                # 退税: never-won (SC) or not-ready-at-draw (SBR)
+
+
+REFUND_RULES = ("never-won", "not-ready-at-draw")
+
+
+@dataclass(frozen=True, slots=True)
 class WorkedExample:
     """A worked example of the tutorial page: a hand description and what it comes to."""
 
@@ -204,6 +219,7 @@ class Ruleset:
     packages: tuple[Pattern, ...] = ()   # present exactly when every pattern they require is
     conflicts: Mapping[str, frozenset[str]] = field(default_factory=dict)  # cannot both count
     examples: tuple[WorkedExample, ...] = ()
+    settlement: SettlementRules | None = None
 
     def pattern(self, pattern_id: str) -> Pattern:
         return self.by_id[pattern_id]
@@ -229,7 +245,7 @@ def _shape_on(setting: bool | str, options: frozenset[str]) -> bool:
 # --- loading ---------------------------------------------------------------------------
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):   # libyaml when built in
     """A safe loader that refuses a mapping with the same key twice."""
 
 
@@ -334,7 +350,7 @@ def load_ruleset(path: Path) -> Ruleset:
 
 TOP_REQUIRED = ("name", "dials", "categories", "patterns", "curves", "payments")
 TOP_OPTIONAL = ("id", "source", "summary", "tiles", "shapes", "missing_suit", "ranges", "events",
-                "switches", "liability", "examples")
+                "switches", "liability", "examples", "settlement")
 
 
 def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
@@ -379,7 +395,26 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         packages=tuple(p for p in patterns if p.requires),
         conflicts=_conflicts(patterns),
         examples=_examples(c, top.get("examples", [])),
+        settlement=_settlement(c, top["settlement"]) if "settlement" in top else None,
     )
+
+
+def _settlement(c: _Checker, value: Any) -> SettlementRules:
+    data = c.mapping(value, "settlement", ("kong_payments",),
+                     ("added_kong_needs_drawn_tile", "kong_void_on_cannon", "flower_pig",
+                      "pig_pays_ready_check", "refund"))
+    kongs = c.mapping(data["kong_payments"], "settlement.kong_payments",
+                      ("exposed", "concealed", "added"), ())
+    refund = data.get("refund", "never-won")
+    if refund not in REFUND_RULES:
+        raise c.fail("settlement.refund", f"expected one of {', '.join(REFUND_RULES)}, found {refund!r}")
+    return SettlementRules(
+        {k: c.number(v, f"settlement.kong_payments.{k}") for k, v in kongs.items()},
+        c.flag(data, "added_kong_needs_drawn_tile", "settlement"),
+        c.flag(data, "kong_void_on_cannon", "settlement"),
+        c.number(data.get("flower_pig", 0), "settlement.flower_pig"),
+        c.flag(data, "pig_pays_ready_check", "settlement"),
+        refund)
 
 
 def _examples(c: _Checker, value: Any) -> tuple[WorkedExample, ...]:

@@ -6,6 +6,7 @@ whose field errors are attached back onto these fields.
 from __future__ import annotations
 
 from wtforms import Form, RadioField, SelectField, SelectMultipleField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..errors import FieldError
@@ -14,7 +15,12 @@ from ..rulesets import Ruleset
 from ..tiles import PLAYING_TILES
 
 SEAT_NAMES = {"E": "East 東", "S": "South 南", "W": "West 西", "N": "North 北"}
-SEAT_CHOICES = [(s, SEAT_NAMES[s]) for s in SEATS]
+def choices(pairs) -> list[SelectChoice]:
+    """WTForms choices from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+SEAT_CHOICES = choices((s, SEAT_NAMES[s]) for s in SEATS)
 BONUS_NAMES = {"flowers": ("梅 Plum", "蘭 Orchid", "菊 Chrysanthemum", "竹 Bamboo"),
                "seasons": ("春 Spring", "夏 Summer", "秋 Autumn", "冬 Winter")}
 
@@ -44,8 +50,8 @@ class DialsMixin:
     payment = LenientSelectField("Who pays on a discard")
     stake = StringField("Stake")
     options = MultiCheckboxField("House rules")
-    by = RadioField("How the hand was won", choices=[("discard", "On a discard 出銃"),
-                                                      ("self-draw", "Self-draw 自摸")],
+    by = RadioField("How the hand was won", choices=choices([("discard", "On a discard 出銃"),
+                                                              ("self-draw", "Self-draw 自摸")]),
                     default="discard")
     seat = LenientSelectField("Winner's seat", choices=SEAT_CHOICES, default="E")
     discarder = LenientSelectField("Discarder")
@@ -60,17 +66,17 @@ class CalculatorForm(DialsMixin, Form):
     win = StringField("Winning tile")
     melds = StringField("Declared melds")
     draft = StringField("Meld being built")
-    target = RadioField("Tiles you pick go to", choices=[("hand", "the hand"), ("meld", "a new meld")],
+    target = RadioField("Tiles you pick go to", choices=choices([("hand", "the hand"), ("meld", "a new meld")]),
                         default="hand")
     round = LenientSelectField("Round wind", choices=SEAT_CHOICES, default="E")
-    flowers = MultiCheckboxField("Flowers", choices=[(str(i), n) for i, n in
-                                                     enumerate(BONUS_NAMES["flowers"], 1)])
-    seasons = MultiCheckboxField("Seasons", choices=[(str(i), n) for i, n in
-                                                     enumerate(BONUS_NAMES["seasons"], 1)])
+    flowers = MultiCheckboxField("Flowers", choices=choices(
+        (str(i), n) for i, n in enumerate(BONUS_NAMES["flowers"], 1)))
+    seasons = MultiCheckboxField("Seasons", choices=choices(
+        (str(i), n) for i, n in enumerate(BONUS_NAMES["seasons"], 1)))
     events = MultiCheckboxField("How the winning tile came")
     missing = LenientSelectField("Declared missing suit 定缺",
-                                 choices=[("", "none"), ("m", "Characters 萬"), ("p", "Dots 筒"),
-                                          ("s", "Bamboo 索")])
+                                 choices=choices([("", "none"), ("m", "Characters 萬"),
+                                                  ("p", "Dots 筒"), ("s", "Bamboo 索")]))
 
 
 class TicksForm(DialsMixin, Form):
@@ -81,19 +87,21 @@ class TicksForm(DialsMixin, Form):
 
 def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
     """Fill the choices that depend on the ruleset."""
-    form.rules.choices = [(r.id, f"{r.name.en} {r.name.zh}") for r in rulesets]
-    form.curve.choices = [("", "the convention's own")] + [
-        (c.id, f"{c.name.en} {c.name.zh}".strip()) for c in ruleset.curves.values()]
-    form.payment.choices = [(p.id, f"{p.name.en} {p.name.zh}".strip()) for p in ruleset.payments.values()]
+    form.rules.choices = choices((r.id, f"{r.name.en} {r.name.zh}") for r in rulesets)
+    form.curve.choices = choices([("", "the convention's own")] + [
+        (c.id, f"{c.name.en} {c.name.zh}".strip()) for c in ruleset.curves.values()])
+    form.payment.choices = choices((p.id, f"{p.name.en} {p.name.zh}".strip())
+                                   for p in ruleset.payments.values())
     options = [(p.id, f"{p.name.en} {p.name.zh}".strip()) for p in ruleset.patterns if p.optional]
     options += [(s.id, f"{s.name.en} {s.name.zh}".strip()) for s in ruleset.switches]
-    form.options.choices = options
-    form.discarder.choices = [("", "the next seat")] + SEAT_CHOICES
-    form.liable.choices = [("", "nobody")] + SEAT_CHOICES
+    form.options.choices = choices(options)
+    form.discarder.choices = choices([("", "the next seat")]) + SEAT_CHOICES
+    form.liable.choices = choices([("", "nobody")]) + SEAT_CHOICES
     if hasattr(form, "events"):
-        form.events.choices = [(e.id, f"{e.name.en} {e.name.zh}".strip()) for e in ruleset.events.values()]
+        form.events.choices = choices((e.id, f"{e.name.en} {e.name.zh}".strip())
+                                      for e in ruleset.events.values())
     if hasattr(form, "ticks"):
-        form.ticks.choices = [(p.id, p.id) for p in ruleset.patterns]
+        form.ticks.choices = choices((p.id, p.id) for p in ruleset.patterns)
     # a select shows its first choice when nothing is chosen: make that the ruleset's default
     if not form.rules.data:
         form.rules.data = ruleset.id

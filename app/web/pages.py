@@ -68,7 +68,7 @@ def _calculator(embed: bool):
     link = ""
     if action is not None and problem is not None:
         attach_errors(form, (problem,))
-    elif params.get("hand") or params.get("melds"):
+    elif params.get("hand") or params.get("melds") or params.get("fan"):   # fan: points-only mode
         try:
             if _tile_count(params) == 13:
                 waits = calculate_waits(params, rulesets)
@@ -82,7 +82,14 @@ def _calculator(embed: bool):
         "calculator.html", form=form, ruleset=ruleset, calc=calc, waits=waits, loose=loose,
         embed=embed, permalink=link, picker=_picker(params), palette=PICKER_TILES,
         arithmetic=explain_points(calc) if calc else "",
-        ticks_link=_ticks_link(calc, params) if calc else "", meld_kinds=MELD_KINDS)
+        ticks_link=_ticks_link(calc, params) if calc and calc.score.items else "",
+        fan="" if params.get("hand") else params.get("fan", ""), meld_kinds=MELD_KINDS)
+
+
+def _whole_number(text: str, default: int) -> int:
+    """An ASCII whole number, else the default (str.isdigit also passes '²', which int refuses)."""
+    text = text.strip()
+    return int(text) if re.fullmatch(r"[0-9]+", text) else default
 
 
 def _tile_count(params: dict[str, str]) -> int:
@@ -108,7 +115,7 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
             edited[key] = format_tiles(parse_tiles(edited.get(key, "")) + t)
         elif action == "remove":
             tiles = list(parse_tiles(edited.get("hand", "")))
-            index = int(value) if value.isdigit() else -1
+            index = _whole_number(value, -1)
             if not 0 <= index < len(tiles):
                 return edited, FieldError("hand", f"there is no tile {value} to remove")
             removed = tiles.pop(index)
@@ -125,7 +132,7 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
             edited["target"] = "hand"
         elif action == "unmeld":
             melds = [t for t in re.split(r"[,\s]+", edited.get("melds", "").strip()) if t]
-            index = int(value) if value.isdigit() else -1
+            index = _whole_number(value, -1)
             if not 0 <= index < len(melds):
                 return edited, FieldError("melds", f"there is no meld {value} to remove")
             melds.pop(index)
@@ -213,7 +220,7 @@ def _ticked(params: dict[str, str]) -> dict[str, int]:
     found: dict[str, int] = {}
     for token in [t for t in params.get("ticks", "").split(",") if t]:
         pid, _, n = token.partition("*")
-        found[pid] = found.get(pid, 0) + (int(n) if n.isdigit() else 1)
+        found[pid] = found.get(pid, 0) + _whole_number(n, 1)
     return found
 
 
@@ -221,8 +228,8 @@ def _tick_counts(params: dict[str, str]) -> dict[str, int]:
     """Per-item counts typed beside the tick boxes (`n.dragon-pong=2`)."""
     counts = {}
     for key, value in params.items():
-        if key.startswith("n.") and value.strip().isdigit():
-            counts[key[2:]] = int(value)
+        if key.startswith("n.") and _whole_number(value, -1) >= 0:
+            counts[key[2:]] = _whole_number(value, -1)
     return counts
 
 

@@ -91,7 +91,7 @@ def score_json(calc: Calculation, given: Mapping[str, str]) -> dict:
         "rules": calc.ruleset.id,
         "valid": True,
         "hand": calc.hand.description if calc.hand is not None else None,
-        "permalink": permalink(params),
+        "permalink": permalink(params, "/ticks" if calc.ticks is not None else "/"),
         "grouping": list(score.reading.grouping) if score.reading is not None else [],
         "patterns": [{"id": i.pattern.id, "name": i.pattern.name.en, "name_zh": i.pattern.name.zh,
                       "fan": i.fan, "count": i.count, "counted": i.counted, "note": i.note}

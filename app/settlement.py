@@ -1,0 +1,475 @@
+"""A whole Sichuan blood-battle round: kong money, each win, and the end-of-round settlement.
+
+The round is read from a JSON-shaped mapping (the API) or from a few lines of text (the
+ledger page); both become the same `Round`. `settle_round` prices it with a ruleset whose
+`settlement:` section gives the kong amounts and the end-of-round rules, and returns a
+ledger: one line per payment with a reason, running totals, and totals that sum to zero.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .description import parse_hand
+from .errors import FieldError, HandError
+from .hand import SEATS, Hand, MeldKind, WinBy
+from .readings import waits
+from .request import Calculation, calculate, read_ruleset, read_settings
+from .rulesets import Amount, Ruleset, SettlementRules
+from .tiles import TILES, Tile, format_tiles, parse_tiles
+
+KONG_KINDS = ("exposed", "concealed", "added")
+MAX_EVENTS = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Kong:
+    seat: str
+    kind: str                # exposed (直杠), concealed (暗杠), added (补杠)
+    tile: Tile
+    discarder: str | None = None   # exposed: whose discard made it
+    drawn: bool = True       # added: the fourth tile was just drawn (SBR pays only then)
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    seat: str
+    by: WinBy
+    discarder: str | None
+    params: Mapping[str, str]      # the hand description (hand, melds, win, events …)
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    rules: str
+    missing: Mapping[str, str]
+    events: tuple[Kong | Win, ...]
+    wall_hands: Mapping[str, Mapping[str, str]] | None = None   # the wall ran out: who held what
+    options: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One payment of the ledger."""
+
+    step: int            # index of the event it belongs to (len(events) = the end)
+    kind: str            # kong, win, void, flower-pig, ready-check, refund
+    payer: str
+    payee: str
+    amount: Amount
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndState:
+    """A player still in at the wall's end: pig, ready, and the best wait's value."""
+
+    seat: str
+    pig: bool
+    ready: bool
+    best: int = 0                  # points of the best wait (as a discard win)
+    best_tile: Tile | None = None
+    calculation: Calculation | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    ruleset: Ruleset
+    round: Round
+    lines: tuple[Line, ...]
+    running: tuple[Mapping[str, Amount], ...]   # totals after each event (and after the end)
+    totals: Mapping[str, Amount]
+    wins: Mapping[int, Calculation] = field(default_factory=dict)   # by event index
+    end: tuple[EndState, ...] = ()
+    labels: tuple[str, ...] = ()
+
+
+def _fail(field_name: str, message: str) -> HandError:
+    return HandError([FieldError(field_name, message)])
+
+
+# --- reading a round ---------------------------------------------------------------
+
+
+def read_round(data: Mapping) -> Round:
+    """Check the shape of a JSON round and build it."""
+    if not isinstance(data, Mapping):
+        raise _fail("round", "expected a JSON object")
+    rules = data.get("rules", "sichuan")
+    if not isinstance(rules, str):
+        raise _fail("rules", "expected a ruleset id")
+    missing = data.get("missing", {}) or {}
+    if not isinstance(missing, Mapping):
+        raise _fail("missing", "expected an object such as {\"E\": \"m\", \"S\": \"p\"}")
+    for seat, suit in missing.items():
+        if seat not in SEATS:
+            raise _fail("missing", f"'{str(seat)[:10]}' is not a seat; use E, S, W or N")
+        if suit not in ("m", "p", "s"):
+            raise _fail("missing", f"{seat}: '{str(suit)[:10]}' is not a suit; use m, p or s")
+    raw_events = data.get("events", [])
+    if not isinstance(raw_events, list):
+        raise _fail("events", "expected a list of events")
+    if len(raw_events) > MAX_EVENTS:
+        raise _fail("events", f"{len(raw_events)} events is more than a round can hold (at most {MAX_EVENTS})")
+    events = tuple(_read_event(e, i) for i, e in enumerate(raw_events))
+    end = data.get("end")
+    wall_hands = None
+    if end is not None:
+        if not isinstance(end, Mapping) or end.get("type") != "wall":
+            raise _fail("end", 'expected {"type": "wall", "hands": {...}}')
+        hands = end.get("hands", {})
+        if not isinstance(hands, Mapping):
+            raise _fail("end.hands", "expected an object of seat → hand")
+        wall_hands = {}
+        for seat, hand in hands.items():
+            if seat not in SEATS:
+                raise _fail("end.hands", f"'{str(seat)[:10]}' is not a seat")
+            if not isinstance(hand, Mapping):
+                raise _fail(f"end.hands.{seat}", "expected {\"hand\": ..., \"melds\": ...}")
+            wall_hands[seat] = {k: str(v) for k, v in hand.items() if k in ("hand", "melds")}
+    options = data.get("options", "")
+    return Round(rules, dict(missing), events, wall_hands, options if isinstance(options, str) else "")
+
+
+def _read_event(raw, i: int) -> Kong | Win:
+    where = f"events[{i}]"
+    if not isinstance(raw, Mapping):
+        raise _fail(where, "expected an object")
+    kind = raw.get("type")
+    seat = raw.get("seat")
+    if seat not in SEATS:
+        raise _fail(f"{where}.seat", f"'{str(seat)[:10]}' is not a seat; use E, S, W or N")
+    source = raw.get("from")
+    if source is not None and source not in SEATS:
+        raise _fail(f"{where}.from", f"'{str(source)[:10]}' is not a seat")
+    if kind == "kong":
+        how = raw.get("kind")
+        if how not in KONG_KINDS:
+            raise _fail(f"{where}.kind", f"'{str(how)[:20]}' is not a kong kind; use exposed, concealed or added")
+        try:
+            tiles = parse_tiles(str(raw.get("tile", "")))
+        except ValueError as err:
+            raise _fail(f"{where}.tile", str(err)) from None
+        if len(tiles) != 1 or tiles[0].is_bonus:
+            raise _fail(f"{where}.tile", "give the one tile of the kong, e.g. 5m")
+        if how == "exposed" and source is None:
+            raise _fail(f"{where}.from", "an exposed kong is made from someone's discard: say whose")
+        if how != "exposed" and source is not None:
+            raise _fail(f"{where}.from", f"a {how} kong is not made from a discard")
+        if source == seat:
+            raise _fail(f"{where}.from", "a player cannot kong their own discard")
+        return Kong(seat, how, tiles[0], source, bool(raw.get("drawn", True)))
+    if kind == "win":
+        by = raw.get("by", "discard")
+        if by not in ("self-draw", "discard"):
+            raise _fail(f"{where}.by", f"'{str(by)[:20]}' is not a way of winning")
+        win_by = WinBy(by)
+        if win_by is WinBy.DISCARD and source is None:
+            raise _fail(f"{where}.from", "a discard win needs the discarder")
+        if win_by is WinBy.SELF_DRAW and source is not None:
+            raise _fail(f"{where}.from", "a self-drawn win has no discarder")
+        if source == seat:
+            raise _fail(f"{where}.from", "a player cannot win on their own discard")
+        params = {k: str(raw[k]) for k in ("hand", "melds", "win", "events") if raw.get(k)}
+        return Win(seat, win_by, source, params)
+    raise _fail(f"{where}.type", f"'{str(kind)[:20]}' is not an event; use kong or win")
+
+
+_LINE_WORD = re.compile(r"[A-Za-z0-9:=,_-]+")
+
+
+def parse_round_text(text: str, rules: str = "sichuan") -> dict:
+    """Read the ledger page's text: one event a line, into the JSON shape.
+
+    >>> parse_round_text("missing E=m S=p\\nkong E concealed 5p\\nwin S discard from E hand=123p")["events"][0]
+    {'type': 'kong', 'seat': 'E', 'kind': 'concealed', 'tile': '5p'}
+    """
+    data: dict = {"rules": rules, "missing": {}, "events": []}
+    lines = [ln.strip() for ln in text.splitlines()]
+    if len(lines) > MAX_EVENTS + 10:
+        raise _fail("round", f"{len(lines)} lines is too many (at most {MAX_EVENTS + 10})")
+    for number, line in enumerate(lines, 1):
+        if not line or line.startswith("#"):
+            continue
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            raise _fail("round", f"line {number}: unbalanced quotes") from None
+        head, rest = words[0].lower(), words[1:]
+        pairs = dict(w.split("=", 1) for w in rest if "=" in w)
+        plain = [w for w in rest if "=" not in w]
+        if head == "missing":
+            data["missing"].update({k.upper(): v.lower() for k, v in pairs.items()})
+        elif head == "kong":
+            if len(plain) < 3:
+                raise _fail("round", f"line {number}: write 'kong SEAT exposed|concealed|added TILE"
+                                     " [from SEAT] [held]'")
+            event = {"type": "kong", "seat": plain[0].upper(), "kind": plain[1].lower(), "tile": plain[2]}
+            if "from" in plain:
+                event["from"] = _after(plain, "from", number)
+            if "held" in plain:
+                event["drawn"] = False
+            data["events"].append(event)
+        elif head == "win":
+            if len(plain) < 2:
+                raise _fail("round", f"line {number}: write 'win SEAT self-draw|discard [from SEAT]"
+                                     " hand=… [melds=…] [win=…] [events=…]'")
+            event = {"type": "win", "seat": plain[0].upper(), "by": plain[1].lower()}
+            if "from" in plain:
+                event["from"] = _after(plain, "from", number)
+            event.update({k: v for k, v in pairs.items() if k in ("hand", "melds", "win", "events")})
+            data["events"].append(event)
+        elif head == "wall":
+            hands = {}
+            for part in " ".join(rest).split(";"):
+                bits = part.split()
+                if not bits:
+                    continue
+                seat = bits[0].rstrip(":").upper()
+                hands[seat] = dict(b.split("=", 1) for b in bits[1:] if "=" in b)
+            data["end"] = {"type": "wall", "hands": hands}
+        else:
+            raise _fail("round", f"line {number}: '{head[:20]}' is not missing, kong, win or wall")
+    return data
+
+
+def _after(words: list[str], key: str, number: int) -> str:
+    at = words.index(key)
+    if at + 1 >= len(words):
+        raise _fail("round", f"line {number}: '{key}' needs a seat after it")
+    return words[at + 1].upper()
+
+
+# --- settling ------------------------------------------------------------------------
+
+
+def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -> Ledger:
+    """Price every event of the round in order, then the end, as the ruleset says."""
+    ruleset = read_ruleset({"rules": round_.rules}, rulesets)
+    rules = ruleset.settlement
+    if rules is None:
+        raise _fail("rules", f"{ruleset.name.en} has no round settlement (try sichuan or sichuan-sbr)")
+    settings = read_settings({"options": round_.options}, ruleset)
+    stake = settings.stake
+    lines: list[Line] = []
+    running: list[dict[str, Amount]] = []
+    totals: dict[str, Amount] = {s: 0 for s in SEATS}
+    won: list[str] = []
+    kong_income: list[tuple[int, str, str, Amount]] = []    # (step, payee, payer, amount) still held
+    last_kong: dict[str, int] = {}
+    wins: dict[int, Calculation] = {}
+    labels: list[str] = []
+    copies = [0] * 34
+
+    def pay(step: int, kind: str, payer: str, payee: str, amount: Amount, reason: str) -> None:
+        if not amount:
+            return
+        lines.append(Line(step, kind, payer, payee, amount, reason))
+        totals[payer] -= amount
+        totals[payee] += amount
+
+    for step, event in enumerate(round_.events):
+        where = f"events[{step}]"
+        if len(won) >= 3:
+            raise _fail(where, "the round is over: three players have already won")
+        if event.seat in won:
+            raise _fail(where, f"{event.seat} has already won this round and takes no further part")
+        if event.discarder is not None and event.discarder in won:
+            raise _fail(where, f"{event.discarder} has already won, so makes no discard")
+        if isinstance(event, Kong):
+            labels.append(f"{event.seat} {event.kind} kong of {event.tile.code}")
+            _count_kong(copies, event, where)
+            amount = rules.kong_payments[event.kind] * stake
+            name = {"exposed": "直杠", "concealed": "暗杠", "added": "补杠"}[event.kind]
+            if event.kind == "added" and rules.added_kong_needs_drawn_tile and not event.drawn:
+                pay(step, "kong", event.seat, event.seat, 0, "")
+                labels[-1] += " (tile held since earlier: no payment)"
+            elif event.kind == "exposed":
+                pay(step, "kong", event.discarder, event.seat, amount,
+                    f"{name}: {event.discarder} discarded the fourth {event.tile.code}")
+                kong_income.append((step, event.seat, event.discarder, amount))
+            else:
+                for payer in SEATS:
+                    if payer != event.seat and payer not in won:
+                        pay(step, "kong", payer, event.seat, amount,
+                            f"{name} of {event.tile.code}: every player still in pays")
+                        kong_income.append((step, event.seat, payer, amount))
+            last_kong[event.seat] = step
+        else:
+            calc = _price_win(event, round_, won, ruleset, rulesets, where)
+            wins[step] = calc
+            labels.append(f"{event.seat} wins by {event.by.value}"
+                          + (f" on {event.discarder}'s discard" if event.discarder else ""))
+            for p in calc.payments:
+                if p.amount < 0:
+                    pay(step, "win", p.seat, event.seat, -p.amount,
+                        f"{event.seat}'s win, {calc.score.capped_fan} fan: {p.reason}")
+            events_here = calc.hand.context.events if calc.hand else frozenset()
+            if ("kong-cannon" in events_here and rules.kong_void_on_cannon
+                    and event.discarder in last_kong):
+                step_of_kong = last_kong[event.discarder]
+                for entry in [k for k in kong_income if k[0] == step_of_kong]:
+                    kong_income.remove(entry)
+                    _, payee, payer, amount = entry
+                    pay(step, "void", payee, payer, amount,
+                        f"{payee}'s kong is void: {event.seat} won on the discard right after it")
+            won.append(event.seat)
+        running.append(dict(totals))
+
+    end_states: tuple[EndState, ...] = ()
+    end_step = len(round_.events)
+    still_in = [s for s in SEATS if s not in won]
+    if round_.wall_hands is not None:
+        if len(won) >= 3:
+            raise _fail("end", "three players have won: the wall cannot also run out")
+        missing_hands = [s for s in still_in if s not in round_.wall_hands]
+        if missing_hands:
+            raise _fail("end.hands", f"give the tiles of every player still in: {', '.join(missing_hands)}")
+        extra = [s for s in round_.wall_hands if s in won]
+        if extra:
+            raise _fail("end.hands", f"{', '.join(extra)} already won; only players still in show their tiles")
+        end_states = tuple(_end_state(seat, round_, ruleset, rulesets, settings) for seat in still_in)
+        _settle_wall(end_states, rules, stake, pay, end_step)
+        refunders = [e.seat for e in end_states
+                     if rules.refund == "never-won" or (not e.ready or e.pig)]
+    elif len(won) == 3:
+        refunders = still_in if rules.refund == "never-won" else []
+    else:
+        refunders = []
+    _check_kongs_shown(round_, wins)
+    _check_copies_across(round_, wins)
+    for seat in refunders:
+        for entry in [k for k in kong_income if k[1] == seat]:
+            kong_income.remove(entry)
+            _, payee, payer, amount = entry
+            pay(end_step, "refund", payee, payer, amount,
+                f"退税: {payee} " + ("never won, so" if rules.refund == "never-won" else
+                                     "is not ready at the wall's end, so")
+                + f" returns the kong money {payer} paid")
+    if round_.wall_hands is not None or refunders:
+        running.append(dict(totals))
+        labels.append("end of the round")
+    return Ledger(ruleset, round_, tuple(lines), tuple(running), dict(totals), wins, end_states,
+                  tuple(labels))
+
+
+def _count_kong(copies: list[int], kong: Kong, where: str) -> None:
+    copies[kong.tile] += 4
+    if copies[kong.tile] > 4:
+        raise _fail(where, f"a kong of {kong.tile.code}: all four copies are already in use")
+
+
+def _price_win(event: Win, round_: Round, won: list[str], ruleset: Ruleset,
+               rulesets, where: str) -> Calculation:
+    params = dict(event.params)
+    params.update({"rules": round_.rules, "by": event.by.value, "seat": event.seat})
+    if event.discarder:
+        params["discarder"] = event.discarder
+    if won:
+        params["won"] = ",".join(won)
+    if round_.missing.get(event.seat):
+        params["missing"] = round_.missing[event.seat]
+    if round_.options:
+        params["options"] = round_.options
+    try:
+        return calculate(params, rulesets)
+    except HandError as err:
+        raise HandError([FieldError(f"{where}.{e.field}", e.message) for e in err.errors]) from None
+
+
+def _end_state(seat: str, round_: Round, ruleset: Ruleset, rulesets, settings) -> EndState:
+    """Pig or not, ready or not, and the best wait's value as a discard win (ruling 20)."""
+    given = dict(round_.wall_hands[seat])
+    missing = round_.missing.get(seat)
+    try:
+        hand = parse_hand(given, complete=False)
+    except HandError as err:
+        raise HandError([FieldError(f"end.hands.{seat}.{e.field}", e.message) for e in err.errors]) from None
+    tiles = hand.concealed + tuple(t for m in hand.melds for t in m.tiles)
+    pig = bool(missing) and any(t.suit == missing for t in tiles)
+    if pig:
+        return EndState(seat, True, False)
+    best: tuple[int, Tile, Calculation] | None = None
+    for wait in waits(hand, ruleset.shape_rules(settings.options)):
+        if missing and wait.tile.suit == missing:
+            continue   # a tile of the missing suit never counts (ruling 20)
+        trial = dict(given, rules=ruleset.id, by="discard", seat=seat,
+                     hand=format_tiles(hand.concealed + (wait.tile,)), win=wait.tile.code,
+                     discarder=SEATS[(SEATS.index(seat) + 1) % 4])
+        if missing:
+            trial["missing"] = missing
+        if round_.options:
+            trial["options"] = round_.options
+        try:
+            calc = calculate(trial, rulesets)
+        except HandError:
+            continue
+        if best is None or calc.score.points > best[0]:
+            best = (calc.score.points, wait.tile, calc)
+    if best is None:
+        return EndState(seat, False, False)
+    return EndState(seat, False, True, best[0], best[1], best[2])
+
+
+def _settle_wall(states, rules: SettlementRules, stake, pay, step: int) -> None:
+    """查花猪 then 查叫, among the players still in."""
+    pigs = [e for e in states if e.pig]
+    clean = [e for e in states if not e.pig]
+    if rules.flower_pig:
+        for pig in pigs:
+            for other in clean:
+                pay(step, "flower-pig", pig.seat, other.seat, rules.flower_pig * stake,
+                    f"查花猪: {pig.seat} still holds its missing suit and pays every player who cleared it")
+    ready = [e for e in states if e.ready]
+    payers = [e for e in states if not e.ready and (rules.pig_pays_ready_check or not e.pig)]
+    for payer in payers:
+        for r in ready:
+            pay(step, "ready-check", payer.seat, r.seat, r.best * stake,
+                f"查叫: {payer.seat} is not ready and pays {r.seat}'s best wait"
+                f" ({r.best_tile.code}, {r.best} points)")
+
+
+_KONG_MELD = {"exposed": MeldKind.KONG, "concealed": MeldKind.CKONG, "added": MeldKind.AKONG}
+
+
+def _shown_hands(round_: Round, wins: Mapping[int, Calculation]) -> dict[str, tuple[str, Hand]]:
+    """Each player's tiles as last shown: at their win, or at the wall's end."""
+    shown: dict[str, tuple[str, Hand]] = {}
+    for step, calc in wins.items():
+        shown[round_.events[step].seat] = (f"events[{step}]", calc.hand)
+    for seat, given in (round_.wall_hands or {}).items():
+        shown[seat] = (f"end.hands.{seat}", parse_hand(dict(given), complete=False))
+    return shown
+
+
+def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
+    """A kong declared in the round is among its declarer's melds when their tiles are shown."""
+    shown = _shown_hands(round_, wins)
+    for step, event in enumerate(round_.events):
+        if isinstance(event, Kong) and event.seat in shown:
+            where, hand = shown[event.seat]
+            kind = _KONG_MELD[event.kind]
+            if not any(m.kind is kind and m.first == event.tile for m in hand.melds):
+                prefix = {"exposed": "kong:", "concealed": "ckong:", "added": "akong:"}[event.kind]
+                raise _fail(f"{where}.melds", f"{event.seat} declared a {event.kind} kong of"
+                                              f" {event.tile.code} (events[{step}]): list it in the"
+                                              f" melds as {prefix}{event.tile.code[0] * 4}{event.tile.suit}")
+
+
+def _check_copies_across(round_: Round, wins: Mapping[int, Calculation]) -> None:
+    """A fifth copy of a tile anywhere in the round (hands, melds and kongs together) is refused."""
+    counts = [0] * 34
+    shown = _shown_hands(round_, wins)
+    for where, hand in shown.values():
+        for t in hand.concealed + tuple(t for m in hand.melds for t in m.tiles):
+            counts[t] += 1
+            if counts[t] > 4:
+                raise _fail(where, f"a fifth {t.code} in the round: only four exist")
+    for step, event in enumerate(round_.events):
+        if isinstance(event, Kong) and event.seat not in shown:
+            counts[event.tile] += 4   # an unshown declarer still holds all four
+            if counts[event.tile] > 4:
+                raise _fail(f"events[{step}]", f"a kong of {event.tile.code}: some of its four copies"
+                                               " are in other players' hands")
