@@ -21,7 +21,7 @@ from .scoring import Score, Settings, score, score_fan, score_ticks
 
 MAX_STAKE = Fraction(1_000_000)
 MAX_TICKS = 60
-_TICK = re.compile(r"([a-z0-9-]+)(?:\*(\d{1,2}))?")
+_TICK = re.compile(r"([a-z0-9-]+)(?:\*([0-9]{1,2}))?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ def read_settings(params: Mapping[str, str], ruleset: Ruleset) -> Settings:
     raw_stake = params.get("stake", "").strip()
     if raw_stake:
         try:
-            stake = exact(Fraction(raw_stake)) if re.fullmatch(r"\d{1,9}(?:[./]\d{1,9})?",
+            stake = exact(Fraction(raw_stake)) if re.fullmatch(r"[0-9]{1,9}(?:[./][0-9]{1,9})?",
                                                                raw_stake) else None
         except (ValueError, ZeroDivisionError):
             stake = None
@@ -104,7 +104,7 @@ def _whole(params: Mapping[str, str], name: str, default, bounds: tuple[int, int
     raw = params.get(name, "").strip()
     if not raw:
         return default
-    if not re.fullmatch(r"\d{1,4}", raw):
+    if not re.fullmatch(r"[0-9]{1,4}", raw):   # ASCII only: no Unicode digits
         errors.append(FieldError(name, f"'{raw[:20]}' is not a whole number of fan"))
         return default
     number = int(raw)

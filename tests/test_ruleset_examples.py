@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,7 @@ EXAMPLES = [(rid, ex) for rid, rs in registry().items() for ex in rs.examples]
 GOLDEN = Path(__file__).parent / "golden"
 
 
+@lru_cache(maxsize=None)
 def _golden_cases(rid: str) -> list[dict]:
     return yaml.safe_load((GOLDEN / f"{rid}.yaml").read_text(encoding="utf-8"))["cases"]
 

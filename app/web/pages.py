@@ -126,6 +126,9 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
             if value not in MELD_KINDS:
                 return edited, FieldError("draft", f"'{value}' is not a kind of meld")
             token = format_tiles(parse_tiles(edited.get("draft", "")))
+            if not token:
+                return edited, FieldError("draft", "pick the tiles of the new meld first"
+                                                   " (choose 'a new meld', then click its tiles)")
             meld = read_meld(token if value in ("chow", "pong") else f"{value}:{token}")
             edited["melds"] = ",".join(filter(None, [edited.get("melds", ""), meld.token]))
             edited.pop("draft", None)
