@@ -289,7 +289,7 @@ BAD_PICKS = [
     ({"remove": "²"}, "hand", "there is no tile ² to remove"),
     ({"remove": "abc"}, "hand", "there is no tile abc to remove"),
     ({"make": "fish"}, "draft", "'fish' is not a kind of meld"),
-    ({"make": "pong"}, "draft", "is not a meld"),
+    ({"make": "pong"}, "draft", "pick the tiles of the new meld first"),
     ({"make": "pong", "draft": "12m"}, "draft", "'12m' is not a meld"),
     ({"make": "chow", "draft": "135m"}, "draft", ""),
     ({"unmeld": "3"}, "melds", "there is no meld 3 to remove"),
