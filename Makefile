@@ -42,6 +42,8 @@ chromium:
 test: $(STAMP) chromium
 	$(BIN)/python -m pytest
 
+# On demand, never in CI: this core and full scoring against the `mahjong` library.
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python tests/bench/bench_core.py
+	$(BIN)/python tests/bench/bench_scoring.py hong-kong
