@@ -32,8 +32,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]
 
-    from . import api, pages, rules
+    from . import api, pages, rounds, rules
     app.register_blueprint(pages.bp)
+    app.register_blueprint(rounds.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(rules.bp)
     app.after_request(_security_headers)

@@ -83,6 +83,15 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                     "200": {"description": "Whether the hand is ready, and its waits.",
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Waits"}}}},
                     "400": _ERRORS}}},
+            "/api/settle": {"post": {
+                "operationId": "settle",
+                "summary": "Settle a whole Sichuan blood-battle round: kong money, wins, the end.",
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/Round"}}}},
+                "responses": {
+                    "200": {"description": "The ledger: every payment with its reason, running and final totals.",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ledger"}}}},
+                    "400": _ERRORS}}},
             "/api/openapi.json": {"get": {
                 "operationId": "openapi", "summary": "This document.",
                 "responses": {"200": {"description": "OpenAPI 3.1",
@@ -93,7 +102,36 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
 
 
 _AMOUNT = {"type": "number"}
+_SEAT = {"type": "string", "enum": ["E", "S", "W", "N"]}
+_TOTALS = {"type": "object", "properties": {s: _AMOUNT for s in "ESWN"}}
+_HAND = {"type": "object", "properties": {"hand": _STRING, "melds": _STRING}}
 _SCHEMAS = {
+    "Round": {"type": "object", "properties": {
+        "rules": {"type": "string", "enum": ["sichuan", "sichuan-sbr"]},
+        "missing": {"type": "object", "properties": {s: {"type": "string", "enum": ["m", "p", "s"]}
+                                                     for s in "ESWN"}},
+        "options": _STRING,
+        "events": {"type": "array", "maxItems": 40, "items": {"type": "object", "required": ["type", "seat"],
+            "properties": {"type": {"type": "string", "enum": ["kong", "win"]}, "seat": _SEAT,
+                           "kind": {"type": "string", "enum": ["exposed", "concealed", "added"]},
+                           "tile": _STRING, "from": _SEAT, "drawn": {"type": "boolean"},
+                           "by": {"type": "string", "enum": ["self-draw", "discard"]},
+                           "hand": _STRING, "melds": _STRING, "win": _STRING, "events": _STRING}}},
+        "end": {"type": "object", "required": ["type"], "properties": {
+            "type": {"const": "wall"},
+            "hands": {"type": "object", "properties": {s: _HAND for s in "ESWN"}}}}}},
+    "Ledger": {"type": "object", "required": ["rules", "valid", "lines", "totals"], "properties": {
+        "rules": _STRING, "valid": {"const": True},
+        "lines": {"type": "array", "items": {"type": "object", "properties": {
+            "step": {"type": "integer"}, "event": _STRING, "kind": _STRING, "payer": _SEAT,
+            "payee": _SEAT, "amount": _AMOUNT, "reason": _STRING}}},
+        "running": {"type": "array", "items": _TOTALS}, "totals": _TOTALS,
+        "wins": {"type": "array", "items": {"type": "object", "properties": {
+            "step": {"type": "integer"}, "seat": _SEAT, "total_fan": {"type": "integer"},
+            "points": {"type": "integer"}, "permalink": _STRING}}},
+        "end": {"type": "array", "items": {"type": "object", "properties": {
+            "seat": _SEAT, "pig": {"type": "boolean"}, "ready": {"type": "boolean"},
+            "best": {"type": "integer"}, "best_tile": {"type": ["string", "null"]}}}}}},
     "Errors": {"type": "object", "required": ["valid", "errors"], "properties": {
         "valid": {"const": False},
         "errors": {"type": "array", "items": {"type": "object", "required": ["field", "message"],
