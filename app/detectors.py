@@ -25,12 +25,11 @@ SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
 
 def _sets(r: Reading) -> tuple[Group, ...]:
     """The four sets of a standard reading (the pair left out)."""
-    k = r.profile.pair
-    return r.groups[:k] + r.groups[k + 1:]
+    return tuple(g for g in r.groups if g.kind is not GroupKind.PAIR)
 
 
 def _pair(r: Reading) -> Group:
-    return r.groups[r.profile.pair]
+    return next(g for g in r.groups if g.kind is GroupKind.PAIR)
 
 
 def _standard(r: Reading) -> bool:
@@ -130,24 +129,31 @@ def _terminal(i: int) -> bool:
 
 def all_terminals(r: Reading, ctx: WinContext) -> int:
     """Only 1s and 9s (清么九)."""
-    return int(all(_terminal(i) for i in r.held))
+    return int(not r.suits & HONOURS_BIT and all(_terminal(i) for i in r.held))
 
 
 def terminals_and_honours(r: Reading, ctx: WinContext) -> int:
     """Only 1s, 9s and honours, with at least one of each kind, in pongs and a pair (花幺九)."""
+    if r.profile.alike != 4 or not r.suits & HONOURS_BIT or r.suits == HONOURS_BIT:
+        return 0
     held = r.held
-    return int(all_pongs(r, ctx) and all(_terminal(i) or i >= 27 for i in held)
-               and any(_terminal(i) for i in held) and any(i >= 27 for i in held))
+    return int(all(_terminal(i) or i >= 27 for i in held) and any(_terminal(i) for i in held))
 
 
 def terminals_everywhere(r: Reading, ctx: WinContext) -> int:
     """Every set and the pair holds a 1 or a 9 (带幺九; standard shapes only, ruling 8)."""
-    return int(_standard(r) and all(any(_terminal(t.index) for t in g.tiles) for g in r.groups))
+    return int(_standard(r) and all(_holds_terminal(g) for g in r.groups))
+
+
+def _holds_terminal(g: Group) -> bool:
+    if g.kind is GroupKind.CHOW:
+        return g.index % 9 in (0, 6)
+    return _terminal(g.index)
 
 
 def all_simples(r: Reading, ctx: WinContext) -> int:
     """No 1s, 9s or honours anywhere, melds included (断幺九)."""
-    return int(all(i < 27 and not _terminal(i) for i in r.held))
+    return int(not r.suits & HONOURS_BIT and not any(_terminal(i) for i in r.held))
 
 
 def roots(r: Reading, ctx: WinContext) -> int:

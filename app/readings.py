@@ -103,7 +103,6 @@ _SIZE = {GroupKind.PONG: 3, GroupKind.KONG: 4, GroupKind.PAIR: 2, GroupKind.SING
 class Profile(NamedTuple):
     """Counts about one split of the tiles, shared by its readings, for quick detectors."""
 
-    pair: int = -1        # index of the pair among the groups (-1: none)
     chows: int = 0
     alike: int = 0        # pongs and kongs
     kongs: int = 0
@@ -113,28 +112,6 @@ class Profile(NamedTuple):
 
 
 NO_SETS = Profile()
-
-
-def profile(groups: tuple[Group, ...]) -> Profile:
-    """Count the chows, pongs and kongs of a split and where its pair sits."""
-    pair = -1
-    chows = alike = kongs = declared = exposed = mask = 0
-    for i, g in enumerate(groups):
-        kind = g.kind
-        if kind is GroupKind.PAIR:
-            pair = i
-        elif kind is GroupKind.CHOW:
-            chows += 1
-        elif kind is not GroupKind.SINGLE:
-            alike += 1
-            mask |= 1 << g.index
-            if kind is GroupKind.KONG:
-                kongs += 1
-        if g.meld is not None:
-            declared += 1
-            if g.meld is not MeldKind.CKONG:
-                exposed += 1
-    return Profile(pair, chows, alike, kongs, mask, declared, exposed)
 
 
 class Reading(NamedTuple):
@@ -150,7 +127,6 @@ class Reading(NamedTuple):
     win_group: int
     wait: Wait
     counts: tuple[int, ...]   # copies of each of the 34 kinds, melds included
-    held: tuple[int, ...]     # the kinds held at least once, in order
     suits: int                # bit mask of what is held: 1 m, 2 p, 4 s, 8 honours
     profile: Profile = NO_SETS
 
@@ -161,6 +137,11 @@ class Reading(NamedTuple):
     @property
     def tiles(self) -> tuple[Tile, ...]:
         return tuple(t for g in self.groups for t in g.tiles)
+
+    @property
+    def held(self) -> tuple[int, ...]:
+        """The kinds held at least once, in order."""
+        return tuple(i for i, c in enumerate(self.counts) if c)
 
     @property
     def won_group(self) -> Group:
@@ -250,15 +231,23 @@ class _StatusTable(dict):
 
 
 class _OptionTable(dict):
-    """(suit offset, counts) -> every split of that suit as shared Group values."""
+    """(suit offset, counts) -> every split of that suit: (groups, partial profile).
 
-    def __missing__(self, key: tuple[int, tuple[int, ...]]) -> tuple[tuple[Group, ...], ...]:
+    Each split comes as (groups, chows, pongs, pong bit mask, ()): a reading's profile is
+    summed from its suits instead of counted again; the last place holds the winning
+    tile's places in the placement table.
+    """
+
+    def __missing__(self, key: tuple[int, tuple[int, ...]]):
         lo, counts = key
-        options = tuple(tuple(_CONCEALED[kind, lo + i] for kind, i in p) for p in _partitions(counts))
-        if not any(counts):
-            options = ((),)
-        self[key] = options
-        return options
+        options = []
+        for p in _partitions(counts) if any(counts) else ((),):
+            groups = tuple(_CONCEALED[kind, lo + i] for kind, i in p)
+            chows = sum(1 for g in groups if g.kind is GroupKind.CHOW)
+            pongs = [g.index for g in groups if g.kind is GroupKind.PONG]
+            options.append((groups, chows, len(pongs), sum(1 << i for i in pongs), ()))
+        self[key] = result = tuple(options)
+        return result
 
 
 class _PlacementTable(dict):
@@ -268,14 +257,14 @@ class _PlacementTable(dict):
     def __missing__(self, key: tuple[int, tuple[int, ...], int]):
         lo, counts, win = key
         table = []
-        for groups in _OPTIONS[lo, counts]:
+        for groups, chows, pongs, mask, _ in _OPTIONS[lo, counts]:
             places: list[tuple[int, Wait]] = []
             taken: list[Group] = []
             for i, g in enumerate(groups):
                 if g.holds(win) and g not in taken:
                     taken.append(g)
                     places.append((i, _wait_of(g, win)))
-            table.append((groups, tuple(places)))
+            table.append((groups, chows, pongs, mask, tuple(places)))
         self[key] = result = tuple(table)
         return result
 
@@ -344,40 +333,49 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
     concealed = hand.concealed_counts
     melds = tuple(map(meld_group, hand.melds))
     counts_t = _with_melds(concealed, melds)
-    held = tuple(sorted(set(hand.concealed).union(*(m.tiles for m in hand.melds))))
-    suits = _suit_mask(held)
     found: list[Reading] = []
     parts = (tuple(concealed[0:9]), tuple(concealed[9:18]), tuple(concealed[18:27]),
              tuple(concealed[27:34]))
+    suits = _suit_mask(parts, melds)
     status = _STATUS
     if status[parts[0]] + status[parts[1]] + status[parts[2]] + status[parts[3]] == COMPLETE_SUM:
         w = win.index
         suit = w // 9 if w < 27 else 3
         choices = [_OPTIONS[lo, part] for lo, part in zip(_SUIT_OFFSETS, parts)]
         choices[suit] = _PLACEMENTS[_SUIT_OFFSETS[suit], parts[suit], w]
-        for combo in product(*choices):
-            head: tuple[Group, ...] = ()
-            for k in range(suit):
-                head += combo[k]
-            placed, places = combo[suit]
-            groups = head + placed
-            for k in range(suit + 1, 4):
-                groups += combo[k]
-            groups += melds
-            split = profile(groups)
-            for i, wait in places:
-                found.append(Reading(Shape.STANDARD, groups, win, len(head) + i, wait, counts_t,
-                                     held, suits, split))
+        m_chows, m_alike, kongs, m_mask, declared, exposed = _meld_profile(melds)
+        for (g0, c0, a0, k0, w0), (g1, c1, a1, k1, w1), (g2, c2, a2, k2, w2), (g3, c3, a3, k3, w3) \
+                in product(*choices):
+            split = Profile(m_chows + c0 + c1 + c2 + c3, m_alike + a0 + a1 + a2 + a3, kongs,
+                            m_mask | k0 | k1 | k2 | k3, declared, exposed)
+            groups = g0 + g1 + g2 + g3 + melds
+            head = (0, len(g0), len(g0) + len(g1), len(g0) + len(g1) + len(g2))[suit]
+            for i, wait in (w0, w1, w2, w3)[suit]:
+                found.append(Reading(Shape.STANDARD, groups, win, head + i, wait, counts_t,
+                                     suits, split))
     if not melds:
         if rules.seven_pairs and _seven_pairs(concealed, rules.seven_pairs_quads):
             pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(concealed)
                           for _ in range(c // 2))
             at = next(i for i, g in enumerate(pairs) if g.index == win.index)
-            found.append(Reading(Shape.SEVEN_PAIRS, pairs, win, at, Wait.SINGLE, counts_t, held,
-                                 suits))
+            found.append(Reading(Shape.SEVEN_PAIRS, pairs, win, at, Wait.SINGLE, counts_t, suits))
         if rules.thirteen_orphans and _thirteen_orphans(concealed):
-            found.append(_orphans_reading(concealed, win, counts_t, held, suits))
+            found.append(_orphans_reading(concealed, win, counts_t, suits))
     return tuple(found)
+
+
+def _meld_profile(melds: tuple[Group, ...]) -> tuple[int, int, int, int, int, int]:
+    """What the declared melds add to every split: chows, pongs/kongs, kongs, mask, declared, exposed."""
+    chows = alike = kongs = mask = exposed = 0
+    for g in melds:
+        if g.kind is GroupKind.CHOW:
+            chows += 1
+        else:
+            alike += 1
+            mask |= 1 << g.index
+            kongs += g.kind is GroupKind.KONG
+        exposed += g.meld is not MeldKind.CKONG
+    return chows, alike, kongs, mask, len(melds), exposed
 
 
 def _with_melds(concealed: list[int], melds: tuple[Group, ...]) -> tuple[int, ...]:
@@ -395,11 +393,12 @@ def _with_melds(concealed: list[int], melds: tuple[Group, ...]) -> tuple[int, ..
     return tuple(counts)
 
 
-def _suit_mask(held: tuple[int, ...]) -> int:
+def _suit_mask(parts: tuple[tuple[int, ...], ...], melds: tuple[Group, ...]) -> int:
     """Bit mask of the suits held: 1 characters, 2 dots, 4 bamboo, 8 honours."""
-    mask = 0
-    for i in held:
-        mask |= 8 if i >= 27 else 1 << (i // 9)
+    mask = (1 if any(parts[0]) else 0) | (2 if any(parts[1]) else 0) | (
+        4 if any(parts[2]) else 0) | (8 if any(parts[3]) else 0)
+    for g in melds:
+        mask |= 8 if g.index >= 27 else 1 << (g.index // 9)
     return mask
 
 
@@ -418,15 +417,13 @@ def _wait_of(group: Group, win: int) -> Wait:
 
 
 def _orphans_reading(concealed: list[int], win: Tile, counts: tuple[int, ...],
-                     held: tuple[int, ...], suits: int) -> Reading:
+                     suits: int) -> Reading:
     groups = tuple(
         _CONCEALED[GroupKind.PAIR if concealed[i] == 2 else GroupKind.SINGLE, i]
         for i in TERMINALS_AND_HONOURS)
     at = TERMINALS_AND_HONOURS.index(win.index)
     wait = Wait.THIRTEEN_SIDED if concealed[win.index] == 2 else Wait.SINGLE
-    pair = next(k for k, i in enumerate(TERMINALS_AND_HONOURS) if concealed[i] == 2)
-    return Reading(Shape.THIRTEEN_ORPHANS, groups, win, at, wait, counts, held, suits,
-                   Profile(pair=pair))
+    return Reading(Shape.THIRTEEN_ORPHANS, groups, win, at, wait, counts, suits)
 
 
 def is_nine_gates(reading: Reading) -> bool:

@@ -32,11 +32,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]
 
-    from . import api, pages, rounds, rules
+    from . import api, pages, practice, rounds, rules
     app.register_blueprint(pages.bp)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(rules.bp)
+    app.register_blueprint(practice.bp)   # /points (fan → payment) and /practice (Count the Fan)
     app.after_request(_security_headers)
     _error_pages(app)
     from ..payments import fmt
@@ -68,9 +69,18 @@ def _error_pages(app: Flask) -> None:
             return jsonify({"valid": False, "errors": [{"field": "", "message": message}]}), code
         return render_template("error.html", code=code, title=title, message=message), code
 
+    def not_allowed(e):
+        allowed = sorted(set(e.valid_methods or ["GET"]) - {"HEAD", "OPTIONS"})
+        response, code = page(405, "Method not allowed",
+                              f"This address answers {' and '.join(allowed)} requests only.")
+        response = app.make_response((response, code))
+        response.headers["Allow"] = ", ".join(e.valid_methods or ["GET"])   # RFC 9110: a 405 says
+        return response
+
     app.register_error_handler(404, lambda e: page(404, "Not found", "There is no page at this address."))
-    app.register_error_handler(405, lambda e: page(405, "Method not allowed",
-                                                  "This address answers GET requests only."))
+    app.register_error_handler(405, not_allowed)
     app.register_error_handler(400, lambda e: page(400, "Bad request", "The request could not be read."))
+    app.register_error_handler(414, lambda e: page(414, "Address too long",
+                                                  "The address is longer than any hand description."))
     app.register_error_handler(500, lambda e: page(500, "Something went wrong",
                                                   "The calculator hit an internal error."))

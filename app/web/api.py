@@ -1,4 +1,4 @@
-"""JSON API: GET /api/score, GET /api/waits and their OpenAPI description."""
+"""JSON API: GET /api/score, GET /api/waits, GET /api/health and their OpenAPI description."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
@@ -41,6 +41,12 @@ def waits():
     except HandError as err:
         return jsonify(errors_json(err.errors)), 400
     return jsonify(waits_json(result))
+
+
+@bp.get("/health")
+def health():
+    """Liveness, and the trivial route the load test compares the real ones with."""
+    return jsonify({"ok": True})
 
 
 @bp.get("/openapi.json")

@@ -92,6 +92,10 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                     "200": {"description": "The ledger: every payment with its reason, running and final totals.",
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ledger"}}}},
                     "400": _ERRORS}}},
+            "/api/health": {"get": {
+                "operationId": "health", "summary": "Liveness: answers {\"ok\": true} while the app is up.",
+                "responses": {"200": {"description": "The app is up.", "content": {"application/json": {
+                    "schema": {"type": "object", "required": ["ok"], "properties": {"ok": {"const": True}}}}}}}}},
             "/api/openapi.json": {"get": {
                 "operationId": "openapi", "summary": "This document.",
                 "responses": {"200": {"description": "OpenAPI 3.1",

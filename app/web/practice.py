@@ -1,0 +1,303 @@
+"""Points only and practice: the fan → payment widget and the Count the Fan game.
+
+`/points` (and `/embed/points`, or `?embed=1`) prices a fan total someone has already
+counted — seed 001's closing widget — beside the conversion table of the chosen curve and
+payment convention. `/practice` deals hand n of a seeded series (app/dealer.py), takes the
+player's count and marks it against the breakdown (app/answers.py). Both are GET forms:
+every state is a link, the running score included; no cookie, no session.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from fractions import Fraction
+from urllib.parse import urlencode
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request
+from wtforms import Form, StringField
+
+from ..answers import check_answer
+from ..conversion import FAN_LIMIT, conversion_table, table_rows
+from ..dealer import LEVELS, deal
+from ..detectors import PER_ITEM_DETECTORS
+from ..errors import HandError
+from ..hand import SEATS, WinBy
+from ..payments import next_seat
+from ..report import explain_points
+from ..request import calculate, read_settings
+from ..rulesets import exact
+from ..scoring import default_settings, inactive, value
+from ..tiles import TILES
+from .forms import SEAT_NAMES, DialsMixin, attach_errors, set_choices
+from .present import MAX_QUERY, TooMuch, form_data, params_from, permalink
+
+bp = Blueprint("practice", __name__)
+
+DEFAULT_FAN = 5            # seed 001's widget opens at 5 fan
+POINTS_FIELDS = ("rules", "fan", "min", "cap", "curve", "payment", "stake", "by", "seat",
+                 "discarder")
+LEVEL_NAMES = {"plain": "Plain: chows and pongs",
+               "patterns": "Patterns: flushes, pongs, honours, pairs, flowers",
+               "limit": "Limit hands"}
+MAX_HAND = 1000            # hands in a series
+SEED = re.compile(r"[A-Za-z0-9_-]{1,40}")
+SCORE = re.compile(r"([0-9]{1,4})/([0-9]{1,4})")
+AMOUNT = re.compile(r"[+\-−]?[0-9]{1,9}(?:[./][0-9]{1,9})?")
+SUIT_NAMES = {"m": "Characters 萬", "p": "Dots 筒", "s": "Bamboo 索"}
+
+
+def _params() -> dict[str, str]:
+    if len(request.query_string) > MAX_QUERY:
+        abort(414)
+    try:
+        return params_from(request.args)
+    except TooMuch:
+        abort(400)
+
+
+def _rulesets():
+    return current_app.extensions["rulesets"]
+
+
+def _sorted_rulesets():
+    return sorted(_rulesets().values(), key=lambda r: r.id)
+
+
+# --- fan → payment ---------------------------------------------------------------------
+
+
+class PointsForm(DialsMixin, Form):
+    """The widget's dials: the fan total, the table's rules, who won and how."""
+
+    fan = StringField("Fan in the winning hand")
+
+
+@bp.get("/points")
+def points():
+    return _points(embed=False)
+
+
+@bp.get("/embed/points")
+def points_embed():
+    return _points(embed=True)
+
+
+def _points(embed: bool):
+    params = _params()
+    embed = embed or params.get("embed") == "1"
+    rulesets = _rulesets()
+    ruleset = rulesets.get(params.get("rules") or current_app.config["DEFAULT_RULES"])
+    fallback = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]
+    asked = {k: params[k] for k in POINTS_FIELDS if params.get(k, "").strip()}
+    asked.setdefault("fan", str(DEFAULT_FAN))
+    if asked.get("by", "").strip().lower() in ("self-draw", "self", "selfdraw", "tsumo"):
+        asked.pop("discarder", None)   # nobody discards a self-drawn tile
+    form = PointsForm(form_data(asked))
+    set_choices(form, fallback, _sorted_rulesets())
+    calc, loose = None, []
+    fan = _fan_total(asked["fan"])
+    try:
+        if fan is None:
+            raise HandError.single("fan", f"'{asked['fan'][:20]}' is not a whole number of fan"
+                                          f" from 0 to {FAN_LIMIT}")
+        calc = calculate(asked, rulesets)
+    except HandError as err:
+        loose = attach_errors(form, err.errors)
+    try:
+        settings = read_settings(asked, fallback)
+    except HandError:
+        settings = default_settings(fallback)
+    top = table_rows(fallback, settings, fan or 0)
+    seat = calc.table.winner if calc else "E"
+    rows = conversion_table(fallback, settings, top, seat)
+    shown_fan = fan if fan is not None else DEFAULT_FAN
+    return render_template(
+        "points.html", form=form, ruleset=fallback, calc=calc, loose=loose, embed=embed,
+        rows=rows, settings=settings, fan=shown_fan, slider_max=top,
+        fan_max=max(top, min(shown_fan, FAN_LIMIT)),
+        current=calc.score.capped_fan if calc else None,
+        curve=fallback.curves[settings.curve], convention=fallback.payments[settings.payment],
+        arithmetic=explain_points(calc) if calc else "",
+        discarder=calc.table.discarder if calc else next_seat("E"),
+        permalink=permalink({**asked, "rules": fallback.id}, "/points") if calc else "",
+        embed_link=permalink({**asked, "rules": fallback.id}, "/embed/points") if calc else "")
+
+
+def _fan_total(text: str) -> int | None:
+    text = text.strip()
+    if re.fullmatch(r"[0-9]{1,3}", text) and int(text) <= FAN_LIMIT:
+        return int(text)
+    return None
+
+
+# --- Count the Fan -----------------------------------------------------------------------
+
+
+@bp.get("/practice")
+def practice():
+    params = _params()
+    embed = params.get("embed") == "1"
+    rulesets = _rulesets()
+    default = current_app.config["DEFAULT_RULES"]
+    rid = params.get("rules") or default
+    level = params.get("level") or "patterns"
+    problems: list[str] = []
+    ruleset = rulesets.get(rid)
+    if ruleset is None:
+        problems.append(f"unknown ruleset {rid[:40]!r}; choose one of {', '.join(sorted(rulesets))}")
+    if level not in LEVELS:
+        problems.append(f"unknown level {level[:20]!r}; choose one of {', '.join(LEVELS)}")
+    seed = params.get("seed", "").strip()
+    if not seed and not problems:   # a new series: give it a seed, so the link replays it
+        return redirect(_link(ruleset.id, level, secrets.token_hex(4), 1, "", embed))
+    if not SEED.fullmatch(seed):
+        problems.append(f"the seed {seed[:40]!r} is not a series name: use up to 40 letters,"
+                        " digits, - or _")
+    number = params.get("n", "1").strip() or "1"
+    n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
+    if not 1 <= n <= MAX_HAND:
+        problems.append(f"hand {number[:10]!r} is not a hand of the series: give n from 1 to"
+                        f" {MAX_HAND}")
+    if problems:
+        ruleset = ruleset or rulesets[default]
+        return render_template("practice.html", problems=problems, ruleset=ruleset,
+                               rulesets=_sorted_rulesets(), levels=LEVEL_NAMES,
+                               level=level if level in LEVELS else "patterns", seed="", n=1,
+                               embed=embed, dealt=None), 400
+    record = _record(params.get("score", ""))
+    try:
+        dealt = deal(ruleset, seed, n, level)
+    except RuntimeError as err:   # no theme fitted in the tries allowed: never seen, but say so
+        return render_template("practice.html", problems=[f"{err}; try another series"],
+                               ruleset=ruleset, rulesets=_sorted_rulesets(), levels=LEVEL_NAMES,
+                               level=level, seed=seed, n=n, embed=embed, dealt=None), 400
+    calc = dealt.calculation
+    answer = _read_answer(params, ruleset, calc.score.settings) if "answer" in params else None
+    verdict = None
+    if answer is not None and not answer["errors"]:
+        verdict = check_answer(calc, answer["fan"], answer["items"], answer["payments"])
+    after = record
+    if verdict is not None:
+        after = (record[0] + int(verdict.correct), record[1] + 1)
+    hand = calc.hand
+    shown = list(hand.concealed)
+    shown.remove(hand.win)
+    return render_template(
+        "practice.html", problems=[], ruleset=ruleset, rulesets=_sorted_rulesets(),
+        levels=LEVEL_NAMES, level=level, seed=seed, n=n, embed=embed, dealt=dealt, calc=calc,
+        hand=hand, concealed=shown, context=_context(dealt), answer=answer, verdict=verdict,
+        record=record, after=after, tickable=_tickable(ruleset, calc.score.settings),
+        per_item=PER_ITEM_DETECTORS, seats=SEATS, seat_names=SEAT_NAMES,
+        arithmetic=explain_points(calc),
+        next_link=_link(ruleset.id, level, seed, n + 1, _score_text(after), embed)
+        if n < MAX_HAND else "",
+        skip_link=_link(ruleset.id, level, seed, n + 1, _score_text(record), embed)
+        if n < MAX_HAND else "",
+        again_link=_link(ruleset.id, level, seed, n, _score_text(record), embed),
+        new_link=_link(ruleset.id, level, "", 0, "", embed),
+        calculator_link=permalink(dict(dealt.params), "/"))
+
+
+def _link(rid: str, level: str, seed: str, n: int, score: str, embed: bool) -> str:
+    """A practice address: the series (rules, level, seed), the hand, the running score."""
+    items = [("rules", rid), ("level", level)]
+    if seed:
+        items += [("seed", seed), ("n", str(n))]
+    if score:
+        items.append(("score", score))
+    if embed:
+        items.append(("embed", "1"))
+    return "/practice?" + urlencode(items, safe="/")
+
+
+def _record(text: str) -> tuple[int, int]:
+    """The running score from the link: right answers / hands answered (0/0 if unreadable)."""
+    match = SCORE.fullmatch(text.strip())
+    if not match or int(match[1]) > int(match[2]):
+        return 0, 0
+    return int(match[1]), int(match[2])
+
+
+def _score_text(record: tuple[int, int]) -> str:
+    return f"{record[0]}/{record[1]}" if record[1] else ""
+
+
+def _read_answer(params: dict[str, str], ruleset, settings) -> dict:
+    """The player's count: total fan, the items ticked (with counts), what each seat gains."""
+    errors: dict[str, str] = {}
+    raw_fan = params.get("fan", "").strip()
+    fan = None
+    if raw_fan:
+        if re.fullmatch(r"[0-9]{1,4}", raw_fan):
+            fan = int(raw_fan)
+        else:
+            errors["fan"] = f"'{raw_fan[:20]}' is not a whole number of fan"
+    items: dict[str, int] = {}
+    for token in [t for t in re.split(r"[,\s]+", params.get("ticks", "")) if t][:64]:
+        pid, _, times = token.partition("*")
+        if pid in ruleset.by_id:
+            items[pid] = items.get(pid, 0) + (int(times) if re.fullmatch(r"[0-9]", times) else 1)
+    for key, text in params.items():
+        if key.startswith("n.") and key[2:] in items and re.fullmatch(r"[0-9]", text.strip()):
+            items[key[2:]] = int(text.strip())
+    payments = {}
+    for seat in SEATS:
+        text = params.get(f"pay.{seat}", "").strip()
+        if not text:
+            continue
+        if AMOUNT.fullmatch(text):
+            try:
+                payments[seat] = exact(Fraction(text.replace("−", "-")))
+            except (ValueError, ZeroDivisionError):
+                errors[f"pay.{seat}"] = f"'{text[:20]}' is not an amount"
+        else:
+            errors[f"pay.{seat}"] = f"'{text[:20]}' is not an amount; write e.g. 16, -8 or 0.5"
+    if fan is None and items and "fan" not in errors:   # only ticks: their plain sum
+        fan = sum(value(ruleset.by_id[pid], times, settings) for pid, times in items.items())
+    if fan is None and "fan" not in errors:
+        errors["fan"] = "type the fan you count (or tick the items you counted)"
+    return {"fan": fan, "fan_text": raw_fan, "items": items, "payments": payments,
+            "errors": errors, "pay_text": {s: params.get(f"pay.{s}", "") for s in SEATS}}
+
+
+def _tickable(ruleset, settings):
+    """The patterns a player may tick: those in play under the deal's house rules."""
+    off = inactive(ruleset, settings.options)
+    return [(cat, [p for p in ruleset.patterns if p.category == cat.id and p.id not in off
+                   and not p.tick_only])
+            for cat in ruleset.categories]
+
+
+def _context(dealt) -> list[tuple[str, str]]:
+    """The win context in words: (what, how) lines."""
+    ruleset, calc = dealt.ruleset, dealt.calculation
+    ctx = calc.hand.context
+    lines = [("Seat", SEAT_NAMES[ctx.seat] + (" — the dealer" if ctx.seat == "E" else "")),
+             ("Round", SEAT_NAMES[ctx.round])]
+    if ctx.by is WinBy.SELF_DRAW:
+        lines.append(("Won by", "self-draw 自摸: the winning tile came from the wall"))
+    else:
+        lines.append(("Won by", f"a discard 出銃 from {SEAT_NAMES[calc.table.discarder]}"))
+    for event in sorted(ctx.events):
+        spec = ruleset.events.get(event)
+        lines.append(("How", f"{spec.name.en} {spec.name.zh}".strip() if spec else event))
+    if ctx.missing:
+        lines.append(("Missing suit 定缺", f"{SUIT_NAMES[ctx.missing]} — the hand holds none"))
+    options = [o for o in calc.score.settings.options]
+    for option in sorted(options):
+        pattern = ruleset.by_id.get(option)
+        name = pattern.name if pattern else next(s.name for s in ruleset.switches if s.id == option)
+        lines.append(("House rule on", f"{name.en} {name.zh}".strip()))
+    return lines
+
+
+def bonus_tiles(hand) -> list:
+    """The flowers and seasons held, as tiles."""
+    ctx = hand.context
+    return [TILES[33 + f] for f in ctx.flowers] + [TILES[37 + s] for s in ctx.seasons]
+
+
+bp.add_app_template_global(bonus_tiles, "bonus_tiles")
+bp.add_app_template_global(lambda s: SEAT_NAMES.get(s, s), "seat_name")
+
+__all__ = ["bp"]

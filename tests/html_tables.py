@@ -1,0 +1,92 @@
+"""Read the parts of a page the points and practice tests check: tables by caption (with each
+row's class), inputs and error lists. A helper module, not a test module."""
+from __future__ import annotations
+
+from fractions import Fraction
+from html.parser import HTMLParser
+
+
+class Page(HTMLParser):
+    """Tables by caption (rows as (class, cells)), inputs, links, error messages, row marks."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tables: list[dict] = []
+        self.inputs: list[dict[str, str]] = []
+        self.links: list[dict[str, str]] = []
+        self.errors: dict[str, list[str]] = {}
+        self.styles = 0          # elements carrying a style attribute
+        self._caption = False
+        self._row: list[str] | None = None
+        self._row_class = ""
+        self._cell: list[str] | None = None
+        self._error_list: str | None = None
+        self._item: list[str] | None = None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
+        if "style" in a:
+            self.styles += 1
+        if tag == "table":
+            self.tables.append({"caption": "", "rows": []})
+        elif tag == "caption":
+            self._caption = True
+        elif tag == "tr":
+            self._row, self._row_class = [], a.get("class", "")
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = []
+        elif tag == "input":
+            self.inputs.append(a)
+        elif tag == "a":
+            self.links.append(a)
+        elif tag == "ul" and "errors" in a.get("class", "").split():
+            self._error_list = a.get("id", "").removesuffix("-error")
+            self.errors.setdefault(self._error_list, [])
+        elif tag == "li" and self._error_list is not None:
+            self._item = []
+
+    def handle_endtag(self, tag):
+        if tag == "caption":
+            self._caption = False
+        elif tag in ("td", "th") and self._cell is not None and self._row is not None:
+            self._row.append(" ".join("".join(self._cell).split()))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            self.tables[-1]["rows"].append((self._row_class, self._row))
+            self._row = None
+        elif tag == "li" and self._item is not None:
+            self.errors[self._error_list].append(" ".join("".join(self._item).split()))
+            self._item = None
+        elif tag == "ul":
+            self._error_list = None
+
+    def handle_data(self, data):
+        if self._caption:
+            self.tables[-1]["caption"] += data
+        elif self._cell is not None:
+            self._cell.append(data)
+        if self._item is not None:
+            self._item.append(data)
+
+    def table(self, caption: str) -> list[tuple[str, list[str]]] | None:
+        """The rows of the table whose caption starts with `caption`."""
+        for t in self.tables:
+            if " ".join(t["caption"].split()).startswith(caption):
+                return t["rows"]
+        return None
+
+    def input(self, **match: str) -> dict[str, str] | None:
+        return next((i for i in self.inputs if all(i.get(k) == v for k, v in match.items())), None)
+
+
+def amount(text: str) -> Fraction:
+    """An amount as a table writes it: '+128', '-64', '0.5', '1/3'."""
+    return Fraction(text.replace("+", "").replace("−", "-"))
+
+
+def payments(page: Page) -> dict[str, Fraction]:
+    """Seat → signed amount from the 'Who pays whom' table."""
+    rows = page.table("Who pays whom")
+    assert rows is not None, [t["caption"] for t in page.tables]
+    return {cells[0]: amount(cells[2]) for _, cells in rows[1:]}
