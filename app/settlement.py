@@ -100,7 +100,7 @@ def read_round(data: Mapping) -> Round:
     rules = data.get("rules", "sichuan")
     if not isinstance(rules, str):
         raise _fail("rules", "expected a ruleset id")
-    missing = data.get("missing", {}) or {}
+    missing = data.get("missing", {})
     if not isinstance(missing, Mapping):
         raise _fail("missing", "expected an object such as {\"E\": \"m\", \"S\": \"p\"}")
     for seat, suit in missing.items():
@@ -116,7 +116,7 @@ def read_round(data: Mapping) -> Round:
     events = tuple(_read_event(e, i) for i, e in enumerate(raw_events))
     end = data.get("end")
     wall_hands = None
-    if end is not None:
+    if "end" in data:   # as documented: an object, never null or another type
         if not isinstance(end, Mapping) or end.get("type") != "wall":
             raise _fail("end", 'expected {"type": "wall", "hands": {...}}')
         hands = end.get("hands", {})
@@ -128,9 +128,19 @@ def read_round(data: Mapping) -> Round:
                 raise _fail("end.hands", f"'{str(seat)[:10]}' is not a seat")
             if not isinstance(hand, Mapping):
                 raise _fail(f"end.hands.{seat}", "expected {\"hand\": ..., \"melds\": ...}")
-            wall_hands[seat] = {k: str(v) for k, v in hand.items() if k in ("hand", "melds")}
+            _check_strings(hand, ("hand", "melds"), f"end.hands.{seat}")
+            wall_hands[seat] = {k: v for k, v in hand.items() if k in ("hand", "melds")}
     options = data.get("options", "")
-    return Round(rules, dict(missing), events, wall_hands, options if isinstance(options, str) else "")
+    if not isinstance(options, str):
+        raise _fail("options", "expected the options as one comma-separated string")
+    return Round(rules, dict(missing), events, wall_hands, options)
+
+
+def _check_strings(raw: Mapping, keys: tuple[str, ...], where: str) -> None:
+    """Fields that hold text must be JSON strings (a number or a list is not read as text)."""
+    for key in keys:
+        if key in raw and not isinstance(raw[key], str):
+            raise _fail(f"{where}.{key}", "expected a string")
 
 
 def _read_event(raw, i: int) -> Kong | Win:
@@ -148,8 +158,11 @@ def _read_event(raw, i: int) -> Kong | Win:
         how = raw.get("kind")
         if how not in KONG_KINDS:
             raise _fail(f"{where}.kind", f"'{str(how)[:20]}' is not a kong kind; use exposed, concealed or added")
+        _check_strings(raw, ("tile",), where)
+        if "drawn" in raw and not isinstance(raw["drawn"], bool):
+            raise _fail(f"{where}.drawn", "expected true or false")
         try:
-            tiles = parse_tiles(str(raw.get("tile", "")))
+            tiles = parse_tiles(raw.get("tile", ""))
         except ValueError as err:
             raise _fail(f"{where}.tile", str(err)) from None
         if len(tiles) != 1 or tiles[0].is_bonus:
@@ -172,7 +185,8 @@ def _read_event(raw, i: int) -> Kong | Win:
             raise _fail(f"{where}.from", "a self-drawn win has no discarder")
         if source == seat:
             raise _fail(f"{where}.from", "a player cannot win on their own discard")
-        params = {k: str(raw[k]) for k in ("hand", "melds", "win", "events") if raw.get(k)}
+        _check_strings(raw, ("hand", "melds", "win", "events"), where)
+        params = {k: raw[k] for k in ("hand", "melds", "win", "events") if raw.get(k)}
         return Win(seat, win_by, source, params)
     raise _fail(f"{where}.type", f"'{str(kind)[:20]}' is not an event; use kong or win")
 

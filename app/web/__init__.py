@@ -41,7 +41,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.after_request(_security_headers)
     _error_pages(app)
     from ..payments import fmt
-    app.jinja_env.globals.update(fmt=fmt, embed=False)
+    from .present import tile_img
+    app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img)
     return app
 
 

@@ -1,0 +1,191 @@
+"""Accessibility in a real browser: axe-core finds no violation, the tile picker works with
+the keyboard alone, every tile image is named, and a 360 px phone never scrolls sideways.
+
+axe-core comes inside the axe-playwright-python package and is injected from that file: the
+tests check that no page loads anything from another origin while they run.
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from app.tiles import TILES
+from app.web.rounds import EXAMPLE as ROUND_EXAMPLE
+
+pytestmark = pytest.mark.browser
+
+HAND = "123m456m789m234p55s"
+PAGES = {
+    "calculator": "/?rules=hong-kong",
+    "result": f"/?rules=hong-kong&hand={HAND}&discarder=N",
+    "result-sichuan": "/?rules=sichuan&hand=111p123p777p789p55p&by=self-draw&missing=m&won=N",
+    "result-melds": "/?rules=hong-kong-course&hand=123m789m55s&melds=777p,ckong:5555z&by=self-draw"
+                    "&flowers=13&events=kong-replacement",
+    "waits": "/?rules=hong-kong&hand=123m456m789m234p5s",
+    "errors": "/?rules=hong-kong&hand=123m456x&melds=12m&stake=-1",
+    "picker-draft": "/?rules=hong-kong&hand=123m&draft=77m&target=meld",
+    "ticks": "/ticks?rules=hong-kong-course&ticks=half-flush,dragon-pong&n.dragon-pong=2",
+    "rules": "/rules/",
+    "ruleset": "/rules/hong-kong-course",
+    "ruleset-sichuan": "/rules/sichuan",
+    "embed": "/embed?rules=hong-kong-course",
+    "embed-result": f"/embed?rules=hong-kong-course&hand={HAND}&by=self-draw&seat=S",
+    "not-found": "/nope",
+    "round": "/round",
+    "round-ledger": "/round?" + urlencode({"rules": "sichuan", "round": ROUND_EXAMPLE}),
+}
+NAME_BY_CODE = {t.code: t.label for t in TILES}
+
+
+@pytest.fixture
+def requests_seen(page: Page) -> list[str]:
+    urls: list[str] = []
+    page.on("request", lambda request: urls.append(request.url))
+    return urls
+
+
+@pytest.fixture(scope="session")
+def axe() -> Axe:
+    return Axe()   # reads axe.min.js from the package, nothing from the network
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_axe_finds_no_violation(page: Page, axe: Axe, live_server, requests_seen, console_errors,
+                                name):
+    response = page.goto(PAGES[name])
+    assert response is not None
+    page.wait_for_load_state("load")
+    if name == "not-found":   # the 404 itself is the one console error this page may have
+        assert response.status == 404
+        console_errors[:] = [e for e in console_errors if "status of 404" not in e]
+    results = axe.run(page)
+    violations = results.response["violations"]
+    report = "\n".join(f"{v['id']} ({v['impact']}): {v['help']} — "
+                       + "; ".join(", ".join(n["target"]) for n in v["nodes"][:5])
+                       for v in violations)
+    assert results.violations_count == 0, f"{name}: {report}"
+    assert results.response["testEngine"]["name"] == "axe-core"
+    foreign = [u for u in requests_seen if not u.startswith(live_server) and not u.startswith("data:")]
+    assert foreign == [], f"requests outside the app: {foreign}"
+
+
+@pytest.mark.parametrize("name", ["result", "result-melds", "waits", "picker-draft", "embed-result"])
+def test_every_tile_image_is_named_for_screen_readers(page: Page, name):
+    page.goto(PAGES[name])
+    images = page.locator("img.tile")
+    assert images.count() > 0
+    for i in range(images.count()):
+        image = images.nth(i)
+        code = re.search(r"/tiles/([a-z0-9]+)\.svg", image.get_attribute("src"))[1]
+        expect(image).to_have_accessible_name(NAME_BY_CODE[code])
+    # every tile button says what it does to which tile
+    buttons = page.locator("button.tile-button")
+    for i in range(buttons.count()):
+        expect(buttons.nth(i)).to_have_accessible_name(re.compile(r"^(Add|Remove) .+"))
+
+
+def test_the_tile_images_in_a_grouping_read_as_tiles(page: Page):
+    page.goto(PAGES["result"])
+    grouping = page.get_by_label("Grouping")
+    expect(grouping.get_by_role("img", name="5 Bamboo 五索")).to_have_count(2)
+    expect(grouping.get_by_role("img", name="1 Characters 一萬")).to_have_count(1)
+
+
+# --- the tile picker with the keyboard alone ---------------------------------------------------
+
+
+def _focused(page: Page, selector: str) -> bool:
+    return page.evaluate("s => !!document.activeElement && document.activeElement.matches(s)", selector)
+
+
+def _tab_to(page: Page, selector: str, limit: int = 300, back: bool = False) -> None:
+    for _ in range(limit):
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+        if _focused(page, selector):
+            return
+    raise AssertionError(f"the keyboard never reached {selector}")
+
+
+def _press_palette_tile(page: Page, code: str, key: str = "Enter") -> None:
+    _tab_to(page, f".palette button[name=add][value='{code}']")
+    with page.expect_navigation():
+        page.keyboard.press(key)
+
+
+def test_a_whole_hand_is_built_and_scored_with_the_keyboard_alone(page: Page, api):
+    page.goto("/?rules=hong-kong")
+    page.locator("body").focus()
+    hand_tiles = page.locator("#hand-tiles button[name=remove]")
+
+    # one meld, built in the picker: choose "a new meld", pick three tiles, make it a pong
+    _tab_to(page, "input[name=target][value=hand]")
+    page.keyboard.press("ArrowDown")          # radio group: moves to and checks "a new meld"
+    assert _focused(page, "input[name=target][value=meld]:checked")
+    for _ in range(3):
+        _press_palette_tile(page, "7z")
+    expect(page.locator(".picked.draft img.tile")).to_have_count(3)
+    _tab_to(page, "button[name=make][value=pong]")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    expect(page.get_by_label("Declared melds")).to_have_value("777z")
+
+    # eleven concealed tiles, one of them by mistake and taken out again
+    for code in ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "9s", "9p"]:
+        _press_palette_tile(page, code, key="Space" if code == "9p" else "Enter")
+    expect(hand_tiles).to_have_count(11)
+    _tab_to(page, "#hand-tiles button[aria-label^='Remove 9 Dots']")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    expect(hand_tiles).to_have_count(10)
+    expect(page.get_by_label("Hand: concealed tiles")).to_have_value("123m456p7899s")
+
+    # the winning tile makes 14: score it from the keyboard
+    _press_palette_tile(page, "9s")
+    expect(page.get_by_label("Hand: concealed tiles")).to_have_value("123m456p78999s")
+    _tab_to(page, "#calculator-form button.primary")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    want = api("/api/score", rules="hong-kong", hand="123m456p78999s", melds="777z")
+    assert want["valid"], want
+    total = page.locator("table", has=page.locator("caption", has_text="Fan breakdown")).locator("tfoot td.num")
+    expect(total).to_have_text(str(want["total_fan"]))
+
+
+def test_focus_is_always_visible_on_picker_buttons(page: Page):
+    page.goto("/?rules=hong-kong&hand=123m")
+    _tab_to(page, ".palette button[name=add]")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("none", ""), outline
+
+
+# --- phone width ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["calculator", "result", "result-sichuan", "result-melds", "waits",
+                                  "errors", "picker-draft", "ticks", "embed-result", "ruleset",
+                                  "round", "round-ledger"])
+def test_no_horizontal_scrolling_at_360_px(page: Page, name):
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(PAGES[name])
+    page.wait_for_load_state("load")
+    widths = page.evaluate("""() => {
+      const inScroller = e => {   // inside a box that scrolls on its own (a wide table)
+        for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+          if (["auto", "scroll", "hidden"].includes(getComputedStyle(a).overflowX)) return true;
+        }
+        return false;
+      };
+      return {
+        doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,
+        view: document.documentElement.clientWidth,
+        wide: [...document.querySelectorAll('body *')]
+              .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5
+                           && !inScroller(e))
+              .slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))
+    }; }""")
+    assert widths["doc"] <= widths["view"] and widths["body"] <= widths["view"], widths
+    assert widths["wide"] == [], widths
