@@ -100,17 +100,17 @@ class Hand:
         """Copies of each tile kind held, concealed and declared together (34 entries)."""
         counts = [0] * NUM_KINDS
         for t in self.concealed:
-            counts[t.index] += 1
+            counts[t] += 1
         for meld in self.melds:
             for t in meld.tiles:
-                counts[t.index] += 1
+                counts[t] += 1
         return counts
 
     @property
     def concealed_counts(self) -> list[int]:
         counts = [0] * NUM_KINDS
         for t in self.concealed:
-            counts[t.index] += 1
+            counts[t] += 1
         return counts
 
     @property

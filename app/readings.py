@@ -114,6 +114,30 @@ class Profile(NamedTuple):
 NO_SETS = Profile()
 
 
+def profile(groups: tuple[Group, ...]) -> Profile:
+    """Count the chows, pongs and kongs of one split of the tiles."""
+    chows = alike = kongs = mask = declared = exposed = 0
+    for g in groups:
+        kind = g.kind
+        if kind is GroupKind.CHOW:
+            chows += 1
+        elif kind is GroupKind.PONG or kind is GroupKind.KONG:
+            alike += 1
+            mask |= 1 << g.index
+            kongs += kind is GroupKind.KONG
+        if g.meld is not None:
+            declared += 1
+            exposed += g.meld is not MeldKind.CKONG
+    return Profile(chows, alike, kongs, mask, declared, exposed)
+
+
+def with_profile(reading: "Reading") -> "Reading":
+    """The reading with its split's profile counted (readings() leaves that to scoring)."""
+    if reading.shape is not Shape.STANDARD or reading.profile is not NO_SETS:
+        return reading
+    return reading._replace(profile=profile(reading.groups))
+
+
 class Reading(NamedTuple):
     """One way to read a winning hand: its groups, which one the winning tile completed, how.
 
@@ -128,7 +152,7 @@ class Reading(NamedTuple):
     wait: Wait
     counts: tuple[int, ...]   # copies of each of the 34 kinds, melds included
     suits: int                # bit mask of what is held: 1 m, 2 p, 4 s, 8 honours
-    profile: Profile = NO_SETS
+    profile: Profile = NO_SETS   # counted on demand by with_profile, for the detectors
 
     @property
     def grouping(self) -> tuple[str, ...]:
@@ -243,9 +267,7 @@ class _OptionTable(dict):
         options = []
         for p in _partitions(counts) if any(counts) else ((),):
             groups = tuple(_CONCEALED[kind, lo + i] for kind, i in p)
-            chows = sum(1 for g in groups if g.kind is GroupKind.CHOW)
-            pongs = [g.index for g in groups if g.kind is GroupKind.PONG]
-            options.append((groups, chows, len(pongs), sum(1 << i for i in pongs), ()))
+            options.append((groups, ()))
         self[key] = result = tuple(options)
         return result
 
@@ -257,14 +279,14 @@ class _PlacementTable(dict):
     def __missing__(self, key: tuple[int, tuple[int, ...], int]):
         lo, counts, win = key
         table = []
-        for groups, chows, pongs, mask, _ in _OPTIONS[lo, counts]:
+        for groups, _ in _OPTIONS[lo, counts]:
             places: list[tuple[int, Wait]] = []
             taken: list[Group] = []
             for i, g in enumerate(groups):
                 if g.holds(win) and g not in taken:
                     taken.append(g)
                     places.append((i, _wait_of(g, win)))
-            table.append((groups, chows, pongs, mask, tuple(places)))
+            table.append((groups, tuple(places)))
         self[key] = result = tuple(table)
         return result
 
@@ -311,7 +333,7 @@ _MELD_GROUP_KIND = {MeldKind.CHOW: GroupKind.CHOW, MeldKind.PONG: GroupKind.PONG
 
 def meld_group(meld: Meld) -> Group:
     """The reading group of a declared meld (shared values, built once per kind and tile)."""
-    key = (meld.kind, meld.tiles[0].index)
+    key = (meld.kind, int(meld.tiles[0]))
     group = _MELD_GROUPS.get(key)
     if group is None:
         group = _MELD_GROUPS[key] = Group(_MELD_GROUP_KIND.get(meld.kind, GroupKind.KONG),
@@ -339,20 +361,15 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
     suits = _suit_mask(parts, melds)
     status = _STATUS
     if status[parts[0]] + status[parts[1]] + status[parts[2]] + status[parts[3]] == COMPLETE_SUM:
-        w = win.index
+        w = int(win)
         suit = w // 9 if w < 27 else 3
         choices = [_OPTIONS[lo, part] for lo, part in zip(_SUIT_OFFSETS, parts)]
         choices[suit] = _PLACEMENTS[_SUIT_OFFSETS[suit], parts[suit], w]
-        m_chows, m_alike, kongs, m_mask, declared, exposed = _meld_profile(melds)
-        for (g0, c0, a0, k0, w0), (g1, c1, a1, k1, w1), (g2, c2, a2, k2, w2), (g3, c3, a3, k3, w3) \
-                in product(*choices):
-            split = Profile(m_chows + c0 + c1 + c2 + c3, m_alike + a0 + a1 + a2 + a3, kongs,
-                            m_mask | k0 | k1 | k2 | k3, declared, exposed)
+        for (g0, w0), (g1, w1), (g2, w2), (g3, w3) in product(*choices):
             groups = g0 + g1 + g2 + g3 + melds
             head = (0, len(g0), len(g0) + len(g1), len(g0) + len(g1) + len(g2))[suit]
             for i, wait in (w0, w1, w2, w3)[suit]:
-                found.append(Reading(Shape.STANDARD, groups, win, head + i, wait, counts_t,
-                                     suits, split))
+                found.append(Reading(Shape.STANDARD, groups, win, head + i, wait, counts_t, suits))
     if not melds:
         if rules.seven_pairs and _seven_pairs(concealed, rules.seven_pairs_quads):
             pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(concealed)
@@ -362,20 +379,6 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
         if rules.thirteen_orphans and _thirteen_orphans(concealed):
             found.append(_orphans_reading(concealed, win, counts_t, suits))
     return tuple(found)
-
-
-def _meld_profile(melds: tuple[Group, ...]) -> tuple[int, int, int, int, int, int]:
-    """What the declared melds add to every split: chows, pongs/kongs, kongs, mask, declared, exposed."""
-    chows = alike = kongs = mask = exposed = 0
-    for g in melds:
-        if g.kind is GroupKind.CHOW:
-            chows += 1
-        else:
-            alike += 1
-            mask |= 1 << g.index
-            kongs += g.kind is GroupKind.KONG
-        exposed += g.meld is not MeldKind.CKONG
-    return chows, alike, kongs, mask, len(melds), exposed
 
 
 def _with_melds(concealed: list[int], melds: tuple[Group, ...]) -> tuple[int, ...]:
@@ -393,10 +396,13 @@ def _with_melds(concealed: list[int], melds: tuple[Group, ...]) -> tuple[int, ..
     return tuple(counts)
 
 
+_NONE9, _NONE7 = (0,) * 9, (0,) * 7
+
+
 def _suit_mask(parts: tuple[tuple[int, ...], ...], melds: tuple[Group, ...]) -> int:
     """Bit mask of the suits held: 1 characters, 2 dots, 4 bamboo, 8 honours."""
-    mask = (1 if any(parts[0]) else 0) | (2 if any(parts[1]) else 0) | (
-        4 if any(parts[2]) else 0) | (8 if any(parts[3]) else 0)
+    mask = ((parts[0] != _NONE9) | (parts[1] != _NONE9) << 1 | (parts[2] != _NONE9) << 2
+            | (parts[3] != _NONE7) << 3)
     for g in melds:
         mask |= 8 if g.index >= 27 else 1 << (g.index // 9)
     return mask
@@ -428,8 +434,8 @@ def _orphans_reading(concealed: list[int], win: Tile, counts: tuple[int, ...],
 
 def is_nine_gates(reading: Reading) -> bool:
     """Whether the hand is 1112345678999 of one suit plus one more, all concealed (九子連環)."""
-    if (reading.suits not in (1, 2, 4) or reading.profile.declared
-            or reading.shape is not Shape.STANDARD):
+    if (reading.suits not in (1, 2, 4) or reading.shape is not Shape.STANDARD
+            or any(g.meld is not None for g in reading.groups)):
         return False
     lo = reading.win.index - reading.win.rank + 1
     return all(have >= need for have, need in zip(reading.counts[lo:lo + 9], _NINE_GATES))
@@ -465,7 +471,7 @@ def waits(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[WaitingTile, ..
     own = concealed.copy()
     for meld in hand.melds:
         for t in meld.tiles:
-            own[t.index] += 1
+            own[t] += 1
     status = _STATUS
     parts = [tuple(concealed[lo:lo + 9]) for lo in (0, 9, 18)] + [tuple(concealed[27:34])]
     statuses = [status[part] for part in parts]

@@ -14,7 +14,7 @@ from functools import lru_cache
 from .detectors import DETECTORS
 from .errors import FieldError, HandError
 from .hand import Hand, WinBy, WinContext
-from .readings import Reading, ShapeRules, Shape, readings
+from .readings import Reading, ShapeRules, Shape, readings, with_profile
 from .rulesets import Amount, Pattern, Ruleset
 from .tiles import SUIT_OFFSET
 
@@ -176,6 +176,7 @@ def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> str:
 
 def detect(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> dict[str, int]:
     """Count every pattern present in one reading (relations not yet applied)."""
+    reading = with_profile(reading)
     present: dict[str, int] = {}
     events = ctx.events
     for pid, detector, needs in _plan(ruleset):

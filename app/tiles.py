@@ -276,5 +276,5 @@ def counts_of(tiles: Iterable[Tile]) -> list[int]:
     """Count the playing tiles by index (34 entries)."""
     counts = [0] * NUM_KINDS
     for t in tiles:
-        counts[t.index] += 1
+        counts[t] += 1
     return counts
