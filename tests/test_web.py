@@ -4,7 +4,6 @@ from __future__ import annotations
 import html
 import re
 from fractions import Fraction
-from html.parser import HTMLParser
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
@@ -12,6 +11,7 @@ from jinja2 import BytecodeCache
 
 from app.rulesets import registry
 from app.web import create_app
+from tests.html_tables import Page as TablesPage
 
 RULESETS = registry()
 HAND = "123m456m789m234p55s"     # seed 001's all-chows hand: 3 fan at East on N's discard
@@ -49,82 +49,22 @@ def client(app):
 # --- reading pages ---------------------------------------------------------------------
 
 
-class _Page(HTMLParser):
-    """The parts of a page the tests read: tables by caption, inputs, error lists, links."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tables: list[dict] = []
-        self.inputs: list[dict[str, str]] = []
-        self.errors: dict[str, list[str]] = {}
-        self.links: list[dict[str, str]] = []
-        self._caption = False
-        self._row: list[str] | None = None
-        self._cell: list[str] | None = None
-        self._error_list: str | None = None
-        self._item: list[str] | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = {k: v or "" for k, v in attrs}
-        if tag == "table":
-            self.tables.append({"caption": "", "rows": []})
-        elif tag == "caption":
-            self._caption = True
-        elif tag == "tr":
-            self._row = []
-        elif tag in ("td", "th") and self._row is not None:
-            self._cell = []
-        elif tag == "input":
-            self.inputs.append(a)
-        elif tag == "a":
-            self.links.append(a)
-        elif tag == "ul" and "errors" in a.get("class", "").split():
-            self._error_list = a.get("id", "").removesuffix("-error")
-            self.errors.setdefault(self._error_list, [])
-        elif tag == "li" and self._error_list is not None:
-            self._item = []
-
-    def handle_endtag(self, tag):
-        if tag == "caption":
-            self._caption = False
-        elif tag in ("td", "th") and self._cell is not None and self._row is not None:
-            self._row.append(" ".join("".join(self._cell).split()))
-            self._cell = None
-        elif tag == "tr" and self._row is not None:
-            self.tables[-1]["rows"].append(self._row)
-            self._row = None
-        elif tag == "li" and self._item is not None:
-            self.errors[self._error_list].append(" ".join("".join(self._item).split()))
-            self._item = None
-        elif tag == "ul":
-            self._error_list = None
-
-    def handle_data(self, data):
-        if self._caption:
-            self.tables[-1]["caption"] += data
-        elif self._cell is not None:
-            self._cell.append(data)
-        if self._item is not None:
-            self._item.append(data)
+class _Page(TablesPage):
+    """A page as the route tests read it: tables by exact caption, rows as lists of cells."""
 
     def table(self, caption: str) -> list[list[str]] | None:
         for t in self.tables:
             if " ".join(t["caption"].split()) == caption:
-                return t["rows"]
+                return [cells for _, cells in t["rows"]]
         return None
 
     @property
     def captions(self) -> list[str]:
         return [" ".join(t["caption"].split()) for t in self.tables]
 
-    def input(self, **match: str) -> dict[str, str] | None:
-        return next((i for i in self.inputs if all(i.get(k) == v for k, v in match.items())), None)
-
 
 def page(response) -> _Page:
-    parsed = _Page()
-    parsed.feed(response.get_data(as_text=True))
-    return parsed
+    return _Page(response.get_data(as_text=True))
 
 
 def shown_result(response) -> tuple[int, dict[str, Fraction]]:
