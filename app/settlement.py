@@ -18,7 +18,7 @@ from .hand import SEATS, Hand, MeldKind, WinBy
 from .readings import waits
 from .request import Calculation, calculate, read_ruleset, read_settings
 from .rulesets import Amount, Ruleset, SettlementRules
-from .tiles import TILES, Tile, format_tiles, parse_tiles
+from .tiles import Tile, format_tiles, parse_tiles
 
 KONG_KINDS = ("exposed", "concealed", "added")
 MAX_EVENTS = 40

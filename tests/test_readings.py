@@ -11,7 +11,7 @@ from app.description import parse_hand
 from app.hand import Hand
 from app.readings import (GroupKind, Shape, ShapeRules, Wait, is_complete, is_nine_gates,
                           is_pure_nine_gates, readings, waits)
-from app.tiles import TILES, tile
+from app.tiles import TILES
 
 from tests.strategies import complete_hands, naive_complete, naive_special
 

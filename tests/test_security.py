@@ -243,7 +243,7 @@ def test_a_ruleset_id_from_a_request_never_reaches_the_file_system(monkeypatch):
     for url in urls + ["/", "/rules/", "/rules/sichuan", "/api/score?hand=x"]:   # templates loaded
         client.get(url)
     opened: list[str] = []
-    real_open, real_io_open = builtins.open, io.open
+    real_open = builtins.open
 
     def spy(file, *args, **kwargs):
         opened.append(str(file))
