@@ -11,6 +11,14 @@
     }
   }
 
+  // After a tile was added (the page came back at #add-<tile>), keep the keyboard there.
+  if (/^#add-[0-9a-z]+$/.test(window.location.hash)) {
+    var picked = document.getElementById(window.location.hash.slice(1));
+    if (picked) {
+      picked.focus();
+    }
+  }
+
   // Inside an iframe: tell the parent page our height so it can fit the frame.
   if (window.parent !== window) {
     var lastHeight = 0;

@@ -57,7 +57,10 @@ def _calculator(embed: bool):
     if action is not None:
         edited, problem = apply_picker(params, action)
         if problem is None:
-            return redirect(permalink_with_picker(edited, "/embed" if embed else "/"))
+            link = permalink_with_picker(edited, "/embed" if embed else "/")
+            if action == "add" and params["add"] in TILE_BY_CODE:
+                link += f"#add-{params['add']}"   # back at the tile just picked, for the keyboard
+            return redirect(link)
         params = edited
     ruleset, rulesets = _ruleset(params)
     form = CalculatorForm(form_data(params))

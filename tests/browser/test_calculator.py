@@ -153,6 +153,16 @@ def test_keyboard_only_adds_palette_tiles(page: Page):
     expect(page.get_by_label("Hand: concealed tiles")).to_have_value(f"{first}9p")
 
 
+def test_the_keyboard_stays_on_the_tile_just_picked(page: Page):
+    page.goto("/?rules=hong-kong-course")
+    _tab_to(page, ".palette button[name=add][value='5s']")
+    for count in (1, 2, 3):
+        page.keyboard.press("Enter")
+        expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(count)
+        expect(page.locator("#add-5s")).to_be_focused()
+    expect(page.get_by_label("Hand: concealed tiles")).to_have_value("555s")
+
+
 def test_embedded_on_another_site_scores_and_fits_its_frame(page: Page, lesson_site,
                                                             live_server, api):
     page.goto(f"{lesson_site}/lesson.html")
