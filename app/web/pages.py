@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request
+from flask import Blueprint, current_app, redirect, render_template
 
 from ..description import read_meld
 from ..detectors import PER_ITEM_DETECTORS
@@ -17,22 +17,12 @@ from ..report import explain_points
 from ..request import calculate, calculate_waits
 from ..tiles import TILES, format_tiles, parse_tiles
 from .forms import PICKER_TILES, CalculatorForm, TicksForm, attach_errors, set_choices
-from .present import MAX_QUERY, TooMuch, canonical_params, form_data, params_from, permalink
+from .present import canonical_params, form_data, page_params, permalink
 
 bp = Blueprint("pages", __name__)
 
 PICKER_ACTIONS = ("add", "remove", "make", "unmeld", "clear", "undraft")
 MELD_KINDS = ("chow", "pong", "kong", "ckong", "akong")
-
-
-def _params() -> dict[str, str]:
-    if len(request.query_string) > MAX_QUERY:
-        abort(414)
-    try:
-        params = params_from(request.args)
-    except TooMuch:
-        abort(400)
-    return params
 
 
 def _ruleset(params: dict[str, str]):
@@ -52,7 +42,7 @@ def embed():
 
 
 def _calculator(embed: bool):
-    params = _params()
+    params = page_params()
     action = next((a for a in PICKER_ACTIONS if a in params), None)
     if action is not None:
         edited, problem = apply_picker(params, action)
@@ -198,7 +188,7 @@ def _ticks_link(calc, params: dict[str, str]) -> str:
 
 @bp.get("/ticks")
 def ticks():
-    params = _params()
+    params = page_params()
     ruleset, rulesets = _ruleset(params)
     form = TicksForm(form_data(params))
     ruleset_or_default = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]

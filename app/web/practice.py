@@ -13,7 +13,7 @@ import secrets
 from fractions import Fraction
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request
+from flask import Blueprint, current_app, redirect, render_template
 from wtforms import Form, StringField
 
 from ..answers import check_answer
@@ -29,7 +29,7 @@ from ..rulesets import exact
 from ..scoring import default_settings, inactive, value
 from ..tiles import TILES
 from .forms import SEAT_NAMES, DialsMixin, attach_errors, set_choices
-from .present import MAX_QUERY, TooMuch, form_data, params_from, permalink
+from .present import form_data, page_params, permalink
 
 bp = Blueprint("practice", __name__)
 
@@ -44,15 +44,6 @@ SEED = re.compile(r"[A-Za-z0-9_-]{1,40}")
 SCORE = re.compile(r"([0-9]{1,4})/([0-9]{1,4})")
 AMOUNT = re.compile(r"[+\-−]?[0-9]{1,9}(?:[./][0-9]{1,9})?")
 SUIT_NAMES = {"m": "Characters 萬", "p": "Dots 筒", "s": "Bamboo 索"}
-
-
-def _params() -> dict[str, str]:
-    if len(request.query_string) > MAX_QUERY:
-        abort(414)
-    try:
-        return params_from(request.args)
-    except TooMuch:
-        abort(400)
 
 
 def _rulesets():
@@ -83,7 +74,7 @@ def points_embed():
 
 
 def _points(embed: bool):
-    params = _params()
+    params = page_params()
     embed = embed or params.get("embed") == "1"
     rulesets = _rulesets()
     ruleset = rulesets.get(params.get("rules") or current_app.config["DEFAULT_RULES"])
@@ -135,7 +126,7 @@ def _fan_total(text: str) -> int | None:
 
 @bp.get("/practice")
 def practice():
-    params = _params()
+    params = page_params()
     embed = params.get("embed") == "1"
     rulesets = _rulesets()
     default = current_app.config["DEFAULT_RULES"]

@@ -27,6 +27,17 @@ class TooMuch(ValueError):
     """A request larger than any real hand description."""
 
 
+def page_params() -> dict[str, str]:
+    """The current page request's arguments; 414 or 400 for requests no hand needs."""
+    from flask import abort, request
+    if len(request.query_string) > MAX_QUERY:
+        abort(414)
+    try:
+        return params_from(request.args)
+    except TooMuch:
+        abort(400)
+
+
 def params_from(args: MultiDict) -> dict[str, str]:
     """Flatten request arguments to one string per name, as the core reads them."""
     params: dict[str, str] = {}

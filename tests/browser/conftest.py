@@ -162,3 +162,14 @@ def no_console_errors(page, console_errors):
     page.set_default_timeout(TIMEOUT_MS)
     yield
     assert console_errors == [], "the browser reported errors:\n" + "\n".join(console_errors)
+
+
+def assert_loads_cleanly(page, console_errors: list[str], path: str) -> None:
+    """The page answers, every image (tiles included) loads, and the console stays quiet."""
+    response = page.goto(path)
+    assert response is not None and response.ok
+    page.wait_for_load_state("load")
+    broken = page.evaluate(
+        "[...document.images].filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
+    assert broken == []
+    assert console_errors == []

@@ -9,6 +9,7 @@ import time
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
+from tests.browser.conftest import assert_loads_cleanly
 
 pytestmark = pytest.mark.browser
 
@@ -213,11 +214,4 @@ def test_embedded_on_another_site_scores_and_fits_its_frame(page: Page, lesson_s
     "/rules/hong-kong-course",
 ])
 def test_pages_load_without_console_errors(page: Page, console_errors, path):
-    response = page.goto(path)
-    assert response is not None and response.ok
-    page.wait_for_load_state("load")
-    # every tile image and the stylesheet loaded
-    broken = page.evaluate(
-        "[...document.images].filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
-    assert broken == []
-    assert console_errors == []
+    assert_loads_cleanly(page, console_errors, path)

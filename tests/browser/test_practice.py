@@ -13,6 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from app.dealer import deal
 from app.rulesets import registry
+from tests.browser.conftest import assert_loads_cleanly
 
 pytestmark = pytest.mark.browser
 
@@ -140,10 +141,4 @@ def test_a_round_of_count_the_fan(page: Page, api):
     "/practice?rules=sichuan&seed=c&n=2&level=patterns&answer=1&fan=3&ticks=root",
 ])
 def test_the_pages_load_without_console_errors(page: Page, console_errors, path):
-    response = page.goto(path)
-    assert response is not None and response.ok
-    page.wait_for_load_state("load")
-    broken = page.evaluate(
-        "[...document.images].filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
-    assert broken == []
-    assert console_errors == []
+    assert_loads_cleanly(page, console_errors, path)
