@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .hand import WinContext
+from .hand import WinBy, WinContext
 from .readings import Group, GroupKind, Reading, Shape, Wait, is_nine_gates, is_pure_nine_gates
 
 Detector = Callable[[Reading, WinContext], int]
@@ -123,42 +123,32 @@ def all_honours(r: Reading, ctx: WinContext) -> int:
     return int(r.suits == HONOURS_BIT)
 
 
-def _terminal(i: int) -> bool:
-    return i < 27 and i % 9 in (0, 8)
-
-
 def all_terminals(r: Reading, ctx: WinContext) -> int:
     """Only 1s and 9s (清么九)."""
-    return int(not r.suits & HONOURS_BIT and all(_terminal(i) for i in r.held))
+    p = r.profile
+    return int(not p.simples and not p.honours)
 
 
 def terminals_and_honours(r: Reading, ctx: WinContext) -> int:
     """Only 1s, 9s and honours, with at least one of each kind, in pongs and a pair (花幺九)."""
-    if r.profile.alike != 4 or not r.suits & HONOURS_BIT or r.suits == HONOURS_BIT:
-        return 0
-    held = r.held
-    return int(all(_terminal(i) or i >= 27 for i in held) and any(_terminal(i) for i in held))
+    p = r.profile
+    return int(p.alike == 4 and not p.simples and p.terminals > 0 and p.honours > 0)
 
 
 def terminals_everywhere(r: Reading, ctx: WinContext) -> int:
     """Every set and the pair holds a 1 or a 9 (带幺九; standard shapes only, ruling 8)."""
-    return int(_standard(r) and all(_holds_terminal(g) for g in r.groups))
-
-
-def _holds_terminal(g: Group) -> bool:
-    if g.kind is GroupKind.CHOW:
-        return g.index % 9 in (0, 6)
-    return _terminal(g.index)
+    return int(r.profile.terminal_groups == len(r.groups) and _standard(r))
 
 
 def all_simples(r: Reading, ctx: WinContext) -> int:
     """No 1s, 9s or honours anywhere, melds included (断幺九)."""
-    return int(not r.suits & HONOURS_BIT and not any(_terminal(i) for i in r.held))
+    p = r.profile
+    return int(not p.terminals and not p.honours)
 
 
 def roots(r: Reading, ctx: WinContext) -> int:
     """Each tile kind held four times, in kongs or spread over sets (根; ruling 10)."""
-    return sum(1 for c in r.counts if c == 4)
+    return r.counts.count(4)
 
 
 # --- honours -----------------------------------------------------------------------
@@ -238,13 +228,9 @@ def concealed_hand_no_kongs(r: Reading, ctx: WinContext) -> int:
 
 def _concealed_pongs(r: Reading, ctx: WinContext) -> int:
     """Pongs or kongs concealed at the win: a pong completed by a discard is exposed."""
-    count = 0
-    for i, g in enumerate(r.groups):
-        if not g.is_set_of_alike or not g.concealed:
-            continue
-        if i == r.win_group and not ctx.self_drawn:
-            continue
-        count += 1
+    count = r.profile.concealed_alike
+    if ctx.by is WinBy.DISCARD and r.groups[r.win_group].kind is GroupKind.PONG:
+        count -= 1   # the winning tile is a concealed tile, so its group is never a meld
     return count
 
 
@@ -287,7 +273,7 @@ def all_seasons(r: Reading, ctx: WinContext) -> int:
 
 def self_draw(r: Reading, ctx: WinContext) -> int:
     """The winning tile was drawn from the wall (自摸)."""
-    return int(ctx.self_drawn)
+    return int(ctx.by is WinBy.SELF_DRAW)
 
 
 def always(r: Reading, ctx: WinContext) -> int:
@@ -306,3 +292,44 @@ DETECTORS: dict[str, Detector] = {f.__name__: f for f in (
     concealed_hand, concealed_hand_no_kongs, four_concealed_pongs, four_concealed_pongs_no_kongs,
     own_flower, own_season, no_bonus_tiles, all_flowers, all_seasons, self_draw, always,
 )}
+
+
+# --- gates ---------------------------------------------------------------------------
+# A gate is a quick test that must hold for any detector behind it to fire. Scoring tests
+# each gate once per reading and skips the detectors behind a closed one; a detector not
+# listed in GATED always runs. tests/test_scoring.py checks that gating never changes what
+# is found.
+
+def no_chows(r: Reading, ctx: WinContext) -> bool:
+    """Pongs, kongs and pairs only (or a special shape, which has no chows either)."""
+    return not r.profile.chows
+
+
+def honour_sets(r: Reading, ctx: WinContext) -> bool:
+    """At least one pong or kong of winds or dragons."""
+    return r.profile.alike_mask >= 1 << 27
+
+
+def one_suit(r: Reading, ctx: WinContext) -> bool:
+    """No two suits mixed (honours may join the one suit)."""
+    return r.suits & 7 in (0, 1, 2, 4)
+
+
+def bonus_tiles(r: Reading, ctx: WinContext) -> bool:
+    """A flower or a season was declared."""
+    return bool(ctx.flowers or ctx.seasons)
+
+
+GATES: dict[str, Callable[[Reading, WinContext], bool]] = {
+    f.__name__: f for f in (no_chows, honour_sets, one_suit, bonus_tiles)}
+GATED: dict[str, str] = {
+    **dict.fromkeys(("all_pongs", "golden_hook", "all_pongs_single_wait", "four_kongs",
+                     "seven_pairs", "seven_pairs_with_quad", "thirteen_orphans", "all_terminals",
+                     "terminals_and_honours", "jade_dragon", "ruby_dragon", "pearl_dragon",
+                     "four_concealed_pongs", "four_concealed_pongs_no_kongs"), "no_chows"),
+    **dict.fromkeys(("dragon_pongs", "seat_wind_pong", "round_wind_pong", "small_three_dragons",
+                     "great_three_dragons", "small_four_winds", "great_four_winds"), "honour_sets"),
+    **dict.fromkeys(("full_flush", "half_flush", "all_honours", "pure_nine_gates",
+                     "nine_gates_true_wait_on_discard"), "one_suit"),
+    **dict.fromkeys(("own_flower", "own_season", "all_flowers", "all_seasons"), "bonus_tiles"),
+}

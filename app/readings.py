@@ -8,7 +8,7 @@ A reading is a fact about tiles, never a price: the rulesets price readings.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 from itertools import product
@@ -59,6 +59,10 @@ class Group:
     kind: GroupKind
     index: int
     meld: MeldKind | None = None
+    facts: int = field(init=False, repr=False, compare=False)   # packed, see _group_facts
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "facts", _group_facts(self.kind, self.index, self.meld))
 
     @property
     def first(self) -> Tile:
@@ -104,38 +108,67 @@ class Profile(NamedTuple):
     """Counts about one split of the tiles, shared by its readings, for quick detectors."""
 
     chows: int = 0
-    alike: int = 0        # pongs and kongs
+    alike: int = 0            # pongs and kongs
     kongs: int = 0
-    alike_mask: int = 0   # bit i set: a pong or kong of tile kind i
-    declared: int = 0     # declared melds
-    exposed: int = 0      # declared melds other than concealed kongs
+    alike_mask: int = 0       # bit i set: a pong or kong of tile kind i
+    declared: int = 0         # declared melds
+    exposed: int = 0          # declared melds other than concealed kongs
+    terminal_groups: int = 0  # groups holding a 1 or a 9 (honours do not count)
+    concealed_alike: int = 0  # pongs and kongs held concealed (a concealed kong among them)
+    simples: int = 0          # tiles ranked 2 to 8
+    terminals: int = 0        # tiles ranked 1 or 9
+    honours: int = 0          # wind and dragon tiles
 
 
 NO_SETS = Profile()
 
+# A group's facts packed into one int, so that a split's profile is the plain sum of its
+# groups' facts: small counts in fixed bit fields, then the bit mask of pong/kong kinds (a
+# kind is a pong or kong at most once in a hand, so adding the masks never carries).
+_FIELDS = (  # (Profile field, first bit, width)
+    ("chows", 0, 3), ("alike", 3, 3), ("kongs", 6, 3), ("declared", 9, 3), ("exposed", 12, 3),
+    ("terminal_groups", 15, 3), ("concealed_alike", 18, 3), ("simples", 21, 5),
+    ("terminals", 26, 5), ("honours", 31, 5),
+)
+_MASK_SHIFT = 36
+_SHIFT = {name: shift for name, shift, _ in _FIELDS}
+
+
+def _group_facts(kind: GroupKind, index: int, meld: MeldKind | None) -> int:
+    """One group's contribution to its split's profile, packed (see _FIELDS)."""
+    alike = kind is GroupKind.PONG or kind is GroupKind.KONG
+    if kind is GroupKind.CHOW:
+        ranks = (index % 9, index % 9 + 1, index % 9 + 2)
+    else:
+        ranks = (index % 9 if index < 27 else -1,) * _SIZE[kind]
+    counts = {
+        "chows": kind is GroupKind.CHOW,
+        "alike": alike,
+        "kongs": kind is GroupKind.KONG,
+        "declared": meld is not None,
+        "exposed": meld is not None and meld is not MeldKind.CKONG,
+        "terminal_groups": any(r in (0, 8) for r in ranks),
+        "concealed_alike": alike and (meld is None or meld is MeldKind.CKONG),
+        "simples": sum(1 for r in ranks if 1 <= r <= 7),
+        "terminals": sum(1 for r in ranks if r in (0, 8)),
+        "honours": sum(1 for r in ranks if r == -1),
+    }
+    facts = sum(int(counts[name]) << _SHIFT[name] for name in counts)
+    return facts | (alike << (_MASK_SHIFT + index))
+
 
 def profile(groups: tuple[Group, ...]) -> Profile:
-    """Count the chows, pongs and kongs of one split of the tiles."""
-    chows = alike = kongs = mask = declared = exposed = 0
-    for g in groups:
-        kind = g.kind
-        if kind is GroupKind.CHOW:
-            chows += 1
-        elif kind is GroupKind.PONG or kind is GroupKind.KONG:
-            alike += 1
-            mask |= 1 << g.index
-            kongs += kind is GroupKind.KONG
-        if g.meld is not None:
-            declared += 1
-            exposed += g.meld is not MeldKind.CKONG
-    return Profile(chows, alike, kongs, mask, declared, exposed)
+    """Count the sets, kongs, melds and kinds of tile of one split of the tiles."""
+    f = sum(g.facts for g in groups)
+    return Profile(f & 7, f >> 3 & 7, f >> 6 & 7, f >> _MASK_SHIFT, f >> 9 & 7, f >> 12 & 7,
+                   f >> 15 & 7, f >> 18 & 7, f >> 21 & 31, f >> 26 & 31, f >> 31 & 31)
 
 
 def with_profile(reading: "Reading") -> "Reading":
     """The reading with its split's profile counted (readings() leaves that to scoring)."""
-    if reading.shape is not Shape.STANDARD or reading.profile is not NO_SETS:
+    if reading.profile is not NO_SETS:
         return reading
-    return reading._replace(profile=profile(reading.groups))
+    return tuple.__new__(Reading, (*reading[:7], profile(reading.groups)))
 
 
 class Reading(NamedTuple):
@@ -255,11 +288,10 @@ class _StatusTable(dict):
 
 
 class _OptionTable(dict):
-    """(suit offset, counts) -> every split of that suit: (groups, partial profile).
+    """(suit offset, counts) -> every split of that suit, as (groups, ()).
 
-    Each split comes as (groups, chows, pongs, pong bit mask, ()): a reading's profile is
-    summed from its suits instead of counted again; the last place holds the winning
-    tile's places in the placement table.
+    The empty place matches the placement table's (groups, winning tile places), so that
+    readings() takes one suit from either table alike.
     """
 
     def __missing__(self, key: tuple[int, tuple[int, ...]]):

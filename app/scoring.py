@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .detectors import DETECTORS
+from .detectors import DETECTORS, GATED, GATES, always
 from .errors import FieldError, HandError
 from .hand import Hand, WinBy, WinContext
 from .readings import Reading, ShapeRules, Shape, readings, with_profile
@@ -178,24 +178,40 @@ def detect(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> dict[str, int
     """Count every pattern present in one reading (relations not yet applied)."""
     reading = with_profile(reading)
     present: dict[str, int] = {}
-    events = ctx.events
-    for pid, detector, needs in _plan(ruleset):
-        if needs and events.isdisjoint(needs):
-            continue
-        count = detector(reading, ctx) if detector is not None else 1
-        if count:
-            present[pid] = count
-    for p in ruleset.packages:
-        if all(q in present for q in p.requires):
-            present[p.id] = 1
+    for gate, checks in _plan(ruleset, ctx.events):
+        if gate is None or gate(reading, ctx):
+            for pid, detector in checks:
+                count = detector(reading, ctx)
+                if count:
+                    present[pid] = count
+    for pid, requires in _packages(ruleset):
+        if present.keys() >= requires:
+            present[pid] = 1
     return present
 
 
+@lru_cache(maxsize=256)
+def _plan(ruleset: Ruleset, events: frozenset[str]) -> tuple[tuple[object, tuple], ...]:
+    """What tile mode checks when these events happened: (gate, ((pattern id, detector), ...)).
+
+    A pattern resting on events alone is present whenever one of them happened; the
+    detectors are grouped behind their gates (None: always checked).
+    """
+    checks: dict[str | None, list[tuple[str, object]]] = {}
+    for p in ruleset.patterns:
+        if p.requires or not (p.detect or p.events):
+            continue
+        if p.events and events.isdisjoint(p.events):
+            continue
+        detector = DETECTORS[p.detect] if p.detect else always
+        checks.setdefault(GATED.get(p.detect or ""), []).append((p.id, detector))
+    return tuple((GATES[gate] if gate else None, tuple(found)) for gate, found in checks.items())
+
+
 @lru_cache(maxsize=64)
-def _plan(ruleset: Ruleset) -> tuple[tuple[str, object, tuple[str, ...]], ...]:
-    """What tile mode checks, in file order: (pattern id, detector or None, events any-of)."""
-    return tuple((p.id, DETECTORS[p.detect] if p.detect else None, p.events)
-                 for p in ruleset.patterns if not p.requires and (p.detect or p.events))
+def _packages(ruleset: Ruleset) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each package pattern (清对 …) and the patterns it is quoted for."""
+    return tuple((p.id, frozenset(p.requires)) for p in ruleset.packages)
 
 
 # --- tick-box mode -----------------------------------------------------------------------

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 
 from app.description import parse_hand
-from app.hand import Hand
-from app.readings import (GroupKind, Shape, ShapeRules, Wait, is_complete, is_nine_gates,
-                          is_pure_nine_gates, readings, waits)
+from app.hand import Hand, MeldKind
+from app.readings import (GroupKind, Profile, Shape, ShapeRules, Wait, is_complete,
+                          is_nine_gates, is_pure_nine_gates, readings, waits, with_profile)
 from app.tiles import TILES
 
 from tests.strategies import complete_hands, naive_complete, naive_special
@@ -160,3 +160,37 @@ def test_a_tile_whose_four_copies_are_all_ones_own_is_no_wait():
     assert waits(ready) == ()
     ready = parse_hand({"hand": "1m", "melds": "kong:2222m,555p,666p,777p"}, complete=False)
     assert [(w.tile.code, w.left) for w in waits(ready)] == [("1m", 3)]
+
+
+def _counted_profile(groups) -> Profile:
+    """The profile by plain counting over the groups' tiles (the oracle for the packed sums)."""
+    sets = [g for g in groups if g.kind in (GroupKind.CHOW, GroupKind.PONG, GroupKind.KONG)]
+    alike = [g for g in sets if g.kind is not GroupKind.CHOW]
+    tiles = [t for g in groups for t in g.tiles]
+    return Profile(
+        chows=sum(g.kind is GroupKind.CHOW for g in sets), alike=len(alike),
+        kongs=sum(g.kind is GroupKind.KONG for g in sets),
+        alike_mask=sum(1 << g.index for g in alike),
+        declared=sum(g.meld is not None for g in groups),
+        exposed=sum(g.meld is not None and g.meld is not MeldKind.CKONG for g in groups),
+        terminal_groups=sum(any(t.is_terminal for t in g.tiles) for g in groups),
+        concealed_alike=sum(g.meld in (None, MeldKind.CKONG) for g in alike),
+        simples=sum(t.is_suited and not t.is_terminal for t in tiles),
+        terminals=sum(t.is_terminal for t in tiles), honours=sum(t.is_honour for t in tiles))
+
+
+@settings(max_examples=300)
+@given(complete_hands())
+def test_a_profile_counts_what_its_groups_hold(hand):
+    for reading in readings(hand):
+        assert with_profile(reading).profile == _counted_profile(reading.groups)
+
+
+@pytest.mark.parametrize("text", ["11223344556677m", "1111m2233p4455s66z", "19m19p19s12345677z"])
+def test_special_shapes_have_profiles_too(text):
+    hand = parse_hand({"hand": text})
+    rules = ShapeRules(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=True)
+    found = readings(hand, rules)
+    assert any(r.shape is not Shape.STANDARD for r in found)
+    for reading in found:
+        assert with_profile(reading).profile == _counted_profile(reading.groups)
