@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from .hand import SEATS, WinBy
-from .rulesets import Amount, Liability, exact
-from .scoring import Score
+from .rulesets import Amount, Liability, Ruleset, exact
+from .scoring import Score, Settings
 
 ROLES = ("winner", "discarder", "payer", "liable", "already-won", "none")
 
@@ -70,15 +71,26 @@ def applicable_liability(score: Score, table: Table, exposed_melds: int | None) 
 
 def settle(score: Score, table: Table, exposed_melds: int | None = None) -> tuple[Payment, ...]:
     """Who pays whom, one row per seat E S W N."""
-    ruleset, settings = score.ruleset, score.settings
+    return _settle(score.ruleset, score.settings, table, score.points, score.total_fan,
+                   score.capped_fan, score.below_minimum,
+                   applicable_liability(score, table, exposed_melds))
+
+
+# The rows depend on the score only through its totals and the liability rule, which
+# many hands share, so each combination is priced once and its rows reused.
+@lru_cache(maxsize=1024)
+def _settle(ruleset: Ruleset, settings: Settings, table: Table, points: int, total_fan: int,
+            capped_fan: int, below_minimum: bool,
+            liability: Liability | None) -> tuple[Payment, ...]:
+    """The rows for these totals at this table (see settle)."""
     rule = ruleset.payments[settings.payment]
     winner = table.winner
-    if score.below_minimum:
-        reason = (f"not a legal win: {score.total_fan} fan is below the minimum"
+    if below_minimum:
+        reason = (f"not a legal win: {total_fan} fan is below the minimum"
                   f" {settings.min}, so nobody pays")
         return tuple(Payment(s, "winner" if s == winner else "none", 0, reason)
                      for s in SEATS)
-    base = score.points * settings.stake * rule.unit
+    base = points * settings.stake * rule.unit
     owed: dict[str, Amount] = {}
     why: dict[str, str] = {}
     role: dict[str, str] = {}
@@ -106,7 +118,6 @@ def settle(score: Score, table: Table, exposed_melds: int | None = None) -> tupl
             why[seat] = (f"pays {fmt(rule.others)} × {fmt(base)} beside the discarder ({rule.name.en})"
                          if amount else f"did not discard the winning tile: pays nothing ({rule.name.en})")
         owed[seat] = amount
-    liability = applicable_liability(score, table, exposed_melds)
     if liability is not None:
         whole = sum(owed.values())
         for seat in owed:
@@ -122,7 +133,8 @@ def settle(score: Score, table: Table, exposed_melds: int | None = None) -> tupl
     rows = []
     for seat in SEATS:
         if seat == winner:
-            rows.append(Payment(seat, "winner", _tidy(collected), _winner_reason(score, table, base)))
+            reason = _winner_reason(table, capped_fan, base)
+            rows.append(Payment(seat, "winner", _tidy(collected), reason))
         else:
             rows.append(Payment(seat, role[seat], _tidy(-owed[seat]), why[seat]))
     return tuple(rows)
@@ -132,6 +144,6 @@ def _tidy(amount: Amount) -> Amount:
     return exact(amount) if isinstance(amount, Fraction) else amount
 
 
-def _winner_reason(score: Score, table: Table, base: Amount) -> str:
+def _winner_reason(table: Table, capped_fan: int, base: Amount) -> str:
     how = "self-drawn" if table.by is WinBy.SELF_DRAW else f"won on {table.discarder}'s discard"
-    return f"{how}: {score.capped_fan} fan → {fmt(base)} per unit; collects from every payer"
+    return f"{how}: {capped_fan} fan → {fmt(base)} per unit; collects from every payer"

@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from .description import parse_hand
 from .detectors import PER_ITEM_DETECTORS
@@ -16,7 +17,7 @@ from .hand import SEATS, Hand, WinBy
 from .readings import waits
 from .tiles import Tile, format_tiles
 from .payments import Payment, Table, next_seat, settle
-from .rulesets import Ruleset, exact, registry
+from .rulesets import Amount, Ruleset, exact, registry
 from .scoring import Score, Settings, score, score_fan, score_ticks
 
 MAX_STAKE = Fraction(1_000_000)
@@ -50,58 +51,74 @@ def read_ruleset(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | No
 
 def read_settings(params: Mapping[str, str], ruleset: Ruleset) -> Settings:
     """The dials and switches, defaulting to the ruleset's, each checked against its range."""
+    return _settings(ruleset, params.get("min", ""), params.get("cap", ""),
+                     params.get("payment", ""), params.get("curve", ""),
+                     params.get("stake", ""), params.get("options", ""))
+
+
+# Requests share a handful of dial strings, so each combination is checked once and its
+# Settings reused: the same object each time, which the scoring caches then find by identity.
+@lru_cache(maxsize=256)
+def _settings(ruleset: Ruleset, raw_min: str, raw_cap: str, raw_payment: str, raw_curve: str,
+              raw_stake: str, raw_options: str) -> Settings:
+    """Check one combination of raw dial strings against the ruleset (see read_settings)."""
     errors: list[FieldError] = []
     d = ruleset.dials
-    minimum = _whole(params, "min", d.min, ruleset.min_range, errors)
+    minimum = _whole(raw_min, "min", d.min, ruleset.min_range, errors)
     cap: int | None = d.cap
-    raw_cap = params.get("cap", "").strip().lower()
-    if raw_cap in ("none", "no", "uncapped"):
+    cap_word = raw_cap.strip().lower()
+    if cap_word in ("none", "no", "uncapped"):
         if ruleset.uncapped:
             cap = None
         else:
             errors.append(FieldError("cap", f"{ruleset.name.en} always has a cap"))
-    elif raw_cap:
-        cap = _whole(params, "cap", d.cap, ruleset.cap_range, errors)
+    elif cap_word:
+        cap = _whole(raw_cap, "cap", d.cap, ruleset.cap_range, errors)
     if cap is not None and minimum is not None and cap < minimum:
         errors.append(FieldError("cap", f"the cap {cap} is below the minimum {minimum}"))
-    payment = params.get("payment", "").strip() or d.payment
+    payment = raw_payment.strip() or d.payment
     if payment not in ruleset.payments:
         errors.append(FieldError("payment", f"unknown payment convention {payment[:40]!r}; choose"
                                             f" one of {', '.join(ruleset.payments)}"))
-    curve = params.get("curve", "").strip()
+    curve = raw_curve.strip()
     if curve and curve not in ruleset.curves:
         errors.append(FieldError("curve", f"unknown curve {curve[:40]!r}; choose one of"
                                           f" {', '.join(ruleset.curves)}"))
     if not curve and payment in ruleset.payments:
         curve = ruleset.payments[payment].curve or d.curve
-    stake = d.stake
-    raw_stake = params.get("stake", "").strip()
-    if raw_stake:
-        try:
-            stake = exact(Fraction(raw_stake)) if re.fullmatch(r"[0-9]{1,9}(?:[./][0-9]{1,9})?",
-                                                               raw_stake) else None
-        except (ValueError, ZeroDivisionError):
-            stake = None
-        if stake is None or stake <= 0 or stake > MAX_STAKE:
-            errors.append(FieldError("stake", f"'{raw_stake[:20]}' is not a stake; give a positive"
-                                              f" number up to {MAX_STAKE}, e.g. 1 or 0.5"))
-            stake = d.stake
+    stake = _stake(raw_stake.strip(), d.stake, errors)
     options = frozenset(s.id for s in ruleset.switches if s.default)
-    raw_options = [o for o in re.split(r"[,\s]+", params.get("options", "").strip()) if o]
-    for option in raw_options:
+    named = [o for o in re.split(r"[,\s]+", raw_options.strip()) if o]
+    for option in named:
         if option not in ruleset.option_ids:
             errors.append(FieldError("options", f"unknown option {option[:40]!r} in"
                                                 f" {ruleset.name.en}; its options:"
                                                 f" {', '.join(ruleset.option_ids) or 'none'}"))
-    options |= frozenset(raw_options)
+    options |= frozenset(named)
     if errors:
         raise HandError(errors)
     return Settings(minimum, cap, curve, payment, stake, options)
 
 
-def _whole(params: Mapping[str, str], name: str, default, bounds: tuple[int, int],
-           errors: list[FieldError]):
-    raw = params.get(name, "").strip()
+def _stake(raw: str, default: Amount, errors: list[FieldError]) -> Amount:
+    """The stake per unit: a positive decimal or fraction up to MAX_STAKE, else the default."""
+    if not raw:
+        return default
+    try:
+        stake = (exact(Fraction(raw)) if re.fullmatch(r"[0-9]{1,9}(?:[./][0-9]{1,9})?", raw)
+                 else None)
+    except (ValueError, ZeroDivisionError):
+        stake = None
+    if stake is None or stake <= 0 or stake > MAX_STAKE:
+        errors.append(FieldError("stake", f"'{raw[:20]}' is not a stake; give a positive"
+                                          f" number up to {MAX_STAKE}, e.g. 1 or 0.5"))
+        return default
+    return stake
+
+
+def _whole(raw: str, name: str, default, bounds: tuple[int, int], errors: list[FieldError]):
+    """The field `name` as a whole number within bounds, else the default and an error."""
+    raw = raw.strip()
     if not raw:
         return default
     if not re.fullmatch(r"[0-9]{1,4}", raw):   # ASCII only: no Unicode digits
@@ -115,8 +132,9 @@ def _whole(params: Mapping[str, str], name: str, default, bounds: tuple[int, int
     return number
 
 
-def _seat(params: Mapping[str, str], name: str, errors: list[FieldError]) -> str | None:
-    raw = params.get(name, "").strip().upper()
+def _seat(raw: str, name: str, errors: list[FieldError]) -> str | None:
+    """The field `name` as a seat E S W N, None when blank or (with an error) not a seat."""
+    raw = raw.strip().upper()
     if not raw:
         return None
     if raw not in SEATS:
@@ -127,12 +145,21 @@ def _seat(params: Mapping[str, str], name: str, errors: list[FieldError]) -> str
 
 def read_table(params: Mapping[str, str], seat: str, by: WinBy) -> tuple[Table, bool]:
     """Who won, who discarded, who already won, who is liable (ruling 76 defaults)."""
+    return _table(params.get("winner", ""), params.get("seat", ""), params.get("discarder", ""),
+                  params.get("won", ""), params.get("liable", ""), seat, by)
+
+
+# Few tables occur (four seats, two ways of winning), so each is checked once and reused.
+@lru_cache(maxsize=1024)
+def _table(raw_winner: str, raw_seat: str, raw_discarder: str, raw_won: str, raw_liable: str,
+           seat: str, by: WinBy) -> tuple[Table, bool]:
+    """Check one combination of raw table strings (see read_table); True: discarder defaulted."""
     errors: list[FieldError] = []
-    winner = _seat(params, "winner", errors) or seat
-    if params.get("winner") and params.get("seat") and winner != seat:
+    winner = _seat(raw_winner, "winner", errors) or seat
+    if raw_winner and raw_seat and winner != seat:
         errors.append(FieldError("winner", f"winner {winner} and seat {seat} disagree; the winner"
                                            " sits in the seat"))
-    discarder = _seat(params, "discarder", errors)
+    discarder = _seat(raw_discarder, "discarder", errors)
     defaulted = False
     if by is WinBy.DISCARD:
         if discarder is None:
@@ -143,7 +170,7 @@ def read_table(params: Mapping[str, str], seat: str, by: WinBy) -> tuple[Table, 
         errors.append(FieldError("discarder", "a self-drawn win has no discarder"))
         discarder = None
     won: set[str] = set()
-    for part in [p for p in re.split(r"[,\s]+", params.get("won", "").strip().upper()) if p]:
+    for part in [p for p in re.split(r"[,\s]+", raw_won.strip().upper()) if p]:
         if part not in SEATS:
             errors.append(FieldError("won", f"'{part[:10]}' is not a seat; use E, S, W or N"))
         elif part == winner:
@@ -154,7 +181,7 @@ def read_table(params: Mapping[str, str], seat: str, by: WinBy) -> tuple[Table, 
             won.add(part)
     if len(won) > 2:
         errors.append(FieldError("won", "at most two other players can have won already"))
-    liable = _seat(params, "liable", errors)
+    liable = _seat(raw_liable, "liable", errors)
     if liable is not None and liable == winner:
         errors.append(FieldError("liable", "the winner cannot be liable for their own hand"))
     if errors:
@@ -236,18 +263,17 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
     settings = read_settings(params, ruleset)
     hand: Hand | None = None
     ticks: dict[str, int] | None = None
-    exposed: int | None = None
     if params.get("ticks", "").strip():
         ticks = read_ticks(params, ruleset)
         by = _ticks_by(params, ticks, ruleset)
-        seat = _seat(params, "seat", errors := []) or "E"
+        seat = _seat(params.get("seat", ""), "seat", errors := []) or "E"
         if errors:
             raise HandError(errors)
         result = score_ticks(ticks, ruleset, settings, by)
     elif params.get("fan", "").strip() and not params.get("hand", "").strip():
         by = _by_value(params.get("by", "").strip() or "discard")
-        seat = _seat(params, "seat", errors := []) or "E"
-        fan = _whole(params, "fan", 0, (0, 10_000), errors)
+        seat = _seat(params.get("seat", ""), "seat", errors := []) or "E"
+        fan = _whole(params.get("fan", ""), "fan", 0, (0, 10_000), errors)
         if errors:
             raise HandError(errors)
         result = score_fan(fan, ruleset, settings)
@@ -255,12 +281,18 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
         hand = parse_hand(params)
         by, seat = hand.context.by, hand.context.seat
         result = score(hand, ruleset, settings)
-        exposed = sum(1 for m in hand.melds if not m.concealed)
     table, defaulted = read_table(params, seat, by)
+    exposed: int | None = None    # only a pinned player needs the exposed melds
     if table.liable is not None:
+        exposed = _exposed_melds(hand)
         check_liability(ruleset, table, result, exposed)
     return Calculation(ruleset, settings, table, hand, ticks, result,
                        settle(result, table, exposed), defaulted)
+
+
+def _exposed_melds(hand: Hand | None) -> int | None:
+    """How many melds the hand shows; None in tick-box and fan mode, where they are unknown."""
+    return None if hand is None else sum(1 for m in hand.melds if not m.concealed)
 
 
 @dataclass(frozen=True, slots=True)
