@@ -115,13 +115,14 @@ def _shape_rules(ruleset: Ruleset, options: frozenset[str]) -> ShapeRules:
 def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
     """Refuse tiles, bonus tiles and events that this ruleset does not have."""
     errors: list[FieldError] = []
-    tiles = hand.concealed + tuple(t for m in hand.melds for t in m.tiles)
+    ctx = hand.context
+    tiles = hand.concealed + tuple(t for m in hand.melds for t in m.tiles) if (
+        not ruleset.honours or ctx.missing) else ()
     if not ruleset.honours:
         honours = sorted({t for t in tiles if t >= 27})
         if honours:
             errors.append(FieldError("hand", f"{ruleset.name.en} is played without honours;"
                                              f" remove {' '.join(t.code for t in honours)}"))
-    ctx = hand.context
     if (ctx.flowers or ctx.seasons) and not _flowers_in_play(ruleset, settings):
         errors.append(FieldError("flowers", f"{ruleset.name.en} is played without flowers"
                                             " and seasons"))
