@@ -1,7 +1,7 @@
 """Who pays whom: turn a Score's base points into one signed row per seat, summing to zero."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
@@ -21,6 +21,15 @@ class Table:
     discarder: str | None = None
     won: frozenset[str] = frozenset()       # Sichuan: seats that already won (they do not pay)
     liable: str | None = None               # 包牌 / 9-cards
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # a Table keys the payment cache, looked up for every hand: hash once
+        object.__setattr__(self, "_hash", hash((self.winner, self.by, self.discarder, self.won,
+                                                self.liable)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ with the reason.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .detectors import DETECTORS, GATED, GATES, always
@@ -29,6 +29,15 @@ class Settings:
     payment: str
     stake: Amount
     options: frozenset[str] = frozenset()
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Settings key the scoring and payment caches, looked up for every hand: hash once
+        object.__setattr__(self, "_hash", hash((self.min, self.cap, self.curve, self.payment,
+                                                self.stake, self.options)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass(frozen=True, slots=True)
