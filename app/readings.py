@@ -323,9 +323,22 @@ class _PlacementTable(dict):
         return result
 
 
+class _SuitTable(dict):
+    """One suit's counts -> (status, splits), both tables above in a single lookup."""
+
+    def __init__(self, lo: int) -> None:
+        super().__init__()
+        self.lo = lo
+
+    def __missing__(self, counts: tuple[int, ...]):
+        self[counts] = entry = (_STATUS[counts], _OPTIONS[self.lo, counts])
+        return entry
+
+
 _STATUS = _StatusTable()
 _OPTIONS = _OptionTable()
 _PLACEMENTS = _PlacementTable()
+_SUITS = tuple(_SuitTable(lo) for lo in (0, 9, 18, 27))   # characters, dots, bamboo, honours
 
 
 def _standard_complete(c: list[int] | tuple[int, ...]) -> bool:
@@ -391,11 +404,12 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
     parts = (tuple(concealed[0:9]), tuple(concealed[9:18]), tuple(concealed[18:27]),
              tuple(concealed[27:34]))
     suits = _suit_mask(parts, melds)
-    status = _STATUS
-    if status[parts[0]] + status[parts[1]] + status[parts[2]] + status[parts[3]] == COMPLETE_SUM:
+    m, p, s, z = (_SUITS[0][parts[0]], _SUITS[1][parts[1]], _SUITS[2][parts[2]],
+                  _SUITS[3][parts[3]])
+    if m[0] + p[0] + s[0] + z[0] == COMPLETE_SUM:
         w = int(win)
         suit = w // 9 if w < 27 else 3
-        choices = [_OPTIONS[lo, part] for lo, part in zip(_SUIT_OFFSETS, parts)]
+        choices = [m[1], p[1], s[1], z[1]]
         choices[suit] = _PLACEMENTS[_SUIT_OFFSETS[suit], parts[suit], w]
         for (g0, w0), (g1, w1), (g2, w2), (g3, w3) in product(*choices):
             groups = g0 + g1 + g2 + g3 + melds
