@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 from functools import lru_cache
 
 from .description import parse_hand
@@ -25,9 +26,8 @@ MAX_TICKS = 60
 _TICK = re.compile(r"([a-z0-9-]+)(?:\*([0-9]{1,2}))?")
 
 
-@dataclass(frozen=True, slots=True)
-class Calculation:
-    """What was asked and what came out."""
+class Calculation(NamedTuple):
+    """What was asked and what came out (a NamedTuple, made quickly for every request)."""
 
     ruleset: Ruleset
     settings: Settings
@@ -286,8 +286,8 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
     if table.liable is not None:
         exposed = _exposed_melds(hand)
         check_liability(ruleset, table, result, exposed)
-    return Calculation(ruleset, settings, table, hand, ticks, result,
-                       settle(result, table, exposed), defaulted)
+    return tuple.__new__(Calculation, (ruleset, settings, table, hand, ticks, result,
+                                       settle(result, table, exposed), defaulted))
 
 
 def _exposed_melds(hand: Hand | None) -> int | None:
