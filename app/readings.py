@@ -104,34 +104,59 @@ _SIZE = {GroupKind.PONG: 3, GroupKind.KONG: 4, GroupKind.PAIR: 2, GroupKind.SING
          GroupKind.CHOW: 3}
 
 
-class Profile(NamedTuple):
-    """Counts about one split of the tiles, shared by its readings, for quick detectors."""
-
-    chows: int = 0
-    alike: int = 0            # pongs and kongs
-    kongs: int = 0
-    alike_mask: int = 0       # bit i set: a pong or kong of tile kind i
-    declared: int = 0         # declared melds
-    exposed: int = 0          # declared melds other than concealed kongs
-    terminal_groups: int = 0  # groups holding a 1 or a 9 (honours do not count)
-    concealed_alike: int = 0  # pongs and kongs held concealed (a concealed kong among them)
-    simples: int = 0          # tiles ranked 2 to 8
-    terminals: int = 0        # tiles ranked 1 or 9
-    honours: int = 0          # wind and dragon tiles
-
-
-NO_SETS = Profile()
-
 # A group's facts packed into one int, so that a split's profile is the plain sum of its
 # groups' facts: small counts in fixed bit fields, then the bit mask of pong/kong kinds (a
 # kind is a pong or kong at most once in a hand, so adding the masks never carries).
-_FIELDS = (  # (Profile field, first bit, width)
-    ("chows", 0, 3), ("alike", 3, 3), ("kongs", 6, 3), ("declared", 9, 3), ("exposed", 12, 3),
-    ("terminal_groups", 15, 3), ("concealed_alike", 18, 3), ("simples", 21, 5),
-    ("terminals", 26, 5), ("honours", 31, 5),
-)
+_FIELDS = {  # Profile field: (first bit, width)
+    "chows": (0, 3), "alike": (3, 3), "kongs": (6, 3), "declared": (9, 3), "exposed": (12, 3),
+    "terminal_groups": (15, 3), "concealed_alike": (18, 3), "simples": (21, 5),
+    "terminals": (26, 5), "honours": (31, 5),
+}
 _MASK_SHIFT = 36
-_SHIFT = {name: shift for name, shift, _ in _FIELDS}
+
+
+def _field(name: str, doc: str) -> property:
+    shift, width = _FIELDS[name]
+    mask = (1 << width) - 1
+    return property(lambda self: self >> shift & mask, doc=doc)
+
+
+class Profile(int):
+    """Counts about one split of the tiles, shared by its readings, for quick detectors.
+
+    The counts are packed into one int (see _FIELDS): readings() makes a split's profile by
+    adding up its groups' packed facts, and the detectors read the fields they need.
+    """
+
+    __slots__ = ()
+    chows = _field("chows", "chows")
+    alike = _field("alike", "pongs and kongs")
+    kongs = _field("kongs", "kongs")
+    declared = _field("declared", "declared melds")
+    exposed = _field("exposed", "declared melds other than concealed kongs")
+    terminal_groups = _field("terminal_groups", "groups holding a 1 or a 9 (not honours)")
+    concealed_alike = _field("concealed_alike", "pongs and kongs held concealed at the win,"
+                                                " concealed kongs among them")
+    simples = _field("simples", "tiles ranked 2 to 8")
+    terminals = _field("terminals", "tiles ranked 1 or 9")
+    honours = _field("honours", "wind and dragon tiles")
+    alike_mask = property(lambda self: self >> _MASK_SHIFT,
+                          doc="bit i set: a pong or kong of tile kind i")
+
+    @classmethod
+    def of(cls, groups: tuple[Group, ...]) -> Profile:
+        """Count the sets, kongs, melds and kinds of tile of these groups."""
+        return cls(sum(g.facts for g in groups))
+
+    def fields(self) -> dict[str, int]:
+        """Every count by name, the pong/kong mask last."""
+        return {**{name: getattr(self, name) for name in _FIELDS}, "alike_mask": self.alike_mask}
+
+    def __repr__(self) -> str:
+        return f"Profile({', '.join(f'{k}={v}' for k, v in self.fields().items() if v)})"
+
+
+NO_SETS = Profile(0)
 
 
 def _group_facts(kind: GroupKind, index: int, meld: MeldKind | None) -> int:
@@ -153,22 +178,8 @@ def _group_facts(kind: GroupKind, index: int, meld: MeldKind | None) -> int:
         "terminals": sum(1 for r in ranks if r in (0, 8)),
         "honours": sum(1 for r in ranks if r == -1),
     }
-    facts = sum(int(counts[name]) << _SHIFT[name] for name in counts)
+    facts = sum(int(counts[name]) << _FIELDS[name][0] for name in counts)
     return facts | (alike << (_MASK_SHIFT + index))
-
-
-def profile(groups: tuple[Group, ...]) -> Profile:
-    """Count the sets, kongs, melds and kinds of tile of one split of the tiles."""
-    f = sum(g.facts for g in groups)
-    return Profile(f & 7, f >> 3 & 7, f >> 6 & 7, f >> _MASK_SHIFT, f >> 9 & 7, f >> 12 & 7,
-                   f >> 15 & 7, f >> 18 & 7, f >> 21 & 31, f >> 26 & 31, f >> 31 & 31)
-
-
-def with_profile(reading: "Reading") -> "Reading":
-    """The reading with its split's profile counted (readings() leaves that to scoring)."""
-    if reading.profile is not NO_SETS:
-        return reading
-    return tuple.__new__(Reading, (*reading[:7], profile(reading.groups)))
 
 
 class Reading(NamedTuple):
@@ -185,7 +196,7 @@ class Reading(NamedTuple):
     wait: Wait
     counts: tuple[int, ...]   # copies of each of the 34 kinds, melds included
     suits: int                # bit mask of what is held: 1 m, 2 p, 4 s, 8 honours
-    profile: Profile = NO_SETS   # counted on demand by with_profile, for the detectors
+    profile: Profile = NO_SETS   # the split's counts, for the detectors
 
     @property
     def grouping(self) -> tuple[str, ...]:
@@ -288,10 +299,10 @@ class _StatusTable(dict):
 
 
 class _OptionTable(dict):
-    """(suit offset, counts) -> every split of that suit, as (groups, ()).
+    """(suit offset, counts) -> every split of that suit, as (groups, packed facts, ()).
 
-    The empty place matches the placement table's (groups, winning tile places), so that
-    readings() takes one suit from either table alike.
+    The facts are the groups' summed (see Profile); the empty place matches the placement
+    table's winning tile places, so that readings() takes one suit from either table alike.
     """
 
     def __missing__(self, key: tuple[int, tuple[int, ...]]):
@@ -299,26 +310,27 @@ class _OptionTable(dict):
         options = []
         for p in _partitions(counts) if any(counts) else ((),):
             groups = tuple(_CONCEALED[kind, lo + i] for kind, i in p)
-            options.append((groups, ()))
+            options.append((groups, sum(g.facts for g in groups), ()))
         self[key] = result = tuple(options)
         return result
 
 
 class _PlacementTable(dict):
     """(suit offset, counts, winning tile) -> each split of the suit with the places the
-    winning tile can take in it: (groups, ((position, wait), ...)). Identical sets count once."""
+    winning tile can take in it: (groups, packed facts, ((position, wait), ...)). Identical
+    sets count once."""
 
     def __missing__(self, key: tuple[int, tuple[int, ...], int]):
         lo, counts, win = key
         table = []
-        for groups, _ in _OPTIONS[lo, counts]:
+        for groups, facts, _ in _OPTIONS[lo, counts]:
             places: list[tuple[int, Wait]] = []
             taken: list[Group] = []
             for i, g in enumerate(groups):
                 if g.holds(win) and g not in taken:
                     taken.append(g)
                     places.append((i, _wait_of(g, win)))
-            table.append((groups, tuple(places)))
+            table.append((groups, facts, tuple(places)))
         self[key] = result = tuple(table)
         return result
 
@@ -389,6 +401,14 @@ def meld_group(meld: Meld) -> Group:
 _MELD_GROUPS: dict[tuple[MeldKind, int], Group] = {}
 
 
+STANDARD = Shape.STANDARD
+
+
+def _reading(*fields) -> Reading:
+    """A Reading made at C speed (NamedTuple's own __new__ is Python)."""
+    return tuple.__new__(Reading, fields)
+
+
 def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...]:
     """Every reading of a complete hand; empty when the tiles do not win.
 
@@ -411,17 +431,21 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
         suit = w // 9 if w < 27 else 3
         choices = [m[1], p[1], s[1], z[1]]
         choices[suit] = _PLACEMENTS[_SUIT_OFFSETS[suit], parts[suit], w]
-        for (g0, w0), (g1, w1), (g2, w2), (g3, w3) in product(*choices):
+        meld_facts = sum(g.facts for g in melds)
+        for (g0, f0, w0), (g1, f1, w1), (g2, f2, w2), (g3, f3, w3) in product(*choices):
             groups = g0 + g1 + g2 + g3 + melds
+            split = Profile(f0 + f1 + f2 + f3 + meld_facts)
             head = (0, len(g0), len(g0) + len(g1), len(g0) + len(g1) + len(g2))[suit]
             for i, wait in (w0, w1, w2, w3)[suit]:
-                found.append(Reading(Shape.STANDARD, groups, win, head + i, wait, counts_t, suits))
+                found.append(_reading(STANDARD, groups, win, head + i, wait, counts_t, suits,
+                                      split))
     if not melds:
         if rules.seven_pairs and _seven_pairs(concealed, rules.seven_pairs_quads):
             pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(concealed)
                           for _ in range(c // 2))
             at = next(i for i, g in enumerate(pairs) if g.index == win.index)
-            found.append(Reading(Shape.SEVEN_PAIRS, pairs, win, at, Wait.SINGLE, counts_t, suits))
+            found.append(Reading(Shape.SEVEN_PAIRS, pairs, win, at, Wait.SINGLE, counts_t, suits,
+                                 Profile.of(pairs)))
         if rules.thirteen_orphans and _thirteen_orphans(concealed):
             found.append(_orphans_reading(concealed, win, counts_t, suits))
     return tuple(found)
@@ -475,7 +499,8 @@ def _orphans_reading(concealed: list[int], win: Tile, counts: tuple[int, ...],
         for i in TERMINALS_AND_HONOURS)
     at = TERMINALS_AND_HONOURS.index(win.index)
     wait = Wait.THIRTEEN_SIDED if concealed[win.index] == 2 else Wait.SINGLE
-    return Reading(Shape.THIRTEEN_ORPHANS, groups, win, at, wait, counts, suits)
+    return Reading(Shape.THIRTEEN_ORPHANS, groups, win, at, wait, counts, suits,
+                   Profile.of(groups))
 
 
 def is_nine_gates(reading: Reading) -> bool:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from .detectors import DETECTORS, GATED, GATES, always
 from .errors import FieldError, HandError
 from .hand import Hand, WinBy, WinContext
-from .readings import Reading, ShapeRules, Shape, readings, with_profile
+from .readings import Reading, ShapeRules, Shape, readings
 from .rulesets import Amount, Pattern, Ruleset
 from .tiles import SUIT_OFFSET
 
@@ -190,7 +190,6 @@ def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> str:
 
 def detect(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> dict[str, int]:
     """Count every pattern present in one reading (relations not yet applied)."""
-    reading = with_profile(reading)
     present: dict[str, int] = {}
     for gate, checks in _plan(ruleset, ctx.events):
         if gate is None or gate(reading, ctx):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from app.description import parse_hand
 from app.detectors import DETECTORS, GATED, GATES
 from app.hand import Hand, WinBy, WinContext
-from app.readings import ShapeRules, readings, with_profile
+from app.readings import ShapeRules, readings
 from app.rulesets import registry
 
 from tests.conftest import load_corpus
@@ -29,7 +29,6 @@ def closed_gates_hiding_patterns(hand: Hand, ctx: WinContext, tally: Counter) ->
     """Every (gate, detector) where the gate was closed yet the detector fired."""
     wrong = []
     for reading in readings(hand, EVERY_SHAPE):
-        reading = with_profile(reading)
         for detector, gate in GATED.items():
             open_, fired = GATES[gate](reading, ctx), DETECTORS[detector](reading, ctx)
             tally[gate, open_] += 1
