@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .hand import WinBy, WinContext
-from .readings import Group, GroupKind, Reading, Shape, Wait, is_nine_gates, is_pure_nine_gates
+from .hand import WIND_INDEX, WinBy, WinContext
+from .readings import (Group, GroupKind, Reading, Shape, Wait, is_nine_gates, is_pure_nine_gates,
+                       profile_bits, sets_bits)
 
 Detector = Callable[[Reading, WinContext], int]
 # may count more than one, up to: three dragons, four tiles held four times
@@ -17,8 +18,11 @@ PER_ITEM_DETECTORS = {"dragon_pongs": 3, "roots": 4}
 
 DRAGONS = (31, 32, 33)   # white, green, red
 WINDS = (27, 28, 29, 30)
-DRAGON_MASK = sum(1 << i for i in DRAGONS)
-WIND_MASK = sum(1 << i for i in WINDS)
+# Profile bits tested in one step by the detectors run on most readings
+DRAGON_SETS, WIND_SETS = sets_bits(DRAGONS), sets_bits(WINDS)
+HONOUR_SETS = DRAGON_SETS | WIND_SETS
+SEAT_WIND_SET = {seat: sets_bits((wind,)) for seat, wind in WIND_INDEX.items()}
+CHOWS, EXPOSED = profile_bits("chows"), profile_bits("exposed")
 GREEN_DRAGON, RED_DRAGON, WHITE_DRAGON = 32, 33, 31
 SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
 
@@ -38,11 +42,6 @@ def _standard(r: Reading) -> bool:
 
 def _mask(kinds: tuple[int, ...]) -> int:
     return sum(1 << i for i in kinds)
-
-
-def _alike_sets_of(r: Reading, mask: int) -> int:
-    """How many pongs or kongs of the kinds in a bit mask."""
-    return (r.profile.alike_mask & mask).bit_count()
 
 
 # --- shape ---------------------------------------------------------------------------
@@ -155,37 +154,39 @@ def roots(r: Reading, ctx: WinContext) -> int:
 
 def dragon_pongs(r: Reading, ctx: WinContext) -> int:
     """Each pong or kong of dragons (箭刻)."""
-    return _alike_sets_of(r, DRAGON_MASK)
+    return (r.profile & DRAGON_SETS).bit_count()
 
 
 def seat_wind_pong(r: Reading, ctx: WinContext) -> int:
     """A pong or kong of the seat wind (門風)."""
-    return (r.profile.alike_mask >> ctx.seat_wind) & 1
+    return int(bool(r.profile & SEAT_WIND_SET[ctx.seat]))
 
 
 def round_wind_pong(r: Reading, ctx: WinContext) -> int:
     """A pong or kong of the round wind (圈風)."""
-    return (r.profile.alike_mask >> ctx.round_wind) & 1
+    return int(bool(r.profile & SEAT_WIND_SET[ctx.round]))
 
 
 def small_three_dragons(r: Reading, ctx: WinContext) -> int:
     """Two dragon pongs and a pair of the third (小三元)."""
-    return int(_alike_sets_of(r, DRAGON_MASK) == 2 and _standard(r) and _pair(r).index in DRAGONS)
+    two = (r.profile & DRAGON_SETS).bit_count() == 2
+    return int(two and _standard(r) and _pair(r).index in DRAGONS)
 
 
 def great_three_dragons(r: Reading, ctx: WinContext) -> int:
     """Pongs or kongs of all three dragons (大三元)."""
-    return int(_alike_sets_of(r, DRAGON_MASK) == 3)
+    return int((r.profile & DRAGON_SETS).bit_count() == 3)
 
 
 def small_four_winds(r: Reading, ctx: WinContext) -> int:
     """Three wind pongs and a pair of the fourth (小四喜)."""
-    return int(_alike_sets_of(r, WIND_MASK) == 3 and _standard(r) and _pair(r).index in WINDS)
+    three = (r.profile & WIND_SETS).bit_count() == 3
+    return int(three and _standard(r) and _pair(r).index in WINDS)
 
 
 def great_four_winds(r: Reading, ctx: WinContext) -> int:
     """Pongs or kongs of all four winds (大四喜)."""
-    return int(_alike_sets_of(r, WIND_MASK) == 4)
+    return int((r.profile & WIND_SETS).bit_count() == 4)
 
 
 def _suit_dragon_hand(r: Reading, dragon: int, suit: int) -> bool:
@@ -218,7 +219,7 @@ def pearl_dragon(r: Reading, ctx: WinContext) -> int:
 
 def concealed_hand(r: Reading, ctx: WinContext) -> int:
     """No set exposed before the win; concealed kongs allowed (門前清, HK36)."""
-    return int(r.profile.exposed == 0)
+    return int(not r.profile & EXPOSED)
 
 
 def concealed_hand_no_kongs(r: Reading, ctx: WinContext) -> int:
@@ -302,12 +303,12 @@ DETECTORS: dict[str, Detector] = {f.__name__: f for f in (
 
 def no_chows(r: Reading, ctx: WinContext) -> bool:
     """Pongs, kongs and pairs only (or a special shape, which has no chows either)."""
-    return not r.profile.chows
+    return not r.profile & CHOWS
 
 
 def honour_sets(r: Reading, ctx: WinContext) -> bool:
     """At least one pong or kong of winds or dragons."""
-    return r.profile.alike_mask >= 1 << 27
+    return bool(r.profile & HONOUR_SETS)
 
 
 def one_suit(r: Reading, ctx: WinContext) -> bool:

@@ -8,6 +8,7 @@ A reading is a fact about tiles, never a price: the rulesets price readings.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -157,6 +158,17 @@ class Profile(int):
 
 
 NO_SETS = Profile(0)
+
+
+def profile_bits(field: str) -> int:
+    """The bits of one Profile field, to test it in one step: `profile & profile_bits(...)`."""
+    shift, width = _FIELDS[field]
+    return ((1 << width) - 1) << shift
+
+
+def sets_bits(kinds: Iterable[int]) -> int:
+    """The Profile bits marking pongs or kongs of these tile kinds (one bit a kind)."""
+    return sum(1 << (_MASK_SHIFT + kind) for kind in kinds)
 
 
 def _group_facts(kind: GroupKind, index: int, meld: MeldKind | None) -> int:
