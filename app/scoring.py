@@ -110,14 +110,14 @@ def score(hand: Hand, ruleset: Ruleset, settings: Settings | None = None) -> Sco
     found = readings(hand, _shape_rules(ruleset, settings.options))
     if not found:
         raise HandError([FieldError("hand", not_a_win(hand, ruleset, settings))])
+    ctx = hand.context
     best: tuple | None = None
     for reading in found:
-        present = detect(reading, hand.context, ruleset)
-        items, total, key = select(present, ruleset, settings, hand.context.by)
-        if best is None or (total, key) > (best[1], best[2]):
-            best = (items, total, key, reading)
-    items, total, _, reading = best
-    return _finish(ruleset, settings, reading, items, total)
+        choice = _select(found_key(reading, ctx, ruleset), ruleset, settings, ctx.by)
+        if best is None or choice[1:] > best[1:]:
+            best, chosen = choice, reading
+    items, total, _ = best
+    return _finish(ruleset, settings, chosen, items, total)
 
 
 @lru_cache(maxsize=256)
@@ -190,41 +190,71 @@ def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> str:
 
 def detect(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> dict[str, int]:
     """Count every pattern present in one reading (relations not yet applied)."""
-    present: dict[str, int] = {}
+    return present_in(found_key(reading, ctx, ruleset), ruleset)
+
+
+# What a reading holds travels as a found key: three bits per pattern of the ruleset, at
+# 3 x its position, holding how many times it is present (0-7). An int is built, hashed
+# and remembered faster than a dict of pattern ids.
+COUNT_BITS = 3
+MOST_COUNT = (1 << COUNT_BITS) - 1
+
+
+def found_key(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> int:
+    """The patterns present in one reading, as a found key (relations not yet applied)."""
+    key = 0
     for gate, checks in _plan(ruleset, ctx.events):
         if gate is None or gate(reading, ctx):
-            for pid, detector in checks:
+            for shift, detector in checks:
                 count = detector(reading, ctx)
                 if count:
-                    present[pid] = count
-    for pid, requires in _packages(ruleset):
-        if present.keys() >= requires:
-            present[pid] = 1
-    return present
+                    key |= count << shift
+    for shift, needs in _packages(ruleset):
+        if all(key >> need & MOST_COUNT for need in needs):
+            key |= 1 << shift
+    return key
+
+
+def key_of(present: Mapping[str, int], ruleset: Ruleset) -> int:
+    """The found key of patterns counted by id."""
+    key = 0
+    for pid, count in present.items():
+        if not 0 <= count <= MOST_COUNT:
+            raise ValueError(f"{pid} counted {count} times; at most {MOST_COUNT}")
+        key |= count << COUNT_BITS * ruleset.by_id[pid].position
+    return key
+
+
+def present_in(key: int, ruleset: Ruleset) -> dict[str, int]:
+    """The patterns of a found key by id, in ruleset order."""
+    counts = ((p.id, key >> COUNT_BITS * p.position & MOST_COUNT) for p in ruleset.patterns)
+    return {pid: count for pid, count in counts if count}
 
 
 @lru_cache(maxsize=256)
 def _plan(ruleset: Ruleset, events: frozenset[str]) -> tuple[tuple[object, tuple], ...]:
-    """What tile mode checks when these events happened: (gate, ((pattern id, detector), ...)).
+    """What tile mode checks when these events happened: (gate, ((key shift, detector), ...)).
 
     A pattern resting on events alone is present whenever one of them happened; the
     detectors are grouped behind their gates (None: always checked).
     """
-    checks: dict[str | None, list[tuple[str, object]]] = {}
+    checks: dict[str | None, list[tuple[int, object]]] = {}
     for p in ruleset.patterns:
         if p.requires or not (p.detect or p.events):
             continue
         if p.events and events.isdisjoint(p.events):
             continue
         detector = DETECTORS[p.detect] if p.detect else always
-        checks.setdefault(GATED.get(p.detect or ""), []).append((p.id, detector))
+        gate = GATED.get(p.detect or "")
+        checks.setdefault(gate, []).append((COUNT_BITS * p.position, detector))
     return tuple((GATES[gate] if gate else None, tuple(found)) for gate, found in checks.items())
 
 
 @lru_cache(maxsize=64)
-def _packages(ruleset: Ruleset) -> tuple[tuple[str, frozenset[str]], ...]:
-    """Each package pattern (清对 …) and the patterns it is quoted for."""
-    return tuple((p.id, frozenset(p.requires)) for p in ruleset.packages)
+def _packages(ruleset: Ruleset) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Each package pattern (清对 …) and the patterns it is quoted for, as found-key shifts."""
+    shift = {p.id: COUNT_BITS * p.position for p in ruleset.patterns}
+    return tuple((shift[p.id], tuple(shift[q] for q in p.requires)) for p in ruleset.packages)
 
 
 # --- tick-box mode -----------------------------------------------------------------------
@@ -266,13 +296,14 @@ def select(present: Mapping[str, int], ruleset: Ruleset, settings: Settings,
     the more specific patterns (those listed later in the file). The choice depends only
     on which patterns are present, so it is remembered.
     """
-    return _select(tuple(present.items()), ruleset, settings, by)
+    return _select(key_of(present, ruleset), ruleset, settings, by)
 
 
 @lru_cache(maxsize=4096)
-def _select(found: tuple[tuple[str, int], ...], ruleset: Ruleset, settings: Settings,
+def _select(found: int, ruleset: Ruleset, settings: Settings,
             by: WinBy) -> tuple[tuple[Item, ...], int, tuple[int, ...]]:
-    present = dict(found)
+    """select() for the patterns of a found key."""
+    present = present_in(found, ruleset)
     by_id, conflicts = ruleset.by_id, ruleset.conflicts
     off = inactive(ruleset, settings.options)
     notes: dict[str, str] = {}
