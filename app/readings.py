@@ -348,14 +348,16 @@ class _PlacementTable(dict):
 
 
 class _SuitTable(dict):
-    """One suit's counts -> (status, splits), both tables above in a single lookup."""
+    """One suit's counts -> (status, splits, suit bit or 0 when none held), in one lookup."""
 
     def __init__(self, lo: int) -> None:
         super().__init__()
         self.lo = lo
+        self.bit = 1 << (lo // 9)   # the suit's bit in Reading.suits
 
     def __missing__(self, counts: tuple[int, ...]):
-        self[counts] = entry = (_STATUS[counts], _OPTIONS[self.lo, counts])
+        held = self.bit if any(counts) else 0
+        self[counts] = entry = (_STATUS[counts], _OPTIONS[self.lo, counts], held)
         return entry
 
 
@@ -416,11 +418,6 @@ _MELD_GROUPS: dict[tuple[MeldKind, int], Group] = {}
 STANDARD = Shape.STANDARD
 
 
-def _reading(*fields) -> Reading:
-    """A Reading made at C speed (NamedTuple's own __new__ is Python)."""
-    return tuple.__new__(Reading, fields)
-
-
 def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...]:
     """Every reading of a complete hand; empty when the tiles do not win.
 
@@ -430,27 +427,27 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
     if win is None:
         raise ValueError("readings need the winning tile")
     concealed = hand.concealed_counts
-    melds = tuple(map(meld_group, hand.melds))
-    counts_t = _with_melds(concealed, melds)
+    held = tuple(concealed)
+    melds = tuple(map(meld_group, hand.melds)) if hand.melds else ()
+    counts_t = _with_melds(concealed, melds) if melds else held
     found: list[Reading] = []
-    parts = (tuple(concealed[0:9]), tuple(concealed[9:18]), tuple(concealed[18:27]),
-             tuple(concealed[27:34]))
-    suits = _suit_mask(parts, melds)
+    parts = held[0:9], held[9:18], held[18:27], held[27:34]
     m, p, s, z = (_SUITS[0][parts[0]], _SUITS[1][parts[1]], _SUITS[2][parts[2]],
                   _SUITS[3][parts[3]])
+    suits = m[2] | p[2] | s[2] | z[2] | (_meld_suits(melds) if melds else 0)
     if m[0] + p[0] + s[0] + z[0] == COMPLETE_SUM:
-        w = int(win)
-        suit = w // 9 if w < 27 else 3
+        suit = win // 9 if win < 27 else 3
         choices = [m[1], p[1], s[1], z[1]]
-        choices[suit] = _PLACEMENTS[_SUIT_OFFSETS[suit], parts[suit], w]
-        meld_facts = sum(g.facts for g in melds)
+        choices[suit] = _PLACEMENTS[_SUIT_OFFSETS[suit], parts[suit], win]
+        meld_facts = sum(g.facts for g in melds) if melds else 0
         for (g0, f0, w0), (g1, f1, w1), (g2, f2, w2), (g3, f3, w3) in product(*choices):
             groups = g0 + g1 + g2 + g3 + melds
             split = Profile(f0 + f1 + f2 + f3 + meld_facts)
             head = (0, len(g0), len(g0) + len(g1), len(g0) + len(g1) + len(g2))[suit]
             for i, wait in (w0, w1, w2, w3)[suit]:
-                found.append(_reading(STANDARD, groups, win, head + i, wait, counts_t, suits,
-                                      split))
+                # tuple.__new__: NamedTuple's own __new__ is Python, and this is the hot path
+                found.append(tuple.__new__(Reading, (STANDARD, groups, win, head + i, wait,
+                                                     counts_t, suits, split)))
     if not melds:
         if rules.seven_pairs and _seven_pairs(concealed, rules.seven_pairs_quads):
             pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(concealed)
@@ -478,13 +475,9 @@ def _with_melds(concealed: list[int], melds: tuple[Group, ...]) -> tuple[int, ..
     return tuple(counts)
 
 
-_NONE9, _NONE7 = (0,) * 9, (0,) * 7
-
-
-def _suit_mask(parts: tuple[tuple[int, ...], ...], melds: tuple[Group, ...]) -> int:
-    """Bit mask of the suits held: 1 characters, 2 dots, 4 bamboo, 8 honours."""
-    mask = ((parts[0] != _NONE9) | (parts[1] != _NONE9) << 1 | (parts[2] != _NONE9) << 2
-            | (parts[3] != _NONE7) << 3)
+def _meld_suits(melds: tuple[Group, ...]) -> int:
+    """Bit mask of the suits the melds hold: 1 characters, 2 dots, 4 bamboo, 8 honours."""
+    mask = 0
     for g in melds:
         mask |= 8 if g.index >= 27 else 1 << (g.index // 9)
     return mask
