@@ -111,9 +111,10 @@ def score(hand: Hand, ruleset: Ruleset, settings: Settings | None = None) -> Sco
     if not found:
         raise HandError([FieldError("hand", not_a_win(hand, ruleset, settings))])
     ctx = hand.context
+    plan = _plan(ruleset, ctx.events)
     best: tuple | None = None
     for reading in found:
-        choice = _select(found_key(reading, ctx, ruleset), ruleset, settings, ctx.by)
+        choice = _select(found_key(reading, ctx, plan), ruleset, settings, ctx.by)
         if best is None or choice[1:] > best[1:]:
             best, chosen = choice, reading
     items, total, _ = best
@@ -190,7 +191,7 @@ def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> str:
 
 def detect(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> dict[str, int]:
     """Count every pattern present in one reading (relations not yet applied)."""
-    return present_in(found_key(reading, ctx, ruleset), ruleset)
+    return present_in(found_key(reading, ctx, _plan(ruleset, ctx.events)), ruleset)
 
 
 # What a reading holds travels as a found key: three bits per pattern of the ruleset, at
@@ -200,16 +201,17 @@ COUNT_BITS = 3
 MOST_COUNT = (1 << COUNT_BITS) - 1
 
 
-def found_key(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> int:
+def found_key(reading: Reading, ctx: WinContext, plan: Plan) -> int:
     """The patterns present in one reading, as a found key (relations not yet applied)."""
     key = 0
-    for gate, checks in _plan(ruleset, ctx.events):
+    gated, packages = plan
+    for gate, checks in gated:
         if gate is None or gate(reading, ctx):
             for shift, detector in checks:
                 count = detector(reading, ctx)
                 if count:
                     key |= count << shift
-    for shift, needs in _packages(ruleset):
+    for shift, needs in packages:
         if all(key >> need & MOST_COUNT for need in needs):
             key |= 1 << shift
     return key
@@ -231,9 +233,15 @@ def present_in(key: int, ruleset: Ruleset) -> dict[str, int]:
     return {pid: count for pid, count in counts if count}
 
 
+# What tile mode checks: ((gate, ((found-key shift, detector), ...)), ...) and the packages
+# as (shift, (shifts of the patterns the package is quoted for, ...)).
+Plan = tuple[tuple[tuple[object, tuple[tuple[int, object], ...]], ...],
+             tuple[tuple[int, tuple[int, ...]], ...]]
+
+
 @lru_cache(maxsize=256)
-def _plan(ruleset: Ruleset, events: frozenset[str]) -> tuple[tuple[object, tuple], ...]:
-    """What tile mode checks when these events happened: (gate, ((key shift, detector), ...)).
+def _plan(ruleset: Ruleset, events: frozenset[str]) -> Plan:
+    """What tile mode checks when these events happened (see Plan).
 
     A pattern resting on events alone is present whenever one of them happened; the
     detectors are grouped behind their gates (None: always checked).
@@ -247,14 +255,10 @@ def _plan(ruleset: Ruleset, events: frozenset[str]) -> tuple[tuple[object, tuple
         detector = DETECTORS[p.detect] if p.detect else always
         gate = GATED.get(p.detect or "")
         checks.setdefault(gate, []).append((COUNT_BITS * p.position, detector))
-    return tuple((GATES[gate] if gate else None, tuple(found)) for gate, found in checks.items())
-
-
-@lru_cache(maxsize=64)
-def _packages(ruleset: Ruleset) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Each package pattern (清对 …) and the patterns it is quoted for, as found-key shifts."""
+    gated = tuple((GATES[gate] if gate else None, tuple(found)) for gate, found in checks.items())
     shift = {p.id: COUNT_BITS * p.position for p in ruleset.patterns}
-    return tuple((shift[p.id], tuple(shift[q] for q in p.requires)) for p in ruleset.packages)
+    packages = tuple((shift[p.id], tuple(shift[q] for q in p.requires)) for p in ruleset.packages)
+    return gated, packages
 
 
 # --- tick-box mode -----------------------------------------------------------------------
