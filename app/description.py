@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import eq
 
 from .errors import FieldError, HandError, NotationError
 from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
-from .tiles import NUM_KINDS, TILES, Tile, canonical, format_tiles, parse_tiles
+from .tiles import (NUM_KINDS, TILES, Tile, canonical, format_tiles, parse_tiles, plain_indexes,
+                    tiles_at)
 
 MAX_LENGTH = {  # characters; longer input is an error, not a slow request
     "hand": 100, "win": 10, "melds": 120, "by": 20, "seat": 5, "round": 5,
     "flowers": 20, "seasons": 20, "events": 200, "missing": 5,
 }
 HAND_FIELDS = tuple(MAX_LENGTH)
+_HAND_LIMIT, _MELDS_LIMIT, _WIN_LIMIT = MAX_LENGTH["hand"], MAX_LENGTH["melds"], MAX_LENGTH["win"]
 MAX_MELDS = 4
 _BY_ALIASES = {"self-draw": WinBy.SELF_DRAW, "selfdraw": WinBy.SELF_DRAW, "self": WinBy.SELF_DRAW,
                "tsumo": WinBy.SELF_DRAW, "discard": WinBy.DISCARD, "ron": WinBy.DISCARD}
@@ -58,6 +61,94 @@ def parse_hand(params: Mapping[str, str], *, complete: bool = True) -> Hand:
     complete=True reads a winning hand (14 tiles, a kong counting 3, the winning tile among
     them); complete=False reads a hand waiting to win (13 tiles, no winning tile).
     """
+    hand = _read_plain(params, complete)
+    return hand if hand is not None else _read_in_full(params, complete)
+
+
+def _read_plain(params: Mapping[str, str], complete: bool) -> Hand | None:
+    """Read a plainly written, valid description fast, or return None for _read_in_full.
+
+    Plainly written: the tiles in plain notation (see plain_indexes), the melds split by
+    single commas. This reader accepts only what _read_in_full accepts, reads it into the
+    same Hand, and leaves every problem to _read_in_full to word.
+    """
+    get = params.get
+    context = _plain_context(get("by"), get("seat"), get("round"), get("flowers"),
+                             get("seasons"), get("events"), get("missing"))
+    text, melds_text, win_text = get("hand", ""), get("melds", ""), get("win", "")
+    if (context is None or len(text) > _HAND_LIMIT or len(melds_text) > _MELDS_LIMIT
+            or len(win_text) > _WIN_LIMIT):
+        return None
+    typed = plain_indexes(text)
+    declared = _plain_melds(melds_text)
+    if typed is None or declared is None:
+        return None
+    melds, meld_indexes = declared
+    if len(typed) + 3 * len(melds) != (14 if complete else 13):
+        return None
+    order = sorted(typed)
+    held = sorted(typed + meld_indexes) if melds else order
+    if any(map(eq, held, held[4:])):  # five of a kind, side by side once sorted; a set has four
+        return None
+    concealed = tiles_at(order)
+    win = None
+    if complete:
+        # INTERFACE: the winning tile defaults to the last tile of `hand`
+        win = _plain_tile(win_text) if win_text.strip() else TILES[typed[-1]]
+        if win is None or win not in typed:
+            return None
+        if context.events:
+            errors: list[FieldError] = []
+            _check_events(errors, context, melds, concealed, win)
+            if errors:
+                return None
+    return Hand(concealed, melds, win, context)
+
+
+@lru_cache(maxsize=256)  # few distinct contexts, so remembered
+def _plain_context(*texts: str | None) -> WinContext | None:
+    """Read the context fields, in _CONTEXT_READERS order, into a WinContext, or return None."""
+    given = {name: text for (name, _, _), text in zip(_CONTEXT_READERS, texts) if text is not None}
+    if any(len(text) > MAX_LENGTH[name] for name, text in given.items()):
+        return None
+    return _read_context([], given)
+
+
+def _plain_melds(text: str) -> tuple[tuple[Meld, ...], bytes] | None:
+    """Read a `melds` field split by single commas into melds and tile indexes, or return None."""
+    if not text:
+        return (), b""
+    tokens = text.split(",")
+    if len(tokens) > MAX_MELDS:
+        return None
+    try:
+        melds, indexes = zip(*map(_plain_meld, tokens))
+    except ValueError:
+        return None
+    return melds, b"".join(indexes)
+
+
+@lru_cache(maxsize=1024)  # few distinct tokens, so remembered
+def _plain_meld(token: str) -> tuple[Meld, bytes]:
+    """Read a meld token holding no whitespace into the meld and its tile indexes."""
+    if token.split() != [token]:  # whitespace separates tokens too; the full reader splits there
+        raise ValueError(f"{token!r} holds whitespace")
+    meld = read_meld(token)
+    return meld, bytes(meld.tiles)
+
+
+@lru_cache(maxsize=256)  # few distinct values, so remembered
+def _plain_tile(text: str) -> Tile | None:
+    """Read the one tile a short field such as `win` names, or return None."""
+    try:
+        tiles = parse_tiles(text)
+    except ValueError:
+        return None
+    return tiles[0] if len(tiles) == 1 else None
+
+
+def _read_in_full(params: Mapping[str, str], complete: bool) -> Hand:
+    """Read any description, or raise HandError listing every problem."""
     errors: list[FieldError] = []
     for name, value in params.items():
         limit = MAX_LENGTH.get(name)

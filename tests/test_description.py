@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
 
-from app.description import describe, parse_hand, read_meld
+from app.description import _read_in_full, _read_plain, describe, parse_hand, read_meld
 from app.errors import HandError
 from app.hand import MeldKind, WinBy
 from app.tiles import parse_tiles, tile
+from tests.strategies import complete_hands
 
 PLAIN = "123m456m789m234p55s"
 
@@ -139,3 +141,27 @@ def test_a_ready_hand_has_thirteen_tiles_and_no_winning_tile():
     hand = parse_hand({"hand": "123m456m789m234p5s"}, complete=False)
     assert hand.win is None and len(hand.concealed) == 13
     assert "a hand waiting to win needs 13" in _errors({"hand": PLAIN}, complete=False)[0][1]
+
+
+@given(complete_hands())
+def test_the_plain_reader_reads_a_described_hand_as_the_full_reader_does(hand):
+    params = describe(hand)
+    for complete in (True, False):
+        try:
+            full = _read_in_full(params, complete)
+        except HandError:
+            assert _read_plain(params, complete) is None
+        else:
+            assert _read_plain(params, complete) == full
+
+
+def test_a_loosely_written_hand_reads_as_the_plainly_written_one():
+    plain = {"hand": "123m789m55s", "melds": "234p,kong:1111z", "win": "5s"}
+    loose = {"hand": " 123M 789m 55S", "melds": " 234p, kong:1111z ", "win": " 5s"}
+    assert _read_plain(loose, True) is None
+    assert parse_hand(loose) == parse_hand(plain) == _read_plain(plain, True)
+
+
+@pytest.mark.parametrize("params, field, fragment", BAD_INPUTS)
+def test_the_plain_reader_leaves_every_bad_input_to_the_full_reader(params, field, fragment):
+    assert _read_plain(params, True) is None

@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.errors import NotationError
-from app.tiles import TILES, canonical, format_tiles, parse_tiles, tile
+from app.tiles import (PLAYING_TILES, TILES, canonical, format_tiles, parse_tiles, plain_indexes,
+                       tile, tiles_at)
 
 
 @given(st.lists(st.sampled_from(TILES), max_size=30))
@@ -17,6 +18,17 @@ def test_notation_round_trips_any_sequence_of_tiles(tiles):
 @given(st.lists(st.sampled_from(TILES), max_size=30))
 def test_canonical_notation_is_sorted_and_round_trips(tiles):
     assert parse_tiles(canonical(tiles)) == tuple(sorted(tiles))
+
+
+@given(st.lists(st.sampled_from(PLAYING_TILES), max_size=30))
+def test_plain_notation_in_any_order_reads_into_tile_indexes(tiles):
+    indexes = plain_indexes(format_tiles(tiles))
+    assert indexes == bytes(tiles) and tiles_at(indexes) == tuple(tiles)
+
+
+@pytest.mark.parametrize("text", ["123M", "12 3m", "1m fl1", "0m", "8z", "123", "m", "12３m"])
+def test_anything_but_plain_notation_is_left_to_the_full_reader(text):
+    assert plain_indexes(text) is None
 
 
 def test_every_tile_has_a_distinct_code_and_names():
