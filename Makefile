@@ -56,6 +56,7 @@ bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python tests/bench/bench_core.py
 	$(BIN)/python tests/bench/bench_scoring.py hong-kong
+	$(BIN)/python tests/bench/bench_scoring.py sichuan
 
 # On demand, never in CI: the production command on loopback under wrk for 60 s a run at
 # 32 and 128 connections (tests/load/run_load.sh; installs Debian's wrk when it is missing).
