@@ -1,13 +1,22 @@
 """The scoring engine on a small test ruleset: relations, dials, payments and their reasons."""
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from fractions import Fraction
 
 import pytest
 
+from app.detectors import DETECTORS
 from app.errors import HandError
+from app.hand import WinBy, WinContext
+from app.readings import ShapeRules, readings
 from app.request import calculate
-from app.rulesets import build_ruleset
+from app.rulesets import build_ruleset, registry
+from app.scoring import detect
+
+from tests.conftest import load_corpus
+from tests.test_corpus import corpus_hand
 
 RULES = {
     "name": {"en": "Test rules", "zh": "測試"},
@@ -223,3 +232,40 @@ def test_bad_requests_name_the_field(params, field, fragment):
     with pytest.raises(HandError) as err:
         calculate({"rules": "test", **params}, RULESETS)
     assert any(e.field == field and fragment in e.message for e in err.value.errors), err.value.errors
+
+
+# --- the detection plan, against running every detector -----------------------------------
+
+EVENT_SETS = (frozenset(), frozenset({"kong-replacement"}), frozenset({"robbing-the-kong"}),
+              frozenset({"last-tile", "kong-cannon"}))
+
+
+def every_detector(reading, ctx, ruleset) -> dict[str, int]:
+    """What the ruleset's patterns find with no gates and no plan: every detector run."""
+    found = {}
+    for p in ruleset.patterns:
+        if p.requires or (p.events and ctx.events.isdisjoint(p.events)):
+            continue
+        count = DETECTORS[p.detect](reading, ctx) if p.detect else int(bool(p.events))
+        if count:
+            found[p.id] = count
+    for p in ruleset.packages:
+        if all(q in found for q in p.requires):
+            found[p.id] = 1
+    return found
+
+
+@pytest.mark.parametrize("rid", sorted(registry()))
+def test_the_detection_plan_finds_what_every_detector_finds(rid):
+    ruleset, rules = registry()[rid], ShapeRules(True, True, True)
+    hands = [corpus_hand(e) for e in load_corpus("complete_standard.json")[:400]
+             + load_corpus("complete_chiitoi.json")[:50]]
+    checked = Counter()
+    for hand, events in zip(hands, itertools.cycle(EVENT_SETS)):
+        for seat, by in (("E", WinBy.DISCARD), ("S", WinBy.SELF_DRAW)):
+            ctx = WinContext(by=by, seat=seat, round="S", flowers=(2,), events=events)
+            for reading in readings(hand, rules):
+                found = detect(reading, ctx, ruleset)
+                assert found == every_detector(reading, ctx, ruleset), hand.description
+                checked.update(found)
+    assert len(checked) >= 8   # many patterns took part, not just the plain ones
