@@ -238,7 +238,6 @@ _CONCEALED: dict[tuple[GroupKind, int], Group] = {
 _SUIT_OFFSETS = (0, 9, 18, 27)
 
 
-@lru_cache(maxsize=None)
 def _partitions(counts: tuple[int, ...]) -> tuple[tuple[tuple[GroupKind, int], ...], ...]:
     """Every split of one suit's counts into pongs, chows and at most one pair.
 
@@ -249,44 +248,32 @@ def _partitions(counts: tuple[int, ...]) -> tuple[tuple[tuple[GroupKind, int], .
     """
     if sum(counts) % 3 == 1:
         return ()
-    honours = len(counts) == 7
+    return _splits(tuple(counts), False)
+
+
+@lru_cache(maxsize=None)
+def _splits(counts: tuple[int, ...], pair_used: bool
+            ) -> tuple[tuple[tuple[GroupKind, int], ...], ...]:
+    """The splits of what is left of a suit, lowest tile first: it must start a pong, a chow
+    or (unless one is used) the pair. Remembered, so that suits sharing what is left of
+    them once their lowest sets are taken share the work."""
+    i = 0
+    size = len(counts)
+    while i < size and counts[i] == 0:
+        i += 1
+    if i == size:
+        return ((),)
     found: list[tuple[tuple[GroupKind, int], ...]] = []
-    work = list(counts)
-    size = len(work)
-    chosen: list[tuple[GroupKind, int]] = []
-
-    def walk(start: int, pair_used: bool) -> None:
-        i = start
-        while i < size and work[i] == 0:
-            i += 1
-        if i == size:
-            found.append(tuple(chosen))
-            return
-        # the lowest remaining tile must start a pong, a chow or the pair
-        if work[i] >= 3:
-            work[i] -= 3
-            chosen.append((GroupKind.PONG, i))
-            walk(i, pair_used)
-            chosen.pop()
-            work[i] += 3
-        if not honours and i + 2 < size and work[i + 1] and work[i + 2]:
-            work[i] -= 1
-            work[i + 1] -= 1
-            work[i + 2] -= 1
-            chosen.append((GroupKind.CHOW, i))
-            walk(i, pair_used)
-            chosen.pop()
-            work[i] += 1
-            work[i + 1] += 1
-            work[i + 2] += 1
-        if not pair_used and work[i] >= 2:
-            work[i] -= 2
-            chosen.append((GroupKind.PAIR, i))
-            walk(i, True)
-            chosen.pop()
-            work[i] += 2
-
-    walk(0, False)
+    here, before = counts[i], counts[:i]
+    if here >= 3:
+        rest = before + (here - 3,) + counts[i + 1:]
+        found += [((GroupKind.PONG, i),) + split for split in _splits(rest, pair_used)]
+    if size == 9 and i + 2 < size and counts[i + 1] and counts[i + 2]:   # no honour chows
+        rest = before + (here - 1, counts[i + 1] - 1, counts[i + 2] - 1) + counts[i + 3:]
+        found += [((GroupKind.CHOW, i),) + split for split in _splits(rest, pair_used)]
+    if not pair_used and here >= 2:
+        rest = before + (here - 2,) + counts[i + 1:]
+        found += [((GroupKind.PAIR, i),) + split for split in _splits(rest, True)]
     return tuple(found)
 
 
@@ -337,10 +324,10 @@ class _PlacementTable(dict):
         table = []
         for groups, facts, _ in _OPTIONS[lo, counts]:
             places: list[tuple[int, Wait]] = []
-            taken: list[Group] = []
+            taken: set[int] = set()   # concealed groups are shared values: alike sets are one
             for i, g in enumerate(groups):
-                if g.holds(win) and g not in taken:
-                    taken.append(g)
+                if g.holds(win) and id(g) not in taken:
+                    taken.add(id(g))
                     places.append((i, _wait_of(g, win)))
             table.append((groups, facts, tuple(places)))
         self[key] = result = tuple(table)
@@ -365,6 +352,13 @@ _STATUS = _StatusTable()
 _OPTIONS = _OptionTable()
 _PLACEMENTS = _PlacementTable()
 _SUITS = tuple(_SuitTable(lo) for lo in (0, 9, 18, 27))   # characters, dots, bamboo, honours
+
+
+def clear_tables() -> None:
+    """Forget every suit seen so far (for benchmarks that time a cold start)."""
+    for table in (_STATUS, _OPTIONS, _PLACEMENTS, *_SUITS):
+        table.clear()
+    _splits.cache_clear()
 
 
 def _standard_complete(c: list[int] | tuple[int, ...]) -> bool:

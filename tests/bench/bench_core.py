@@ -28,7 +28,7 @@ from mahjong.hand_calculating.divider import HandDivider  # noqa: E402
 from mahjong.meld import Meld as LibMeld  # noqa: E402
 
 from app.hand import Hand  # noqa: E402
-from app.readings import ShapeRules, _partitions, is_complete, readings, waits  # noqa: E402
+from app.readings import ShapeRules, clear_tables, is_complete, readings, waits  # noqa: E402
 from app.tiles import parse_tiles  # noqa: E402
 from tests.test_corpus import corpus_hand  # noqa: E402
 
@@ -65,7 +65,7 @@ def timed(fn, items) -> float:
 
 
 def race(name: str, ours, theirs, ours_items, theirs_items) -> None:
-    _partitions.cache_clear()
+    clear_tables()
     cold_ours = timed(ours, ours_items)
     cold_theirs = timed(theirs, theirs_items)
     warm_ours, warm_theirs = [], []
