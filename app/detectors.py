@@ -2,7 +2,8 @@
 
 Every detector has one shape, `(reading, context) -> int`: 0 when the pattern is absent,
 1 when present, n for patterns counted per item (dragon pongs, roots, own flowers).
-A ruleset names detectors by their key in DETECTORS.
+A ruleset names detectors by their key in DETECTORS. Most read the counts of the reading's
+split (Reading.profile) rather than walk its groups: scoring runs them on every reading.
 """
 from __future__ import annotations
 
@@ -38,10 +39,6 @@ def _pair(r: Reading) -> Group:
 
 def _standard(r: Reading) -> bool:
     return r.shape is Shape.STANDARD
-
-
-def _mask(kinds: tuple[int, ...]) -> int:
-    return sum(1 << i for i in kinds)
 
 
 # --- shape ---------------------------------------------------------------------------
@@ -298,8 +295,8 @@ DETECTORS: dict[str, Detector] = {f.__name__: f for f in (
 # --- gates ---------------------------------------------------------------------------
 # A gate is a quick test that must hold for any detector behind it to fire. Scoring tests
 # each gate once per reading and skips the detectors behind a closed one; a detector not
-# listed in GATED always runs. tests/test_scoring.py checks that gating never changes what
-# is found.
+# listed in GATED always runs. tests/test_detectors.py checks that no closed gate hides a
+# pattern, tests/test_scoring.py that scoring finds what running every detector finds.
 
 def no_chows(r: Reading, ctx: WinContext) -> bool:
     """Pongs, kongs and pairs only (or a special shape, which has no chows either)."""

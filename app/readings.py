@@ -136,8 +136,8 @@ class Profile(int):
     declared = _field("declared", "declared melds")
     exposed = _field("exposed", "declared melds other than concealed kongs")
     terminal_groups = _field("terminal_groups", "groups holding a 1 or a 9 (not honours)")
-    concealed_alike = _field("concealed_alike", "pongs and kongs held concealed at the win,"
-                                                " concealed kongs among them")
+    concealed_alike = _field("concealed_alike", "pongs and kongs not declared, or declared as"
+                                                " concealed kongs")
     simples = _field("simples", "tiles ranked 2 to 8")
     terminals = _field("terminals", "tiles ranked 1 or 9")
     honours = _field("honours", "wind and dragon tiles")
@@ -217,11 +217,6 @@ class Reading(NamedTuple):
     @property
     def tiles(self) -> tuple[Tile, ...]:
         return tuple(t for g in self.groups for t in g.tiles)
-
-    @property
-    def held(self) -> tuple[int, ...]:
-        """The kinds held at least once, in order."""
-        return tuple(i for i, c in enumerate(self.counts) if c)
 
     @property
     def won_group(self) -> Group:
@@ -421,11 +416,11 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
     if win is None:
         raise ValueError("readings need the winning tile")
     concealed = hand.concealed_counts
-    held = tuple(concealed)
+    own = tuple(concealed)
     melds = tuple(map(meld_group, hand.melds)) if hand.melds else ()
-    counts_t = _with_melds(concealed, melds) if melds else held
+    counts_t = _with_melds(concealed, melds) if melds else own
     found: list[Reading] = []
-    parts = held[0:9], held[9:18], held[18:27], held[27:34]
+    parts = own[0:9], own[9:18], own[18:27], own[27:34]
     m, p, s, z = (_SUITS[0][parts[0]], _SUITS[1][parts[1]], _SUITS[2][parts[2]],
                   _SUITS[3][parts[3]])
     suits = m[2] | p[2] | s[2] | z[2] | (_meld_suits(melds) if melds else 0)
