@@ -19,11 +19,13 @@
     }
   }
 
-  // Inside an iframe: tell the parent page our height so it can fit the frame.
+  // Inside an iframe: tell the parent page our height so it can fit the frame. The height of
+  // the page's content, not scrollHeight: that is never less than the frame, so a frame made
+  // tall once could never shrink to a shorter page.
   if (window.parent !== window) {
     var lastHeight = 0;
     var report = function () {
-      var height = Math.ceil(document.documentElement.scrollHeight);
+      var height = Math.ceil(document.documentElement.getBoundingClientRect().height);
       if (height !== lastHeight) {
         lastHeight = height;
         window.parent.postMessage({ type: "mahjong-calculator:height", height: height }, "*");

@@ -164,14 +164,27 @@ def test_the_keyboard_stays_on_the_tile_just_picked(page: Page):
     expect(page.get_by_label("Hand: concealed tiles")).to_have_value("555s")
 
 
+def fitted_height(page: Page, frame) -> int:
+    """Wait until the lesson page's frame is as tall as the page inside says, and return it."""
+    deadline = time.monotonic() + 10
+    while True:
+        content = frame.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
+        height = page.evaluate("document.getElementById('calc').getBoundingClientRect().height")
+        if abs(height - content) <= 2 or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(50)
+    assert abs(height - content) <= 2, f"frame {height}px, its page {content}px"
+    return content
+
+
 def test_embedded_on_another_site_scores_and_fits_its_frame(page: Page, lesson_site,
                                                             live_server, api):
     page.goto(f"{lesson_site}/lesson.html")
-    iframe = page.locator("#calc")
     frame = page.frame_locator("#calc")
     expect(frame.get_by_role("heading", name=re.compile("Score a hand"))).to_be_visible()
-    page.wait_for_function("window.lastHeight > 150")
-    before = int(iframe.get_attribute("height"))
+    frame_el = page.frame(url=re.compile(re.escape(live_server) + "/embed"))
+    assert frame_el is not None
+    before = fitted_height(page, frame_el)
     assert before > 150
     # no site chrome inside the frame
     expect(frame.locator("header.site")).to_have_count(0)
@@ -189,19 +202,12 @@ def test_embedded_on_another_site_scores_and_fits_its_frame(page: Page, lesson_s
     assert payments_shown(table(frame, "Who pays whom")) == {
         p["seat"]: p["amount"] for p in want["payments"]}
 
-    # the frame grew to fit the result: its height is what the page inside reports
-    page.wait_for_function(f"window.lastHeight > {before}")
-    frame_el = page.frame(url=re.compile(re.escape(live_server) + "/embed"))
-    assert frame_el is not None
-    deadline = time.monotonic() + 5
-    while True:
-        content = frame_el.evaluate("document.documentElement.scrollHeight")
-        height = page.evaluate("document.getElementById('calc').getBoundingClientRect().height")
-        if abs(height - content) <= 2 or time.monotonic() > deadline:
-            break
-        page.wait_for_timeout(50)
-    assert height > before
-    assert abs(height - content) <= 2, f"frame {height}px, its page {content}px"
+    # the frame grew to fit the result, and shrinks again to fit an empty form
+    with_result = fitted_height(page, frame_el)
+    assert with_result > before
+    frame_el.goto(f"{live_server}/embed?rules=hong-kong-course")
+    expect(frame.get_by_role("heading", name=re.compile("Score a hand"))).to_be_visible()
+    assert fitted_height(page, frame_el) < with_result
 
 
 @pytest.mark.parametrize("path", [
