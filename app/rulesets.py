@@ -179,6 +179,7 @@ class Switch:
     name: Name
     explain: str
     default: bool = False
+    flowers: bool = True     # False: with the switch on, flowers and seasons are out of play
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +232,10 @@ class Ruleset:
             seven_pairs_quads=self.seven_pairs_quads,
             thirteen_orphans=_shape_on(self.thirteen_orphans, options),
         )
+
+    def flowers_in_play(self, options: frozenset[str]) -> bool:
+        """Whether flowers and seasons are in the set, with these switches on."""
+        return self.flowers and all(s.flowers for s in self.switches if s.id in options)
 
     @property
     def option_ids(self) -> tuple[str, ...]:
@@ -517,9 +522,10 @@ def _payments(c: _Checker, value: Any, curves: dict[str, Curve]) -> dict[str, Pa
 def _switches(c: _Checker, value: Any) -> tuple[Switch, ...]:
     out = []
     for path, data in c.entries(value, "switches", "a list of switches", ("id", "name"),
-                                ("explain", "default")):
+                                ("explain", "default", "flowers")):
         out.append(Switch(c.ident(data["id"], f"{path}.id"), c.name(data["name"], f"{path}.name"),
-                          c.text(data, "explain", path), c.flag(data, "default", path)))
+                          c.text(data, "explain", path), c.flag(data, "default", path),
+                          c.flag(data, "flowers", path, True)))
     return tuple(out)
 
 

@@ -91,7 +91,7 @@ def inactive(ruleset: Ruleset, options: frozenset[str]) -> dict[str, str]:
     for p in ruleset.patterns:
         if p.optional and p.id not in options:
             off[p.id] = f"house rule, off (options={p.id} turns it on)"
-        elif p.flowers and "no-flowers" in options:
+        elif p.flowers and not ruleset.flowers_in_play(options):
             off[p.id] = "flowers are not in play"
     for other in ruleset.patterns:
         if other.optional and other.id in options:
@@ -137,7 +137,7 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
         if honours:
             errors.append(FieldError("hand", f"{ruleset.name.en} is played without honours;"
                                              f" remove {' '.join(t.code for t in honours)}"))
-    if (ctx.flowers or ctx.seasons) and not _flowers_in_play(ruleset, settings):
+    if (ctx.flowers or ctx.seasons) and not ruleset.flowers_in_play(settings.options):
         errors.append(FieldError("flowers", f"{ruleset.name.en} is played without flowers"
                                             " and seasons"))
     if ctx.missing and ruleset.missing_suit:
@@ -160,10 +160,6 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
                                                f" win ({spec.name})"))
     if errors:
         raise HandError(errors)
-
-
-def _flowers_in_play(ruleset: Ruleset, settings: Settings) -> bool:
-    return ruleset.flowers and "no-flowers" not in settings.options
 
 
 def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> str:

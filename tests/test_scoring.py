@@ -234,6 +234,23 @@ def test_bad_requests_name_the_field(params, field, fragment):
     assert any(e.field == field and fragment in e.message for e in err.value.errors), err.value.errors
 
 
+def test_a_switch_that_takes_the_flowers_out_works_by_its_data_not_its_name():
+    rules = {**RULES, "switches": [{"id": "bare-tiles", "name": {"en": "Bare tiles"},
+                                    "flowers": False}],
+             "patterns": RULES["patterns"] + [
+                 {"id": "own-flower", "name": {"en": "Own flower"}, "fan": 1, "category": "won",
+                  "detect": "own_flower", "flowers": True}]}
+    rulesets = {"test": build_ruleset(rules, "test.yaml", "test")}
+    hand = {"rules": "test", "hand": "123m456m789m234p55s", "seat": "S", "fan": ""}
+    with_flower = calculate({**hand, "flowers": "2"}, rulesets)
+    assert "own-flower" in {i.pattern.id for i in with_flower.score.counted}
+    with pytest.raises(HandError) as err:
+        calculate({**hand, "flowers": "2", "options": "bare-tiles"}, rulesets)
+    assert "played without flowers" in err.value.errors[0].message
+    bare = calculate({**hand, "options": "bare-tiles"}, rulesets)
+    assert all(i.pattern.id != "own-flower" for i in bare.score.counted)
+
+
 # --- the detection plan, against running every detector -----------------------------------
 
 EVENT_SETS = (frozenset(), frozenset({"kong-replacement"}), frozenset({"robbing-the-kong"}),
