@@ -11,8 +11,9 @@
     }
   }
 
-  // After a tile was added (the page came back at #add-<tile>), keep the keyboard there.
-  if (/^#add-[0-9a-z]+$/.test(window.location.hash)) {
+  // After a tile was added or removed (the page came back at #add-<tile> or #remove-<place>),
+  // keep the keyboard there.
+  if (/^#(add-[0-9a-z]+|remove-[0-9]+)$/.test(window.location.hash)) {
     var picked = document.getElementById(window.location.hash.slice(1));
     if (picked) {
       picked.focus();

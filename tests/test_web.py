@@ -207,6 +207,18 @@ def test_a_picker_action_redirects_to_the_edited_hand(client, query, path, expec
     assert got == {"rules": ["hong-kong"], **expected}
 
 
+@pytest.mark.parametrize("query, fragment", [
+    ({"hand": "123m", "add": "5s"}, "add-5s"),
+    ({"hand": "123m4p", "remove": "1"}, "remove-1"),      # the tile now in its place
+    ({"hand": "123m4p", "remove": "3"}, "remove-2"),      # the last one was removed
+    ({"hand": "7z", "remove": "0"}, "add-7z"),            # none left: the palette tile
+    ({"hand": "123m", "clear": "1"}, ""),
+])
+def test_a_picker_redirect_brings_the_keyboard_back_where_it_was(client, query, fragment):
+    response = client.get("/", query_string={"rules": "hong-kong", **query})
+    assert urlsplit(response.headers["Location"]).fragment == fragment
+
+
 def test_the_picker_in_the_embed_view_stays_in_the_embed_view(client):
     path, got = _location(client.get("/embed", query_string={"hand": "123m", "add": "9p"}))
     assert path == "/embed" and got["hand"] == ["123m9p"]

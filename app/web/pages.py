@@ -48,9 +48,7 @@ def _calculator(embed: bool):
         edited, problem = apply_picker(params, action)
         if problem is None:
             link = permalink_with_picker(edited, "/embed" if embed else "/")
-            if action == "add" and params["add"] in TILE_BY_CODE:
-                link += f"#add-{params['add']}"   # back at the tile just picked, for the keyboard
-            return redirect(link)
+            return redirect(link + _focus_after(action, params, edited))
         params = edited
     ruleset, rulesets = _ruleset(params)
     form = CalculatorForm(form_data(params))
@@ -77,6 +75,23 @@ def _calculator(embed: bool):
         arithmetic=explain_points(calc) if calc else "",
         ticks_link=_ticks_link(calc, params) if calc and calc.score.items else "",
         fan="" if params.get("hand") else params.get("fan", ""), meld_kinds=MELD_KINDS)
+
+
+def _focus_after(action: str, params: dict[str, str], edited: dict[str, str]) -> str:
+    """The fragment that brings keyboard focus back where the click was (app.js focuses it).
+
+    After adding: the tile just picked. After removing a tile from the hand: the tile now in
+    its place (or the last one), else the palette tile of the one removed.
+    """
+    if action == "add" and params["add"] in TILE_BY_CODE:
+        return f"#add-{params['add']}"
+    if action == "remove":
+        left = len(parse_tiles(edited.get("hand", "")))
+        if left:
+            return f"#remove-{min(_whole_number(params['remove'], 0), left - 1)}"
+        removed = parse_tiles(params.get("hand", ""))[_whole_number(params["remove"], 0)]
+        return f"#add-{removed.code}"
+    return ""
 
 
 def _whole_number(text: str, default: int) -> int:

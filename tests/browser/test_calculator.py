@@ -164,6 +164,20 @@ def test_the_keyboard_stays_on_the_tile_just_picked(page: Page):
     expect(page.get_by_label("Hand: concealed tiles")).to_have_value("555s")
 
 
+def test_the_keyboard_stays_in_the_hand_after_removing_a_tile(page: Page):
+    page.goto("/?rules=hong-kong-course&hand=123m")
+    _tab_to(page, "#hand-tiles button[name=remove][value='1']")
+    page.keyboard.press("Enter")
+    expect(page.get_by_label("Hand: concealed tiles")).to_have_value("13m")
+    expect(page.locator("#remove-1")).to_be_focused()     # now the 3m, where the 2m was
+    page.keyboard.press("Enter")
+    expect(page.get_by_label("Hand: concealed tiles")).to_have_value("1m")
+    expect(page.locator("#remove-0")).to_be_focused()     # the last tile went: the one before
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(0)
+    expect(page.locator("#add-1m")).to_be_focused()       # none left: back in the palette
+
+
 def fitted_height(page: Page, frame) -> int:
     """Wait until the lesson page's frame is as tall as the page inside says, and return it."""
     deadline = time.monotonic() + 10
