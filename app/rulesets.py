@@ -144,6 +144,7 @@ class SettlementRules:
     kong_payments: Mapping[str, Amount]      # exposed / concealed / added: each payer pays
     added_kong_needs_drawn_tile: bool = False  # SBR: no money for a fourth tile held since earlier
     kong_void_on_cannon: bool = False        # SBR: a win on the kong-maker's next discard voids it
+    kong_transfer_on_cannon: bool = False    # 呼叫转移: ... and its money goes to the winner
     flower_pig: Amount = 0                   # 查花猪: paid by a pig to each player who cleared
     pig_pays_ready_check: bool = False       # SBR: a pig counts as not ready
     refund: str = "never-won"                # 退税: never-won (SC) or not-ready-at-draw (SBR)
@@ -180,6 +181,7 @@ class Switch:
     explain: str
     default: bool = False
     flowers: bool = True     # False: with the switch on, flowers and seasons are out of play
+    settlement: Mapping[str, Any] = field(default_factory=dict)   # round rules it changes
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +234,13 @@ class Ruleset:
             seven_pairs_quads=self.seven_pairs_quads,
             thirteen_orphans=_shape_on(self.thirteen_orphans, options),
         )
+
+    def settlement_with(self, options: frozenset[str]) -> SettlementRules | None:
+        """The round rules with these switches on (each switch may change some of them)."""
+        if self.settlement is None:
+            return None
+        changes = {k: v for s in self.switches if s.id in options for k, v in s.settlement.items()}
+        return replace(self.settlement, **changes) if changes else self.settlement
 
     def flowers_in_play(self, options: frozenset[str]) -> bool:
         """Whether flowers and seasons are in the set, with these switches on."""
@@ -388,6 +397,10 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
     dials, min_range, cap_range, uncapped = _dials(c, top["dials"], top.get("ranges", {}),
                                                    curves, payments)
     liability = _liability(c, top.get("liability", []), by_id)
+    for i, switch in enumerate(switches):
+        if switch.settlement and "settlement" not in top:
+            raise c.fail(f"switches[{i}].settlement", "the file has no settlement section for"
+                                                      " the switch to change")
     return Ruleset(
         id=rid, name=c.name(top["name"], "name"), source=c.text(top, "source", ""),
         summary=c.text(top, "summary", ""),
@@ -404,22 +417,34 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
     )
 
 
+SETTLEMENT_FLAGS = ("added_kong_needs_drawn_tile", "kong_void_on_cannon",
+                    "kong_transfer_on_cannon", "pig_pays_ready_check")
+
+
 def _settlement(c: _Checker, value: Any) -> SettlementRules:
-    data = c.mapping(value, "settlement", ("kong_payments",),
-                     ("added_kong_needs_drawn_tile", "kong_void_on_cannon", "flower_pig",
-                      "pig_pays_ready_check", "refund"))
-    kongs = c.mapping(data["kong_payments"], "settlement.kong_payments",
-                      ("exposed", "concealed", "added"), ())
-    refund = data.get("refund", "never-won")
-    if refund not in REFUND_RULES:
-        raise c.fail("settlement.refund", f"expected one of {', '.join(REFUND_RULES)}, found {refund!r}")
-    return SettlementRules(
-        {k: c.number(v, f"settlement.kong_payments.{k}") for k, v in kongs.items()},
-        c.flag(data, "added_kong_needs_drawn_tile", "settlement"),
-        c.flag(data, "kong_void_on_cannon", "settlement"),
-        c.number(data.get("flower_pig", 0), "settlement.flower_pig"),
-        c.flag(data, "pig_pays_ready_check", "settlement"),
-        refund)
+    return SettlementRules(**_settlement_fields(c, value, "settlement", ("kong_payments",)))
+
+
+def _settlement_fields(c: _Checker, value: Any, path: str, required: tuple[str, ...]
+                       ) -> dict[str, Any]:
+    """The settlement rules a mapping gives (all of them in `settlement:`, some in a switch)."""
+    optional = tuple(k for k in ("kong_payments", *SETTLEMENT_FLAGS, "flower_pig", "refund")
+                     if k not in required)
+    data = c.mapping(value, path, required, optional)
+    fields: dict[str, Any] = {k: c.flag(data, k, path) for k in SETTLEMENT_FLAGS if k in data}
+    if "kong_payments" in data:
+        kongs = c.mapping(data["kong_payments"], f"{path}.kong_payments",
+                          ("exposed", "concealed", "added"), ())
+        fields["kong_payments"] = {k: c.number(v, f"{path}.kong_payments.{k}")
+                                   for k, v in kongs.items()}
+    if "flower_pig" in data:
+        fields["flower_pig"] = c.number(data["flower_pig"], f"{path}.flower_pig")
+    if "refund" in data:
+        if data["refund"] not in REFUND_RULES:
+            raise c.fail(f"{path}.refund", f"expected one of {', '.join(REFUND_RULES)},"
+                                           f" found {data['refund']!r}")
+        fields["refund"] = data["refund"]
+    return fields
 
 
 def _examples(c: _Checker, value: Any) -> tuple[WorkedExample, ...]:
@@ -522,10 +547,12 @@ def _payments(c: _Checker, value: Any, curves: dict[str, Curve]) -> dict[str, Pa
 def _switches(c: _Checker, value: Any) -> tuple[Switch, ...]:
     out = []
     for path, data in c.entries(value, "switches", "a list of switches", ("id", "name"),
-                                ("explain", "default", "flowers")):
+                                ("explain", "default", "flowers", "settlement")):
+        changes = _settlement_fields(c, data["settlement"], f"{path}.settlement", ()) if (
+            "settlement" in data) else {}
         out.append(Switch(c.ident(data["id"], f"{path}.id"), c.name(data["name"], f"{path}.name"),
                           c.text(data, "explain", path), c.flag(data, "default", path),
-                          c.flag(data, "flowers", path, True)))
+                          c.flag(data, "flowers", path, True), changes))
     return tuple(out)
 
 

@@ -18,6 +18,7 @@ from .hand import SEATS, Hand, MeldKind, WinBy
 from .readings import waits
 from .request import Calculation, calculate, read_ruleset, read_settings
 from .rulesets import Amount, Ruleset, SettlementRules
+from .payments import fmt
 from .tiles import Tile, format_tiles, parse_tiles
 
 KONG_KINDS = ("exposed", "concealed", "added")
@@ -55,7 +56,7 @@ class Line:
     """One payment of the ledger."""
 
     step: int            # index of the event it belongs to (len(events) = the end)
-    kind: str            # kong, win, void, flower-pig, ready-check, refund
+    kind: str            # kong, win, void, transfer, flower-pig, ready-check, refund
     payer: str
     payee: str
     amount: Amount
@@ -216,6 +217,8 @@ def parse_round_text(text: str, rules: str = "sichuan") -> dict:
         plain = [w for w in rest if "=" not in w]
         if head == "missing":
             data["missing"].update({k.upper(): v.lower() for k, v in pairs.items()})
+        elif head == "options":
+            data["options"] = ",".join(filter(None, [data.get("options", ""), *rest]))
         elif head == "kong":
             if len(plain) < 3:
                 raise _fail("round", f"line {number}: write 'kong SEAT exposed|concealed|added TILE"
@@ -245,7 +248,8 @@ def parse_round_text(text: str, rules: str = "sichuan") -> dict:
                 hands[seat] = dict(b.split("=", 1) for b in bits[1:] if "=" in b)
             data["end"] = {"type": "wall", "hands": hands}
         else:
-            raise _fail("round", f"line {number}: '{head[:20]}' is not missing, kong, win or wall")
+            raise _fail("round", f"line {number}: '{head[:20]}' is not missing, options, kong, win"
+                                 " or wall")
     return data
 
 
@@ -262,10 +266,10 @@ def _after(words: list[str], key: str, number: int) -> str:
 def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -> Ledger:
     """Price every event of the round in order, then the end, as the ruleset says."""
     ruleset = read_ruleset({"rules": round_.rules}, rulesets)
-    rules = ruleset.settlement
-    if rules is None:
+    if ruleset.settlement is None:
         raise _fail("rules", f"{ruleset.name.en} has no round settlement (try sichuan or sichuan-sbr)")
     settings = read_settings({"options": round_.options}, ruleset)
+    rules = ruleset.settlement_with(settings.options)
     stake = settings.stake
     lines: list[Line] = []
     running: list[dict[str, Amount]] = []
@@ -321,14 +325,20 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -
                     pay(step, "win", p.seat, event.seat, -p.amount,
                         f"{event.seat}'s win, {calc.score.capped_fan} fan: {p.reason}")
             events_here = calc.hand.context.events if calc.hand else frozenset()
-            if ("kong-cannon" in events_here and rules.kong_void_on_cannon
-                    and event.discarder in last_kong):
+            if "kong-cannon" in events_here and event.discarder in last_kong and (
+                    rules.kong_transfer_on_cannon or rules.kong_void_on_cannon):
                 step_of_kong = last_kong[event.discarder]
                 for entry in [k for k in kong_income if k[0] == step_of_kong]:
                     kong_income.remove(entry)
                     _, payee, payer, amount = entry
-                    pay(step, "void", payee, payer, amount,
-                        f"{payee}'s kong is void: {event.seat} won on the discard right after it")
+                    if rules.kong_transfer_on_cannon:
+                        pay(step, "transfer", payee, event.seat, amount,
+                            f"呼叫转移: {event.seat} won on the discard right after {payee}'s"
+                            f" kong, so the {fmt(amount)} {payer} paid for it goes to {event.seat}")
+                    else:
+                        pay(step, "void", payee, payer, amount,
+                            f"{payee}'s kong is void: {event.seat} won on the discard right"
+                            " after it")
             won.append(event.seat)
         running.append(dict(totals))
 

@@ -73,6 +73,13 @@ def _set(path, value):
     (_set(["shapes"], {"seven_pairs": "all-pongs"}), "shapes.seven_pairs: expected true, false or the id of an optional pattern"),
     (lambda d: d.pop("patterns"), "test.yaml: (top): missing key 'patterns'"),
     (_set(["id"], "other"), "test.yaml: id: 'other' must equal the file name 'test'"),
+    (_set(["switches"], [{"id": "transfer", "name": {"en": "Transfer"},
+                          "settlement": {"kong_transfer_on_cannon": True}}]),
+     "test.yaml: switches[0].settlement: the file has no settlement section for the switch to change"),
+    (_set(["switches"], [{"id": "pigs", "name": {"en": "Pigs"}, "settlement": {"pig_fine": 16}}]),
+     "test.yaml: switches[0].settlement.pig_fine: unknown key"),
+    (_set(["switches"], [{"id": "bare", "name": {"en": "Bare"}, "flowers": "no"}]),
+     "test.yaml: switches[0].flowers: expected true or false"),
 ])
 def test_a_broken_file_is_refused_naming_the_file_and_key(change, message):
     with pytest.raises(RulesetError) as err:
