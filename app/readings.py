@@ -246,7 +246,7 @@ def _partitions(counts: tuple[int, ...]) -> tuple[tuple[tuple[GroupKind, int], .
     return _splits(tuple(counts), False)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=100_000)
 def _splits(counts: tuple[int, ...], pair_used: bool
             ) -> tuple[tuple[tuple[GroupKind, int], ...], ...]:
     """The splits of what is left of a suit, lowest tile first: it must start a pong, a chow
@@ -278,7 +278,21 @@ IMPOSSIBLE, SETS, WITH_PAIR = 0, 1, 16
 COMPLETE_SUM = 3 * SETS + WITH_PAIR
 
 
-class _StatusTable(dict):
+class _Table(dict):
+    """A table filled on first sight by __missing__, and emptied when it reaches `limit`
+    entries: a suit has about two million possible counts, so odd input (every request a new
+    hand) would otherwise grow it without end. A hand's suits are then worked out again."""
+
+    limit = 50_000
+
+    def keep(self, key, value):
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = value
+        return value
+
+
+class _StatusTable(_Table):
     """One suit's counts -> IMPOSSIBLE, SETS or WITH_PAIR, filled on first sight."""
 
     def __missing__(self, counts: tuple[int, ...]) -> int:
@@ -288,11 +302,10 @@ class _StatusTable(dict):
             status = IMPOSSIBLE
         else:
             status = WITH_PAIR if sum(counts) % 3 == 2 else SETS
-        self[counts] = status
-        return status
+        return self.keep(counts, status)
 
 
-class _OptionTable(dict):
+class _OptionTable(_Table):
     """(suit offset, counts) -> every split of that suit, as (groups, packed facts, ()).
 
     The facts are the groups' summed (see Profile); the empty place matches the placement
@@ -305,11 +318,10 @@ class _OptionTable(dict):
         for p in _partitions(counts) if any(counts) else ((),):
             groups = tuple(_CONCEALED[kind, lo + i] for kind, i in p)
             options.append((groups, sum(g.facts for g in groups), ()))
-        self[key] = result = tuple(options)
-        return result
+        return self.keep(key, tuple(options))
 
 
-class _PlacementTable(dict):
+class _PlacementTable(_Table):
     """(suit offset, counts, winning tile) -> each split of the suit with the places the
     winning tile can take in it: (groups, packed facts, ((position, wait), ...)). Identical
     sets count once."""
@@ -325,11 +337,10 @@ class _PlacementTable(dict):
                     taken.add(id(g))
                     places.append((i, _wait_of(g, win)))
             table.append((groups, facts, tuple(places)))
-        self[key] = result = tuple(table)
-        return result
+        return self.keep(key, tuple(table))
 
 
-class _SuitTable(dict):
+class _SuitTable(_Table):
     """One suit's counts -> (status, splits, suit bit or 0 when none held), in one lookup."""
 
     def __init__(self, lo: int) -> None:
@@ -339,8 +350,7 @@ class _SuitTable(dict):
 
     def __missing__(self, counts: tuple[int, ...]):
         held = self.bit if any(counts) else 0
-        self[counts] = entry = (_STATUS[counts], _OPTIONS[self.lo, counts], held)
-        return entry
+        return self.keep(counts, (_STATUS[counts], _OPTIONS[self.lo, counts], held))
 
 
 _STATUS = _StatusTable()

@@ -195,3 +195,18 @@ def test_special_shapes_have_profiles_too(text):
     assert any(r.shape is not Shape.STANDARD for r in found)
     for reading in found:
         assert reading.profile.fields() == _counted_profile(reading.groups)
+
+
+def test_the_suit_tables_forget_everything_past_their_limit_and_still_answer(monkeypatch):
+    from app import readings as module
+    tables = (module._STATUS, module._OPTIONS, module._PLACEMENTS, *module._SUITS)
+    hands = [parse_hand({"hand": f"123m456p{k}{k + 1}{k + 2}s789s{j}{j}m", "win": f"{j}m"})
+             for k in range(1, 6) for j in (5, 9)]
+    hands += [parse_hand({"hand": "111222333m456p77s", "win": "7s"})]
+    expected = [readings(hand) for hand in hands]
+    for table in tables:
+        monkeypatch.setattr(table, "limit", 5, raising=False)
+    module.clear_tables()
+    for _ in range(2):
+        assert [readings(hand) for hand in hands] == expected
+        assert all(len(t) <= 5 for t in tables)
