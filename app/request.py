@@ -87,14 +87,13 @@ def _settings(ruleset: Ruleset, raw_min: str, raw_cap: str, raw_payment: str, ra
     if not curve and payment in ruleset.payments:
         curve = ruleset.payments[payment].curve or d.curve
     stake = _stake(raw_stake.strip(), d.stake, errors)
-    options = frozenset(s.id for s in ruleset.switches if s.default)
     named = [o for o in re.split(r"[,\s]+", raw_options.strip()) if o]
     for option in named:
         if option not in ruleset.option_ids:
             errors.append(FieldError("options", f"unknown option {option[:40]!r} in"
                                                 f" {ruleset.name.en}; its options:"
                                                 f" {', '.join(ruleset.option_ids) or 'none'}"))
-    options |= frozenset(named)
+    options = frozenset(named)
     if errors:
         raise HandError(errors)
     return Settings(minimum, cap, curve, payment, stake, options)

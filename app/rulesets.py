@@ -179,7 +179,6 @@ class Switch:
     id: str
     name: Name
     explain: str
-    default: bool = False
     flowers: bool = True     # False: with the switch on, flowers and seasons are out of play
     settlement: Mapping[str, Any] = field(default_factory=dict)   # round rules it changes
 
@@ -327,6 +326,8 @@ class _Checker:
         if isinstance(value, int):
             return value
         if isinstance(value, str) and re.fullmatch(r"\d+/\d+", value):
+            if re.fullmatch(r"\d+/0+", value):
+                raise self.fail(path, f"{value!r} divides by zero")
             return exact(Fraction(value))
         if isinstance(value, float):
             return exact(Fraction(value).limit_denominator(1000))
@@ -341,9 +342,17 @@ class _Checker:
                 optional: tuple[str, ...]):
         """Each mapping of a top-level list, with its path: `patterns[3]`."""
         items = self.typed(value, key, list, what)
+        seen: dict[str, int] = {}
         for i, item in enumerate(items):
             path = f"{key}[{i}]"
-            yield path, self.mapping(item, path, required, optional)
+            data = self.mapping(item, path, required, optional)
+            ident = data.get("id")
+            if isinstance(ident, str):
+                if ident in seen:
+                    raise self.fail(f"{path}.id", f"duplicate id {ident!r}: {key}[{seen[ident]}]"
+                                                  " has it too")
+                seen[ident] = i
+            yield path, data
 
     def id_list(self, data: dict, key: str, path: str) -> tuple[str, ...]:
         if key not in data:
@@ -447,6 +456,16 @@ def _settlement_fields(c: _Checker, value: Any, path: str, required: tuple[str, 
     return fields
 
 
+def _signed_amount(c: _Checker, value: Any, path: str) -> Amount:
+    """A payment as a worked example states it: 16, -8, 0.5 or -1/3."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, (str, float)) and not isinstance(value, bool) and re.fullmatch(
+            r"-?\d+(?:\.\d+|/[1-9]\d*)?", str(value)):
+        return exact(Fraction(str(value)))
+    raise c.fail(path, f"expected an amount such as 16, -8, 0.5 or -1/3, found {value!r}")
+
+
 def _examples(c: _Checker, value: Any) -> tuple[WorkedExample, ...]:
     out = []
     for path, data in c.entries(value, "examples", "a list of worked examples",
@@ -456,7 +475,7 @@ def _examples(c: _Checker, value: Any) -> tuple[WorkedExample, ...]:
         payments = None
         if "payments" in expect:
             raw = c.mapping(expect["payments"], f"{path}.expect.payments", (), ("E", "S", "W", "N"))
-            payments = {seat: (int(v) if isinstance(v, int) else exact(Fraction(str(v))))
+            payments = {seat: _signed_amount(c, v, f"{path}.expect.payments.{seat}")
                         for seat, v in raw.items()}
         total = expect.get("total_fan")
         if total is not None:
@@ -517,6 +536,8 @@ def _curves(c: _Checker, value: Any) -> dict[str, Curve]:
             table = tuple(c.typed(v, f"{path}.table[{k}]", int, "whole points") for k, v in enumerate(raw))
             if not table:
                 raise c.fail(f"{path}.table", "needs at least one entry")
+        elif "table" in data:
+            raise c.fail(f"{path}.table", f"only a curve of kind table has one (this is {kind})")
         cid = c.ident(data["id"], f"{path}.id")
         out[cid] = Curve(cid, c.name(data["name"], f"{path}.name"), kind, table,
                          c.text(data, "explain", path))
@@ -547,12 +568,12 @@ def _payments(c: _Checker, value: Any, curves: dict[str, Curve]) -> dict[str, Pa
 def _switches(c: _Checker, value: Any) -> tuple[Switch, ...]:
     out = []
     for path, data in c.entries(value, "switches", "a list of switches", ("id", "name"),
-                                ("explain", "default", "flowers", "settlement")):
+                                ("explain", "flowers", "settlement")):
         changes = _settlement_fields(c, data["settlement"], f"{path}.settlement", ()) if (
             "settlement" in data) else {}
         out.append(Switch(c.ident(data["id"], f"{path}.id"), c.name(data["name"], f"{path}.name"),
-                          c.text(data, "explain", path), c.flag(data, "default", path),
-                          c.flag(data, "flowers", path, True), changes))
+                          c.text(data, "explain", path), c.flag(data, "flowers", path, True),
+                          changes))
     return tuple(out)
 
 
@@ -565,13 +586,9 @@ PATTERN_OPTIONAL = ("explain", "detect", "event", "by", "requires", "group", "in
 def _patterns(c: _Checker, value: Any, category_ids: set[str],
               events: dict[str, EventSpec]) -> list[Pattern]:
     out: list[Pattern] = []
-    seen: set[str] = set()
     entries = c.entries(value, "patterns", "a list of patterns", PATTERN_REQUIRED, PATTERN_OPTIONAL)
     for i, (path, data) in enumerate(entries):
         pid = c.ident(data["id"], f"{path}.id")
-        if pid in seen:
-            raise c.fail(f"{path}.id", f"duplicate pattern id {pid!r}")
-        seen.add(pid)
         category = c.ident(data["category"], f"{path}.category")
         if category not in category_ids:
             raise c.fail(f"{path}.category", f"unknown category {category!r}")
@@ -619,6 +636,12 @@ def _resolve_relations(c: _Checker, patterns: list[Pattern], by_id: dict[str, Pa
                     raise c.fail(f"{path}.{key}[{k}]", f"unknown pattern {ref!r}")
                 if ref == p.id:
                     raise c.fail(f"{path}.{key}[{k}]", "a pattern cannot name itself")
+        if p.requires and (p.detect or p.events):
+            raise c.fail(f"{path}.requires", "a package is present when the patterns it requires"
+                                             " are; it takes no detect or event of its own")
+        if p.supersedes and not p.optional:
+            raise c.fail(f"{path}.supersedes", "only an optional pattern (a house rule) can"
+                                               " supersede others")
         for k, ref in enumerate(p.requires):
             if by_id[ref].requires:
                 raise c.fail(f"{path}.requires[{k}]", f"{ref!r} is itself a package; name the"
@@ -630,6 +653,8 @@ def _resolve_relations(c: _Checker, patterns: list[Pattern], by_id: dict[str, Pa
                              and not (q.group is not None and q.group == p.group)]
             elif ref not in by_id:
                 raise c.fail(f"{path}.replaces[{k}]", f"unknown pattern {ref!r}")
+            elif ref == p.id:
+                raise c.fail(f"{path}.replaces[{k}]", "a pattern cannot name itself")
             else:
                 replaced.append(ref)
         resolved.append(replace(p, replaces=tuple(dict.fromkeys(replaced)),
@@ -666,7 +691,15 @@ def _dials(c: _Checker, value: Any, ranges: Any, curves: dict[str, Curve],
         raise c.fail("dials.min", f"{minimum} is outside ranges.min {list(min_range)}")
     if cap is not None and not cap_range[0] <= cap <= cap_range[1]:
         raise c.fail("dials.cap", f"{cap} is outside ranges.cap {list(cap_range)}")
+    paid_by = payments[data["payment"]].curve
+    if paid_by is not None and paid_by != data["curve"]:
+        raise c.fail("dials.curve", f"the default payment {data['payment']!r} uses the curve"
+                                    f" {paid_by!r}: make that the default curve too")
+    if cap is not None and minimum > cap:
+        raise c.fail("dials.min", f"{minimum} is above dials.cap {cap}: no hand could be paid")
     stake = c.number(data.get("stake", 1), "dials.stake")
+    if stake <= 0:
+        raise c.fail("dials.stake", f"expected a positive stake, found {stake}")
     return Dials(minimum, cap, data["curve"], data["payment"], stake), min_range, cap_range, uncapped
 
 

@@ -75,8 +75,7 @@ class Score(NamedTuple):
 
 def default_settings(ruleset: Ruleset) -> Settings:
     d = ruleset.dials
-    return Settings(d.min, d.cap, d.curve, d.payment, d.stake,
-                    frozenset(s.id for s in ruleset.switches if s.default))
+    return Settings(d.min, d.cap, d.curve, d.payment, d.stake)
 
 
 def active(pattern: Pattern, ruleset: Ruleset, settings: Settings) -> str:

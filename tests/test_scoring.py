@@ -285,4 +285,5 @@ def test_the_detection_plan_finds_what_every_detector_finds(rid):
                 found = detect(reading, ctx, ruleset)
                 assert found == every_detector(reading, ctx, ruleset), hand.description
                 checked.update(found)
-    assert len(checked) >= 8   # many patterns took part, not just the plain ones
+    detected = [p for p in ruleset.patterns if p.detect]
+    assert len(checked) >= min(8, len(detected) // 2)   # many took part, not just the plain ones
