@@ -313,12 +313,12 @@ class _Checker:
     def text(self, data: dict, key: str, path: str, default: str = "") -> str:
         if key not in data:
             return default
-        return self.typed(data[key], f"{path}.{key}", str, "text")
+        return self.typed(data[key], _join(path, key), str, "text")
 
     def flag(self, data: dict, key: str, path: str, default: bool = False) -> bool:
         if key not in data:
             return default
-        return self.typed(data[key], f"{path}.{key}", bool, "true or false")
+        return self.typed(data[key], _join(path, key), bool, "true or false")
 
     def number(self, value: Any, path: str) -> Amount:
         if isinstance(value, bool):
@@ -359,6 +359,11 @@ class _Checker:
             return ()
         items = self.typed(data[key], f"{path}.{key}", list, "a list of ids")
         return tuple(self.ident(item, f"{path}.{key}[{i}]") for i, item in enumerate(items))
+
+
+def _join(path: str, key: str) -> str:
+    """The path to a key: `patterns[3].explain`, or `summary` at the top."""
+    return f"{path}.{key}" if path else key
 
 
 def load_ruleset(path: Path) -> Ruleset:

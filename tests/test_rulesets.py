@@ -91,6 +91,8 @@ def _set(path, value):
     (_set(["shapes"], {"seven_pairs": "all-pongs"}), "shapes.seven_pairs: expected true, false or the id of an optional pattern"),
     (lambda d: d.pop("patterns"), "test.yaml: (top): missing key 'patterns'"),
     (_set(["id"], "other"), "test.yaml: id: 'other' must equal the file name 'test'"),
+    (_set(["summary"], 3), "test.yaml: summary: expected text, found 3"),
+    (_set(["missing_suit"], "yes"), "test.yaml: missing_suit: expected true or false"),
     (_set(["switches"], [{"id": "transfer", "name": {"en": "Transfer"},
                           "settlement": {"kong_transfer_on_cannon": True}}]),
      "test.yaml: switches[0].settlement: the file has no settlement section for the switch to change"),
