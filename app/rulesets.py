@@ -367,24 +367,86 @@ def _join(path: str, key: str) -> str:
 
 
 def load_ruleset(path: Path) -> Ruleset:
-    """Load and check one ruleset file."""
-    filename = path.name
+    """Load and check one ruleset file (laid over the file it extends, if any)."""
+    return build_ruleset(_extended(_read(path), path, ()), path.name, path.stem)
+
+
+def _read(path: Path) -> Any:
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
     except yaml.YAMLError as err:
-        raise RulesetError(f"{filename}: not valid YAML: {err}") from None
-    return build_ruleset(data, filename, path.stem)
+        raise RulesetError(f"{path.name}: not valid YAML: {err}") from None
+
+
+# What a house variant (`extends: hong-kong`) does not take from the file it extends: its
+# own id and names, and the worked examples, which belong to the other file's page.
+NOT_INHERITED = ("id", "name", "source", "summary", "examples")
+LISTS_BY_ID = ("categories", "patterns", "curves", "payments", "events", "switches", "liability")
+
+
+def _extended(data: Any, path: Path, chain: tuple[str, ...]) -> Any:
+    """A file's data laid over the data of the file it `extends`, which sits beside it.
+
+    Lists of entries with ids merge by id: an entry's keys change the other file's entry
+    with the same id, in its place; `{id: x, remove: true}` drops it; new entries go last.
+    Mappings (dials, ranges, tiles, shapes, settlement) merge key by key; anything else
+    given replaces the other file's.
+    """
+    if not isinstance(data, dict) or "extends" not in data:
+        return data
+    other = data["extends"]
+    if not isinstance(other, str) or not _ID.fullmatch(other):
+        raise RulesetError(f"{path.name}: extends: expected the id of another ruleset file,"
+                           f" found {other!r}")
+    if other == path.stem or other in chain:
+        raise RulesetError(f"{path.name}: extends: {other!r} leads back to this file")
+    base_path = path.parent / f"{other}.yaml"
+    if not base_path.exists():
+        raise RulesetError(f"{path.name}: extends: there is no {base_path.name} beside it")
+    base = _extended(_read(base_path), base_path, (*chain, path.stem))
+    if not isinstance(base, dict):
+        raise RulesetError(f"{path.name}: extends: {base_path.name} is not a ruleset mapping")
+    merged = {k: v for k, v in base.items() if k not in NOT_INHERITED}
+    for key, value in data.items():
+        if key == "extends":
+            continue
+        if key in LISTS_BY_ID and isinstance(value, list) and isinstance(merged.get(key), list):
+            merged[key] = _merge_by_id(merged[key], value, path.name, key)
+        elif isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return merged
+
+
+def _merge_by_id(base: list, changes: list, filename: str, key: str) -> list:
+    merged = list(base)
+    place = {e.get("id"): i for i, e in enumerate(merged) if isinstance(e, dict)}
+    for k, entry in enumerate(changes):
+        ident = entry.get("id") if isinstance(entry, dict) else None
+        if isinstance(entry, dict) and entry.get("remove") is True:
+            if ident not in place:
+                raise RulesetError(f"{filename}: {key}[{k}].remove: the extended file has no"
+                                   f" {key} entry {ident!r} to remove")
+            merged[place[ident]] = None
+        elif ident in place and ident is not None and merged[place[ident]] is not None:
+            merged[place[ident]] = {**merged[place[ident]], **entry}
+        else:
+            merged.append(entry)
+    return [e for e in merged if e is not None]
 
 
 TOP_REQUIRED = ("name", "dials", "categories", "patterns", "curves", "payments")
-TOP_OPTIONAL = ("id", "source", "summary", "tiles", "shapes", "missing_suit", "ranges", "events",
-                "switches", "liability", "examples", "settlement")
+TOP_OPTIONAL = ("id", "extends", "source", "summary", "tiles", "shapes", "missing_suit", "ranges",
+                "events", "switches", "liability", "examples", "settlement")
 
 
 def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
     """Check a file's parsed data and build the frozen Ruleset."""
     c = _Checker(filename)
     top = c.mapping(data, "", TOP_REQUIRED, TOP_OPTIONAL)
+    if "extends" in top:
+        raise c.fail("extends", "only a ruleset file read by load_ruleset can extend another")
     rid = c.ident(top.get("id", stem), "id")
     if rid != stem:
         raise c.fail("id", f"{rid!r} must equal the file name {stem!r}")

@@ -99,3 +99,16 @@ def test_every_section_key_is_documented(key):
 @pytest.mark.parametrize("value", CURVE_KINDS + REFUND_RULES + tuple(EVENT_RULES))
 def test_every_curve_kind_refund_rule_and_event_is_documented(value):
     assert f"`{value}`" in readme()
+
+
+def test_the_house_variant_example_loads_over_hong_kong(tmp_path):
+    import shutil
+    from app.rulesets import RULESET_DIR, load_ruleset
+    _, found, after = readme().partition("## A house variant: `extends`\n")
+    assert found
+    block = re.search(r"^```yaml\n(.*?)^```$", after, re.DOTALL | re.MULTILINE)
+    shutil.copy(RULESET_DIR / "hong-kong.yaml", tmp_path / "hong-kong.yaml")
+    (tmp_path / "house.yaml").write_text(block[1], encoding="utf-8")
+    house = load_ruleset(tmp_path / "house.yaml")
+    assert house.by_id["all-pongs"].fan == 5 and "nine-gates" not in house.by_id
+    assert house.patterns[-1].id == "lucky-sevens" and house.dials.min == 1

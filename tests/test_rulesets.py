@@ -144,3 +144,63 @@ def test_shipped_rulesets_load_with_ids_equal_to_their_file_names():
 def test_curves_reproduce_the_seed_conversion_tables(kind, table, points):
     curve = Curve("c", Name("C", ""), kind, table)
     assert [curve.points(f) for f in range(14)] == points
+
+
+# --- a house variant: `extends:` another file and list only what differs ------------------
+
+HOUSE = """
+extends: hong-kong
+name: {en: Our house rules, zh: 家規}
+dials: {min: 1}
+patterns:
+  - {id: all-pongs, fan: 5}
+  - {id: nine-gates, remove: true}
+  - id: lucky-sevens
+    name: {en: Lucky sevens}
+    fan: 2
+    category: house-rules
+    detect: always
+    optional: true
+"""
+
+
+def _house(tmp_path, text=HOUSE, name="house"):
+    import shutil
+    from app.rulesets import RULESET_DIR
+    shutil.copy(RULESET_DIR / "hong-kong.yaml", tmp_path / "hong-kong.yaml")
+    (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return load_ruleset(tmp_path / f"{name}.yaml")
+
+
+def test_a_house_variant_lists_only_what_differs(tmp_path):
+    base, house = registry()["hong-kong"], _house(tmp_path)
+    assert house.id == "house" and house.name.en == "Our house rules"
+    assert house.dials.min == 1 and house.dials.cap == base.dials.cap
+    assert house.by_id["all-pongs"].fan == 5 and house.by_id["all-pongs"].name == base.by_id["all-pongs"].name
+    assert "nine-gates" not in house.by_id and house.patterns[-1].id == "lucky-sevens"
+    assert set(base.by_id) - {"nine-gates"} < set(house.by_id)
+    assert house.examples == () and house.curves.keys() == base.curves.keys()
+
+
+def test_a_house_variant_scores_with_its_changes(tmp_path):
+    from app.request import calculate
+    rulesets = {"house": _house(tmp_path), "hong-kong": registry()["hong-kong"]}
+    hand = {"hand": "444p666s88m999s", "melds": "222m", "win": "8m"}
+    base = calculate({"rules": "hong-kong", **hand}, rulesets).score
+    house = calculate({"rules": "house", **hand, "options": "lucky-sevens"}, rulesets).score
+    assert house.total_fan == base.total_fan + (5 - 3) + 2
+
+
+@pytest.mark.parametrize("text, message", [
+    ("extends: nowhere\nname: {en: X}", "house.yaml: extends: there is no nowhere.yaml beside it"),
+    ("extends: house\nname: {en: X}", "house.yaml: extends: 'house' leads back to this file"),
+    ("extends: [hong-kong]\nname: {en: X}", "house.yaml: extends: expected the id of another ruleset file"),
+    ("extends: hong-kong\nname: {en: X}\npatterns:\n  - {id: no-such, remove: true}",
+     "house.yaml: patterns[0].remove: the extended file has no patterns entry 'no-such' to remove"),
+    ("extends: hong-kong\nname: {en: X}\npatterns:\n  - {id: all-pongs, fan: lots}",
+     "house.yaml: patterns["),
+])
+def test_a_broken_house_variant_is_refused_naming_the_file_and_key(tmp_path, text, message):
+    with pytest.raises(RulesetError) as err:
+        _house(tmp_path, text)
+    assert message in str(err.value)
