@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from .detectors import DETECTORS, GATED, GATES, Detector, always
+from .detectors import DETECTORS, GATED, GATES, PER_ITEM_DETECTORS, Detector, always
 from .errors import FieldError, HandError
 from .hand import Hand, WinBy, WinContext
 from .readings import Reading, ShapeRules, Shape, readings
@@ -194,6 +194,7 @@ def detect(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> dict[str, int
 # and remembered faster than a dict of pattern ids.
 COUNT_BITS = 3
 MOST_COUNT = (1 << COUNT_BITS) - 1
+assert max(PER_ITEM_DETECTORS.values()) <= MOST_COUNT, "a count would spill into the next pattern"
 
 
 def found_key(reading: Reading, ctx: WinContext, plan: Plan) -> int:
