@@ -78,11 +78,6 @@ def default_settings(ruleset: Ruleset) -> Settings:
     return Settings(d.min, d.cap, d.curve, d.payment, d.stake)
 
 
-def active(pattern: Pattern, ruleset: Ruleset, settings: Settings) -> str:
-    """Empty when the pattern is in play under these settings, else why it is not."""
-    return inactive(ruleset, settings.options).get(pattern.id, "")
-
-
 @lru_cache(maxsize=256)
 def inactive(ruleset: Ruleset, options: frozenset[str]) -> dict[str, str]:
     """The patterns out of play under these switches, each with the reason."""

@@ -309,11 +309,3 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
 def canonical(tiles: Iterable[Tile]) -> str:
     """Write tiles sorted, in compact notation."""
     return format_tiles(sorted(tiles))
-
-
-def counts_of(tiles: Iterable[Tile]) -> list[int]:
-    """Count the playing tiles by index (34 entries)."""
-    counts = [0] * NUM_KINDS
-    for t in tiles:
-        counts[t] += 1
-    return counts
