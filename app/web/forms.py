@@ -128,7 +128,8 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
     form.payment.choices = choices((p.id, f"{p.name.en} {p.name.zh}".strip())
                                    for p in ruleset.payments.values())
     options = [(p.id, f"{p.name.en} {p.name.zh}".strip()) for p in ruleset.patterns if p.optional]
-    options += [(s.id, f"{s.name.en} {s.name.zh}".strip()) for s in ruleset.switches]
+    options += [(s.id, f"{s.name.en} {s.name.zh}".strip()
+                 + (" (round ledger)" if s.settlement else "")) for s in ruleset.switches]
     form.options.choices = choices(options)
     form.discarder.choices = choices([("", "the next seat")]) + SEAT_CHOICES
     form.liable.choices = choices([("", "nobody")]) + SEAT_CHOICES
