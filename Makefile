@@ -7,35 +7,38 @@ HOST     ?= 0.0.0.0
 CHROMIUM := /usr/bin/chromium
 VENV     := .venv
 BIN      := $(VENV)/bin
-STAMP    := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# Installs are redone when pyproject.toml or the pinned versions change.
+HASH     := $(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
+RUN_STAMP  := $(VENV)/.run-$(HASH)
+TEST_STAMP := $(VENV)/.test-$(HASH)
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run dev test bench load install chromium
+.PHONY: run dev test lint bench load install chromium constraints fresh-clone
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+# Running needs only the package and its dependencies, at the versions in constraints.txt.
+$(RUN_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -c constraints.txt -e .
 	touch $@
 
-install: $(STAMP)
+$(TEST_STAMP): pyproject.toml constraints.txt | $(BIN)/python
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
+	touch $@
 
-# The calculator on gunicorn (never debug) at http://localhost:$(PORT): one sync worker a
-# core. Rendering is CPU-bound, so threads only queue behind the GIL: under `make load` the
-# sync workers keep p99 under 50 ms at 32 connections where 2 workers x 4 threads reached
-# 85-120 ms (README, "Load test"). Sync workers close each connection after its answer and
-# want a buffering reverse proxy in front of them on the open internet (gunicorn's advice).
-# FLASK_DEBUG is dropped: left over in a shell, it would turn Flask's debug mode on. The
-# request-line limit is gunicorn's largest, so an over-long address reaches the app's own
-# limit (4096) and its answer, security headers included, rather than gunicorn's bare 414.
-run: $(STAMP)
-	env -u FLASK_DEBUG $(BIN)/gunicorn --worker-class sync --workers 2 --bind $(HOST):$(PORT) \
-		--limit-request-line 8190 --access-logfile - "app.web:create_app()"
+install: $(TEST_STAMP)
+
+# The production command: `mahjong-calculator serve`, i.e. gunicorn with app/gunicorn_conf.py
+# (one sync worker a core or $WEB_CONCURRENCY, never debug, never reload, no control socket).
+# FLASK_DEBUG is dropped: left over in a shell, it would turn Flask's debug mode on.
+run: $(RUN_STAMP)
+	env -u FLASK_DEBUG HOST=$(HOST) PORT=$(PORT) $(BIN)/mahjong-calculator serve
 
 # Flask's development server, reloading on every change to the code or templates.
-dev: $(STAMP)
+dev: $(RUN_STAMP)
 	$(BIN)/flask --app "app.web:create_app()" run --debug --reload --port $(PORT)
 
 # Installs Debian's chromium for the browser tests unless it is already there.
@@ -48,17 +51,33 @@ chromium:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
 	fi
 
-test: $(STAMP) chromium
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check .
+
+test: $(TEST_STAMP) chromium lint
 	$(BIN)/python -m pytest
 
+# Re-pin constraints.txt to the newest releases pyproject.toml admits (then run `make test`).
+constraints:
+	rm -rf .venv-pin && $(PYTHON) -m venv .venv-pin
+	.venv-pin/bin/pip install --quiet --upgrade pip
+	.venv-pin/bin/pip install --quiet '.[test,bench]'
+	{ head -2 constraints.txt; .venv-pin/bin/pip freeze --exclude-editable \
+		| grep -v '^mahjong-scoring-calculator'; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt && rm -rf .venv-pin
+
+# Proof that the repository stands alone: clone HEAD into an empty temporary folder (nothing
+# beside it) and run `make test` there.
+fresh-clone:
+	bash tests/fresh_clone.sh
+
 # On demand, never in CI: this core and full scoring against the `mahjong` library.
-bench: $(STAMP)
-	$(BIN)/pip install --quiet -e '.[bench]'
+bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_core.py
 	$(BIN)/python tests/bench/bench_scoring.py hong-kong
 	$(BIN)/python tests/bench/bench_scoring.py sichuan
 
 # On demand, never in CI: the production command on loopback under wrk for 60 s a run at
 # 32 and 128 connections (tests/load/run_load.sh; installs Debian's wrk when it is missing).
-load: $(STAMP)
+load: $(RUN_STAMP)
 	bash tests/load/run_load.sh

@@ -33,7 +33,7 @@ MAX_TRIES = 600            # themes drawn per hand before giving up (never reach
 SUIT_BASE = {"m": 0, "p": 9, "s": 18}
 WINDS = (27, 28, 29, 30)
 DRAGONS = (31, 32, 33)
-WIND_OF_SEAT = dict(zip(SEATS, WINDS))
+WIND_OF_SEAT = dict(zip(SEATS, WINDS, strict=True))
 SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
 BIG_FAN = 8                # a pattern this large is dealt at the limit level
 # Detectors that every ordinary hand meets by chance: not a theme of their own.

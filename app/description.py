@@ -14,8 +14,16 @@ from operator import eq
 
 from .errors import FieldError, HandError, NotationError
 from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
-from .tiles import (NUM_KINDS, TILES, Tile, canonical, format_tiles, parse_tiles, plain_indexes,
-                    tiles_at)
+from .tiles import (
+    NUM_KINDS,
+    TILES,
+    Tile,
+    canonical,
+    format_tiles,
+    parse_tiles,
+    plain_indexes,
+    tiles_at,
+)
 
 MAX_LENGTH = {  # characters; longer input is an error, not a slow request
     "hand": 100, "win": 10, "melds": 120, "by": 20, "seat": 5, "round": 5,
@@ -108,7 +116,7 @@ def _read_plain(params: Mapping[str, str], complete: bool) -> Hand | None:
 @lru_cache(maxsize=256)  # few distinct contexts, so remembered
 def _plain_context(*texts: str | None) -> WinContext | None:
     """Read the context fields, in _CONTEXT_READERS order, into a WinContext, or return None."""
-    given = {name: text for (name, _, _), text in zip(_CONTEXT_READERS, texts) if text is not None}
+    given = {name: text for (name, _, _), text in zip(_CONTEXT_READERS, texts, strict=True) if text is not None}
     if any(len(text) > MAX_LENGTH[name] for name, text in given.items()):
         return None
     return _read_context([], given)
@@ -122,7 +130,7 @@ def _plain_melds(text: str) -> tuple[tuple[Meld, ...], bytes] | None:
     if len(tokens) > MAX_MELDS:
         return None
     try:
-        melds, indexes = zip(*map(_plain_meld, tokens))
+        melds, indexes = zip(*map(_plain_meld, tokens), strict=True)
     except ValueError:
         return None
     return melds, b"".join(indexes)

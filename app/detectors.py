@@ -10,8 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .hand import WIND_INDEX, WinBy, WinContext
-from .readings import (Group, GroupKind, Reading, Shape, Wait, is_nine_gates, is_pure_nine_gates,
-                       profile_bits, sets_bits)
+from .readings import (
+    Group,
+    GroupKind,
+    Reading,
+    Shape,
+    Wait,
+    is_nine_gates,
+    is_pure_nine_gates,
+    profile_bits,
+    sets_bits,
+)
 
 Detector = Callable[[Reading, WinContext], int]
 # may count more than one, up to: three dragons, four tiles held four times

@@ -33,7 +33,7 @@ class HandError(ValueError):
         super().__init__("; ".join(str(e) for e in self.errors))
 
     @classmethod
-    def single(cls, field: str, message: str) -> "HandError":
+    def single(cls, field: str, message: str) -> HandError:
         """Make an error about a single field."""
         return cls([FieldError(field, message)])
 

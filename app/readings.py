@@ -513,7 +513,7 @@ def is_nine_gates(reading: Reading) -> bool:
             or any(g.meld is not None for g in reading.groups)):
         return False
     lo = reading.win.index - reading.win.rank + 1
-    return all(have >= need for have, need in zip(reading.counts[lo:lo + 9], _NINE_GATES))
+    return all(have >= need for have, need in zip(reading.counts[lo:lo + 9], _NINE_GATES, strict=True))
 
 
 def is_pure_nine_gates(reading: Reading) -> bool:

@@ -8,18 +8,18 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
 from functools import lru_cache
+from typing import NamedTuple
 
 from .description import parse_hand
 from .detectors import PER_ITEM_DETECTORS
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, WinBy
-from .readings import waits
-from .tiles import Tile, format_tiles
 from .payments import Payment, Table, next_seat, settle
+from .readings import waits
 from .rulesets import Amount, Ruleset, exact, registry
 from .scoring import Score, Settings, score, score_fan, score_ticks
+from .tiles import Tile, format_tiles
 
 MAX_STAKE = Fraction(1_000_000)
 MAX_TICKS = 60

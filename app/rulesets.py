@@ -19,8 +19,9 @@ from .detectors import DETECTORS
 from .errors import RulesetError
 from .hand import WinBy
 from .readings import ShapeRules
+from .resources import folder
 
-RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+RULESET_DIR = folder("rulesets")   # the shipped rulesets, in the package or the checkout
 Amount = int | Fraction   # money and shares are exact: whole numbers stay ints
 
 
@@ -385,7 +386,7 @@ LISTS_BY_ID = ("categories", "patterns", "curves", "payments", "events", "switch
 
 
 def _extended(data: Any, path: Path, chain: tuple[str, ...]) -> Any:
-    """A file's data laid over the data of the file it `extends`, which sits beside it.
+    """A file's data laid over the data of the file it `extends`: beside it, else shipped.
 
     Lists of entries with ids merge by id: an entry's keys change the other file's entry
     with the same id, in its place; `{id: x, remove: true}` drops it; new entries go last.
@@ -401,8 +402,11 @@ def _extended(data: Any, path: Path, chain: tuple[str, ...]) -> Any:
     if other == path.stem or other in chain:
         raise RulesetError(f"{path.name}: extends: {other!r} leads back to this file")
     base_path = path.parent / f"{other}.yaml"
+    if not base_path.exists():   # a house file kept elsewhere may extend a shipped family
+        base_path = RULESET_DIR / f"{other}.yaml"
     if not base_path.exists():
-        raise RulesetError(f"{path.name}: extends: there is no {base_path.name} beside it")
+        raise RulesetError(f"{path.name}: extends: there is no {other}.yaml beside it"
+                           " and no shipped ruleset of that id")
     base = _extended(_read(base_path), base_path, (*chain, path.stem))
     if not isinstance(base, dict):
         raise RulesetError(f"{path.name}: extends: {base_path.name} is not a ruleset mapping")
@@ -793,7 +797,7 @@ def _liability(c: _Checker, value: Any, by_id: dict[str, Pattern]) -> tuple[Liab
 
 
 def load_all(directory: Path = RULESET_DIR) -> dict[str, Ruleset]:
-    """Load every ruleset file in a folder, keyed by id."""
+    """Load every ruleset file in a folder (default: the shipped rulesets), keyed by id."""
     return {path.stem: load_ruleset(path) for path in sorted(directory.glob("*.yaml"))}
 
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from .detectors import DETECTORS, GATED, GATES, PER_ITEM_DETECTORS, Detector, always
 from .errors import FieldError, HandError
 from .hand import Hand, WinBy, WinContext
-from .readings import Reading, ShapeRules, Shape, readings
+from .readings import Reading, Shape, ShapeRules, readings
 from .rulesets import Amount, Pattern, Ruleset
 from .tiles import SUIT_OFFSET
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from .description import parse_hand
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, MeldKind, WinBy
+from .payments import fmt
 from .readings import waits
 from .request import Calculation, calculate, read_ruleset, read_settings
 from .rulesets import Amount, Ruleset, SettlementRules
-from .payments import fmt
 from .tiles import Tile, format_tiles, parse_tiles
 
 KONG_KINDS = ("exposed", "concealed", "added")

@@ -163,7 +163,7 @@ _M_INDEXES, _P_INDEXES, _S_INDEXES, _Z_INDEXES = _SUIT_INDEXES = tuple(  # digit
     bytes.maketrans(b"123456789", bytes(range(SUIT_OFFSET[suit], SUIT_OFFSET[suit] + 9)))
     for suit in SUITS
 )
-_RUN_INDEXES = dict(zip(b"mpsz", _SUIT_INDEXES))  # by a run's suit letter
+_RUN_INDEXES = dict(zip(b"mpsz", _SUIT_INDEXES, strict=True))  # by a run's suit letter
 
 
 def tile(code: str) -> Tile:

@@ -1,19 +1,13 @@
-"""Shared fixtures: where the read-only shared/ folder (seeds, corpus) lives."""
+"""Shared fixtures: the test data shipped in tests/data/ (corpus, seed tables)."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("MAHJONG_SHARED", ROOT.parent / "shared"))
+DATA = Path(__file__).resolve().parent / "data"
 
 
-def load_corpus(name: str) -> list[dict]:
-    """Read one corpus file's hands."""
-    path = SHARED / "corpus" / name
-    if not path.exists():
-        pytest.fail(f"corpus file {path} is missing: ../shared must sit beside the repository")
-    return json.loads(path.read_text())["hands"]
+def load_corpus(name: str, folder: Path = DATA / "corpus") -> list[dict]:
+    """Read one corpus file's hands (tests/data/corpus/, made by tests/data/make_corpus.py)."""
+    return json.loads((folder / name).read_text(encoding="utf-8"))["hands"]

@@ -6,11 +6,9 @@ no honours at all), the tests below state the difference instead of hiding it.
 """
 from __future__ import annotations
 
-
 from app.hand import Hand, Meld, MeldKind
 from app.readings import Shape, ShapeRules, is_complete, readings, waits
 from app.tiles import parse_tiles, tile
-
 from tests.conftest import load_corpus
 from tests.strategies import naive_complete
 

@@ -12,7 +12,6 @@ from app.detectors import DETECTORS, GATED, GATES
 from app.hand import Hand, WinBy, WinContext
 from app.readings import ShapeRules, readings
 from app.rulesets import registry
-
 from tests.conftest import load_corpus
 from tests.strategies import complete_hands
 from tests.test_corpus import corpus_hand

@@ -1,6 +1,6 @@
 """The fan → payment widget (/points): every curve and convention against the seed tables.
 
-Expected numbers are read from shared/EXAMPLES.md (the conversion tables, the ladder, the
+Expected numbers are read from tests/data/EXAMPLES.md (a copy of the workshop's list of seed numbers) (the conversion tables, the ladder, the
 SBR table) and from the golden files' fan-only cases, never computed by the code under test.
 """
 from __future__ import annotations
@@ -15,11 +15,11 @@ import yaml
 from app.rulesets import registry
 from app.web import create_app
 
-from .conftest import SHARED
+from .conftest import DATA
 from .html_tables import Page, amount, payments
 
 RULESETS = registry()
-EXAMPLES = (SHARED / "EXAMPLES.md").read_text(encoding="utf-8")
+EXAMPLES = (DATA / "EXAMPLES.md").read_text(encoding="utf-8")
 GOLDEN = Path(__file__).parent / "golden"
 WIDGET_FIELDS = {"fan", "min", "cap", "curve", "payment", "stake", "by", "seat", "discarder"}
 
@@ -63,7 +63,7 @@ def arithmetic(page_text: str) -> str:
     return " ".join(match[1].split())
 
 
-# --- the seed tables, read from shared/EXAMPLES.md --------------------------------------------
+# --- the seed tables, read from tests/data/EXAMPLES.md ----------------------------------------
 
 
 def seed_table_row(label: str) -> dict[int, int]:
@@ -74,7 +74,7 @@ def seed_table_row(label: str) -> dict[int, int]:
         if cells[0] == "faan":
             header = cells
         elif cells[0] == label and header is not None:
-            return {int(h): int(v) for h, v in zip(header[1:], cells[1:]) if v and v != "—"}
+            return {int(h): int(v) for h, v in zip(header[1:], cells[1:], strict=True) if v and v != "—"}
     raise AssertionError(f"no row {label!r} in EXAMPLES.md")
 
 
@@ -164,7 +164,8 @@ def test_the_family_ladder_reads_off_the_widget(client):
 def _sbr_table() -> dict[int, int]:
     match = re.search(r"\| SBR-table \| total fan ([0-9 /]+) \| hand value ([0-9 /]+) \|", EXAMPLES)
     assert match, "SBR-table row missing from EXAMPLES.md"
-    return dict(zip((int(v) for v in match[1].split("/")), (int(v) for v in match[2].split("/"))))
+    return dict(zip((int(v) for v in match[1].split("/")), (int(v) for v in match[2].split("/")),
+                    strict=True))
 
 
 @pytest.mark.parametrize("fan, value", _sbr_table().items())

@@ -9,10 +9,18 @@ from hypothesis import given, settings
 
 from app.description import parse_hand
 from app.hand import Hand, MeldKind
-from app.readings import (GroupKind, Shape, ShapeRules, Wait, is_complete,
-                          is_nine_gates, is_pure_nine_gates, readings, waits)
+from app.readings import (
+    GroupKind,
+    Shape,
+    ShapeRules,
+    Wait,
+    is_complete,
+    is_nine_gates,
+    is_pure_nine_gates,
+    readings,
+    waits,
+)
 from app.tiles import TILES
-
 from tests.strategies import complete_hands, naive_complete, naive_special
 
 SICHUAN = ShapeRules(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=False)

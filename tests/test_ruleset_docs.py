@@ -11,8 +11,17 @@ import yaml
 from app.description import EVENT_RULES
 from app.detectors import DETECTORS, PER_ITEM_DETECTORS
 from app.request import calculate
-from app.rulesets import (CURVE_KINDS, PATTERN_OPTIONAL, PATTERN_REQUIRED, REFUND_RULES,
-                          TOP_OPTIONAL, TOP_REQUIRED, _Checker, build_ruleset, load_all)
+from app.rulesets import (
+    CURVE_KINDS,
+    PATTERN_OPTIONAL,
+    PATTERN_REQUIRED,
+    REFUND_RULES,
+    TOP_OPTIONAL,
+    TOP_REQUIRED,
+    _Checker,
+    build_ruleset,
+    load_all,
+)
 
 README = Path(__file__).resolve().parent.parent / "rulesets" / "README.md"
 EXAMPLE_HEADING = "## A minimal ruleset"
@@ -103,6 +112,7 @@ def test_every_curve_kind_refund_rule_and_event_is_documented(value):
 
 def test_the_house_variant_example_loads_over_hong_kong(tmp_path):
     import shutil
+
     from app.rulesets import RULESET_DIR, load_ruleset
     _, found, after = readme().partition("## A house variant: `extends`\n")
     assert found

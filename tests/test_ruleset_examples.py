@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -36,7 +36,7 @@ EXAMPLES = [(rid, ex) for rid, rs in registry().items() for ex in rs.examples]
 GOLDEN = Path(__file__).parent / "golden"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _golden_cases(rid: str) -> list[dict]:
     return yaml.safe_load((GOLDEN / f"{rid}.yaml").read_text(encoding="utf-8"))["cases"]
 

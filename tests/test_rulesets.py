@@ -166,6 +166,7 @@ patterns:
 
 def _house(tmp_path, text=HOUSE, name="house"):
     import shutil
+
     from app.rulesets import RULESET_DIR
     shutil.copy(RULESET_DIR / "hong-kong.yaml", tmp_path / "hong-kong.yaml")
     (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
@@ -192,7 +193,7 @@ def test_a_house_variant_scores_with_its_changes(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("extends: nowhere\nname: {en: X}", "house.yaml: extends: there is no nowhere.yaml beside it"),
+    ("extends: nowhere\nname: {en: X}", "house.yaml: extends: there is no nowhere.yaml beside it and no shipped ruleset of that id"),
     ("extends: house\nname: {en: X}", "house.yaml: extends: 'house' leads back to this file"),
     ("extends: [hong-kong]\nname: {en: X}", "house.yaml: extends: expected the id of another ruleset file"),
     ("extends: hong-kong\nname: {en: X}\npatterns:\n  - {id: no-such, remove: true}",

@@ -14,7 +14,6 @@ from app.readings import ShapeRules, readings
 from app.request import calculate
 from app.rulesets import build_ruleset, registry
 from app.scoring import detect
-
 from tests.conftest import load_corpus
 from tests.test_corpus import corpus_hand
 

@@ -10,7 +10,6 @@ from app.description import describe
 from app.errors import HandError
 from app.request import calculate
 from app.rulesets import registry
-
 from tests.strategies import complete_hands
 
 RULESETS = sorted(registry())
@@ -66,7 +65,7 @@ def test_raising_the_cap_never_lowers_a_payment(params, data):
     high = priced({**params, "cap": str(high_cap)})
     if low is None or high is None:
         return
-    for a, b in zip(low.payments, high.payments):
+    for a, b in zip(low.payments, high.payments, strict=True):
         assert abs(b.amount) >= abs(a.amount), (a, b)
 
 

@@ -16,7 +16,7 @@ import re
 import signal
 import socket
 import subprocess
-import time
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -26,6 +26,8 @@ import pytest
 from flask import Flask
 
 from app.web import create_app
+
+from .waiting import wait_until_up
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = "123m456m789m234p55s"
@@ -156,15 +158,34 @@ def _make_run_command(**variables: str) -> str:
     args = ["make", "-n", "-s", "run"] + [f"{k}={v}" for k, v in variables.items()]
     out = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=True,
                          env={**os.environ, "FLASK_DEBUG": "1"}).stdout
-    return next(line for line in out.splitlines() if "gunicorn" in line)
+    return next(line for line in out.splitlines() if "mahjong-calculator serve" in line)
 
 
-def test_the_production_command_is_gunicorn_without_debug_or_reload():
-    command = _make_run_command()
-    assert "gunicorn" in command and "flask run" not in command
-    assert "--reload" not in command and "--debug" not in command
+def test_the_production_command_is_the_serve_command_without_debug():
+    command = _make_run_command(HOST="127.0.0.1", PORT="9123")
+    assert "flask run" not in command and "--reload" not in command and "--debug" not in command
     assert "-u FLASK_DEBUG" in command   # a FLASK_DEBUG left in the shell does not reach the app
-    assert "--workers" in command
+    assert "HOST=127.0.0.1" in command and "PORT=9123" in command
+
+
+def _gunicorn_settings(**environ: str) -> dict:
+    """What gunicorn reads from app/gunicorn_conf.py under this environment."""
+    code = ("import json, app.gunicorn_conf as c;"
+            "print(json.dumps({k: getattr(c, k) for k in dir(c) if not k.startswith('_')"
+            " and isinstance(getattr(c, k), (str, int, bool))}))")
+    env = {k: v for k, v in os.environ.items() if k not in ("HOST", "PORT", "WEB_CONCURRENCY")}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True, env={**env, **environ}).stdout
+    return json.loads(out)
+
+
+def test_gunicorn_runs_sync_workers_one_a_core_and_no_control_socket():
+    settings = _gunicorn_settings()
+    assert settings["workers"] == os.cpu_count() and settings["worker_class"] == "sync"
+    assert settings["bind"] == "0.0.0.0:8000" and settings["control_socket_disable"] is True
+    assert "reload" not in settings
+    assert _gunicorn_settings(WEB_CONCURRENCY="5", HOST="127.0.0.1", PORT="9")["workers"] == 5
+    assert _gunicorn_settings(HOST="127.0.0.1", PORT="9")["bind"] == "127.0.0.1:9"
 
 
 def _free_port() -> int:
@@ -176,29 +197,19 @@ def _free_port() -> int:
 def test_the_production_command_answers_with_the_headers_and_its_own_limits():
     """`make run`'s command itself, on loopback, with FLASK_DEBUG=1 left in the environment."""
     port = _free_port()
-    out = subprocess.run(["make", "-n", "-s", "run", "HOST=127.0.0.1", f"PORT={port}"], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
-    lines = out.replace("\\\n", " ").splitlines()
-    command = next(line for line in lines if "gunicorn" in line)
-    if _gunicorn_version() >= (25, 1):   # keep off the control socket another server may hold
-        command = command.replace(" --bind", " --no-control-socket --bind", 1)
+    command = _make_run_command(HOST="127.0.0.1", PORT=str(port))
     proc = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=ROOT, start_new_session=True,
-                            env={**os.environ, "FLASK_DEBUG": "1"},
+                            env={**os.environ, "FLASK_DEBUG": "1", "WEB_CONCURRENCY": "1"},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(base + "/api/health", timeout=1) as r:
-                    assert json.load(r) == {"ok": True}
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert proc.poll() is None, proc.stderr.read().decode()
-                time.sleep(0.1)
+        wait_until_up(base + "/api/health", proc)
+        with urllib.request.urlopen(base + "/api/health", timeout=30) as r:
+            assert json.load(r) == {"ok": True}
         for url, status in [("/", 200), (f"/?hand={HAND}", 200), ("/nope", 404),
                             ("/api/score?x=" + "a" * 5000, 400), ("/?x=" + "a" * 7000, 414)]:
             try:
-                response = urllib.request.urlopen(base + url, timeout=10)
+                response = urllib.request.urlopen(base + url, timeout=30)
             except urllib.error.HTTPError as err:
                 response = err
             with response:
@@ -209,15 +220,10 @@ def test_the_production_command_answers_with_the_headers_and_its_own_limits():
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
-            proc.wait(timeout=10)
+            proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-
-
-def _gunicorn_version() -> tuple[int, ...]:
-    import gunicorn
-    return tuple(gunicorn.version_info)
 
 
 def test_the_app_is_built_with_debug_and_testing_off():

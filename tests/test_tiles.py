@@ -6,8 +6,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.errors import NotationError
-from app.tiles import (PLAYING_TILES, TILES, canonical, format_tiles, parse_tiles, plain_indexes,
-                       tile, tiles_at)
+from app.tiles import (
+    PLAYING_TILES,
+    TILES,
+    canonical,
+    format_tiles,
+    parse_tiles,
+    plain_indexes,
+    tile,
+    tiles_at,
+)
 
 
 @given(st.lists(st.sampled_from(TILES), max_size=30))

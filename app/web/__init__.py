@@ -11,20 +11,19 @@ from typing import Any
 
 from flask import Flask, jsonify, render_template, request
 
+from ..resources import folder, ruleset_dir
 from ..rulesets import load_all
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the application; config keys override environment settings."""
-    app = Flask(__name__, template_folder=str(ROOT / "templates"),
-                static_folder=str(ROOT / "static"), static_url_path="/static")
+    app = Flask(__name__, template_folder=str(folder("templates")),
+                static_folder=str(folder("static")), static_url_path="/static")
     app.config.update(
         # Which sites may frame the calculator (CSP frame-ancestors); "*" = any.
         FRAME_ANCESTORS=os.environ.get("MAHJONG_FRAME_ANCESTORS", "*"),
         DEFAULT_RULES=os.environ.get("MAHJONG_DEFAULT_RULES", "hong-kong"),
-        RULESET_DIR=os.environ.get("MAHJONG_RULESET_DIR", str(ROOT / "rulesets")),
+        RULESET_DIR=str(ruleset_dir()),
     )
     app.config.update(config or {})
     app.json.sort_keys = False   # keep answers in the order INTERFACE.md shows

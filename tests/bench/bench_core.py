@@ -1,4 +1,4 @@
-"""Race the hand-analysis core against the `mahjong` library on the shared corpus, in one process.
+"""Race the hand-analysis core against the `mahjong` library on the corpus in tests/data/, in one process.
 
 Run on demand (`make bench`), never in CI. For each task it prints hands per second for both
 and the ratio ours/theirs, for a cold first pass (our per-suit cache emptied) and for the
@@ -13,7 +13,6 @@ Inputs are converted to each side's own form before the clock starts.
 """
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import sys
@@ -30,15 +29,15 @@ from mahjong.meld import Meld as LibMeld  # noqa: E402
 from app.hand import Hand  # noqa: E402
 from app.readings import ShapeRules, clear_tables, is_complete, readings, waits  # noqa: E402
 from app.tiles import parse_tiles  # noqa: E402
+from tests.conftest import load_corpus  # noqa: E402
 from tests.test_corpus import corpus_hand  # noqa: E402
 
-SHARED = Path(os.environ.get("MAHJONG_SHARED", ROOT.parent / "shared"))
 RIICHI = ShapeRules(seven_pairs=True, seven_pairs_quads=False, thirteen_orphans=True)
 PASSES = int(os.environ.get("BENCH_PASSES", "7"))
 
 
 def corpus(name: str) -> list[dict]:
-    return json.loads((SHARED / "corpus" / name).read_text())["hands"]
+    return load_corpus(name)
 
 
 def to_34(tiles) -> list[int]:

@@ -12,7 +12,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -21,6 +20,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("MAHJONG_CHROMIUM", "/usr/bin/chromium")
@@ -33,19 +34,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _wait_until_up(url: str, proc: subprocess.Popen | None = None, seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            raise RuntimeError(f"the server exited with {proc.returncode} before answering")
-        try:
-            with urllib.request.urlopen(url, timeout=1):
-                return
-        except (urllib.error.URLError, ConnectionError, OSError):
-            time.sleep(0.1)
-    raise RuntimeError(f"{url} did not answer within {seconds} s")
 
 
 @pytest.fixture(scope="session")
@@ -73,7 +61,7 @@ def live_server():
     proc = subprocess.Popen(command, cwd=ROOT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_up(url + "/api/openapi.json", proc)
+        wait_until_up(url + "/api/openapi.json", proc)
         yield url
     finally:
         proc.terminate()

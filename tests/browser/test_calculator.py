@@ -9,6 +9,7 @@ import time
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
+
 from tests.browser.conftest import assert_loads_cleanly
 
 pytestmark = pytest.mark.browser

@@ -51,12 +51,13 @@ stop() {
 }
 trap stop EXIT
 
-for _ in $(seq 100); do
-    curl -fsS -o /dev/null "$BASE/api/health" 2>/dev/null && break
+# Wait on a deadline (a first run installs the package before gunicorn starts).
+deadline=$((SECONDS + 180))
+until curl -fsS --max-time 2 -o /dev/null "$BASE/api/health" 2>/dev/null; do
     kill -0 "$SERVER" 2>/dev/null || { echo "load: the server did not start:" >&2; cat "$OUT/server.log" >&2; exit 1; }
+    [ "$SECONDS" -lt "$deadline" ] || { echo "load: no answer within 180 s" >&2; cat "$OUT/server.log" >&2; exit 1; }
     sleep 0.2
 done
-curl -fsS -o /dev/null "$BASE/api/health"
 
 run() {   # name connections url [mix]
     local name=$1 conns=$2 url=$3 mix=${4:-0}

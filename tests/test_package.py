@@ -1,0 +1,144 @@
+"""The built wheel works on its own: installed into a fresh virtual environment outside the
+checkout, its command prices a README example, checks the shipped rulesets and serves pages.
+
+Run twice: with the pinned versions `make run` installs (constraints.txt) and with the lowest
+versions pyproject.toml admits (constraints-lowest.txt), so a lower bound that no longer works
+fails here.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+from .waiting import wait_until_up
+
+README_EXAMPLE = ["rules=hong-kong", "hand=123m456m789m234p55s", "by=self-draw", "seat=S"]
+
+
+def run(args: list, cwd: Path, timeout: float = 600, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items()
+             if k not in ("PYTHONPATH", "VIRTUAL_ENV", "MAHJONG_RULESET_DIR", "PIP_REQUIRE_VIRTUALENV")}
+    out = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
+                         timeout=timeout, env={**clean, **env})
+    assert out.returncode == 0, out.stdout + out.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("dist")
+    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", folder, ROOT], ROOT)
+    (built,) = folder.glob("mahjong_scoring_calculator-*.whl")
+    return built
+
+
+def test_the_wheel_carries_the_web_app_rulesets_templates_and_static_files(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for folder in ("rulesets", "templates", "static"):
+        shipped = {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts}
+        assert shipped and {f"app/{name}" for name in shipped} <= names, folder
+    assert {"app/web/__init__.py", "app/cli.py", "app/gunicorn_conf.py"} <= names
+    metadata = zipfile.ZipFile(wheel).read(
+        next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    for field in ("License-Expression: MIT", "Requires-Python: >=3.11", "Project-URL: Source",
+                  "Classifier: Framework :: Flask", "Requires-Dist: flask>=3.0"):
+        assert field in metadata
+    entry_points = zipfile.ZipFile(wheel).read(
+        next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
+    assert "mahjong-calculator = app.cli:main" in entry_points
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+PAGES = """
+import json, sys
+from app.resources import folder
+from app.web import create_app
+client = create_app().test_client()
+home = client.get("/")
+score = client.get("/api/score?rules=hong-kong&hand=123m456m789m234p55s&by=self-draw&seat=S")
+style = client.get("/static/style.css")
+rules = client.get("/rules/sichuan")
+print(json.dumps({"templates": str(folder("templates")), "home": home.status_code,
+                  "home_text": home.get_data(as_text=True)[:20000], "score": score.status_code,
+                  "json": score.json, "style": style.status_code, "rules": rules.status_code}))
+"""
+
+
+@pytest.mark.parametrize("constraints", ["constraints.txt", "constraints-lowest.txt"])
+def test_the_installed_wheel_scores_checks_and_serves_from_outside_the_checkout(
+        wheel, tmp_path, constraints):
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    bin_dir = env_dir / "bin"
+    run([bin_dir / "python", "-m", "pip", "install", "--quiet", "-c", ROOT / constraints, wheel],
+        tmp_path)
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    pins = dict(line.split("==") for line in (ROOT / constraints).read_text().splitlines()
+                if "==" in line and not line.startswith("#"))
+    versions = json.loads(run([bin_dir / "python", "-c", "import json, importlib.metadata as m;"
+                               "print(json.dumps({d: m.version(d) for d in"
+                               " ('flask', 'werkzeug', 'wtforms', 'pyyaml', 'gunicorn')}))"],
+                              work).stdout)
+    pinned = {d.lower(): v for d, v in pins.items()}
+    assert versions == {d: pinned[d] for d in versions}   # what was asked for was installed
+
+    scored = run([bin_dir / "mahjong-calculator", "score", *README_EXAMPLE], work)
+    assert "Total:" in scored.stdout and "S  winner" in scored.stdout
+
+    pages = json.loads(run([bin_dir / "python", "-c", PAGES], work).stdout)
+    assert Path(pages["templates"]).is_relative_to(env_dir)   # the package's copy, not ours
+    assert (pages["home"], pages["score"], pages["style"], pages["rules"]) == (200, 200, 200, 200)
+    assert "<form" in pages["home_text"] and pages["json"]["valid"] is True
+    assert pages["json"]["total_fan"] > 0
+
+    shipped = env_dir.glob("lib/python*/site-packages/app/rulesets/*.yaml")
+    checked = run([bin_dir / "mahjong-calculator", "check-rules", *sorted(shipped)], work)
+    assert checked.stdout.count(": ok (") >= 5
+
+
+def test_the_installed_command_serves_the_calculator(wheel, tmp_path):
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    run([env_dir / "bin" / "python", "-m", "pip", "install", "--quiet", "-c",
+         ROOT / "constraints.txt", wheel], tmp_path)
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MAHJONG_RULESET_DIR")}
+    proc = subprocess.Popen([env_dir / "bin" / "mahjong-calculator", "serve"], cwd=tmp_path,
+                            env={**env, "HOST": "127.0.0.1", "PORT": str(port),
+                                 "WEB_CONCURRENCY": "1"},
+                            start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base + "/api/health", proc)
+        with urllib.request.urlopen(base + "/", timeout=30) as r:
+            assert r.status == 200 and "<form" in r.read().decode()
+        query = "&".join(README_EXAMPLE)
+        with urllib.request.urlopen(f"{base}/api/score?{query}", timeout=30) as r:
+            answer = json.load(r)
+        assert answer["valid"] is True and answer["payments"]
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
