@@ -402,7 +402,7 @@ def test_a_worked_example_link_shows_the_stated_result(client, rid, example):
 # --- JSON API ----------------------------------------------------------------------------
 
 SCORE_KEYS = ["rules", "valid", "hand", "permalink", "grouping", "patterns", "total_fan",
-              "capped_fan", "below_minimum", "points", "payments"]       # shared/INTERFACE.md
+              "capped_fan", "below_minimum", "points", "payments"]       # the documented answer (api/openapi.json)
 PATTERN_KEYS = ["id", "name", "name_zh", "fan", "counted", "note"]
 PAYMENT_KEYS = ["seat", "role", "amount"]
 

@@ -98,7 +98,7 @@ def number(amount: Amount) -> int | float:
 
 
 def score_json(calc: Calculation, given: Mapping[str, str]) -> dict:
-    """The answer of GET /api/score (shared/INTERFACE.md)."""
+    """The answer of GET /api/score (described in /api/openapi.json)."""
     score = calc.score
     params = canonical_params(calc, given)
     return {
@@ -124,7 +124,7 @@ def score_json(calc: Calculation, given: Mapping[str, str]) -> dict:
 
 
 def waits_json(result: WaitsResult) -> dict:
-    """The answer of GET /api/waits (shared/INTERFACE.md)."""
+    """The answer of GET /api/waits (described in /api/openapi.json)."""
     waits = []
     for w in result.waits:
         entry = {"tile": w.tile.code, "left": w.left}
