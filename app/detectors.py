@@ -126,7 +126,7 @@ def all_terminals(r: Reading, ctx: WinContext) -> int:
 
 
 def terminals_and_honours(r: Reading, ctx: WinContext) -> int:
-    """Only 1s, 9s and honours, with at least one of each kind, in pongs and a pair (花幺九)."""
+    """Only 1s, 9s and honours, at least one terminal and one honour, in pongs and a pair (花幺九)."""
     p = r.profile
     return int(p.alike == 4 and not p.simples and p.terminals > 0 and p.honours > 0)
 

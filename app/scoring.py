@@ -113,7 +113,7 @@ def score(hand: Hand, ruleset: Ruleset, settings: Settings | None = None) -> Sco
             held |= key   # a count's bits are non-zero exactly when the pattern is present
         refuse_other_ways(held, ruleset, settings, ctx.by)
     best: tuple | None = None
-    for reading, key in zip(found, keys):
+    for reading, key in zip(found, keys, strict=True):
         choice = _select(key, ruleset, settings, ctx.by)
         if best is None or choice[1:] > best[1:]:
             best, chosen = choice, reading
