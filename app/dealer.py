@@ -62,7 +62,7 @@ class Spec:
     events: tuple[str, ...] = ()
     seat: str = ""
     round: str = ""
-    bonus: str = "random"                  # random | none | any | own | flower-set | season-set
+    bonus: str = "random"                  # random | none | any | own | flower-set | season-set | all
     options: tuple[str, ...] = ()
     discarder: str = ""
 
@@ -331,6 +331,8 @@ def _detector_spec(rng: random.Random, ruleset: Ruleset, detect: str) -> Spec | 
         return Spec(bonus={"own_flower": "own-flower", "own_season": "own-season",
                            "all_flowers": "flower-set", "all_seasons": "season-set",
                            "no_bonus_tiles": "none"}[detect])
+    if detect == "all_bonus_tiles":   # an instant win: only ever self-drawn (ruling 79)
+        return Spec(bonus="all", by=WinBy.SELF_DRAW) if ruleset.flowers else None
     if detect == "self_draw":
         return Spec(by=WinBy.SELF_DRAW)
     return None
@@ -576,6 +578,8 @@ def _bonus(rng: random.Random, want: str, seat: str) -> tuple[tuple[int, ...], t
     if want == "none" or (want == "random" and rng.random() < 0.45):
         return (), ()
     own = SEAT_NUMBER[seat]
+    if want == "all":
+        return (1, 2, 3, 4), (1, 2, 3, 4)
     if want == "flower-set":
         return (1, 2, 3, 4), tuple(sorted(rng.sample(range(1, 5), rng.choice((0, 0, 1)))))
     if want == "season-set":

@@ -135,7 +135,7 @@ def all_terminals(r: Reading, ctx: WinContext) -> int:
 
 
 def terminals_and_honours(r: Reading, ctx: WinContext) -> int:
-    """Only 1s, 9s and honours, with at least one of each kind, in pongs and a pair (花幺九)."""
+    """Only 1s, 9s and honours, at least one terminal and one honour, in pongs and a pair (花幺九)."""
     p = r.profile
     return int(p.alike == 4 and not p.simples and p.terminals > 0 and p.honours > 0)
 
@@ -278,6 +278,11 @@ def all_seasons(r: Reading, ctx: WinContext) -> int:
     return int(len(ctx.seasons) == 4)
 
 
+def all_bonus_tiles(r: Reading, ctx: WinContext) -> int:
+    """All eight flowers and seasons (大花糊)."""
+    return int(len(ctx.flowers) == 4 and len(ctx.seasons) == 4)
+
+
 def self_draw(r: Reading, ctx: WinContext) -> int:
     """The winning tile was drawn from the wall (自摸)."""
     return int(ctx.by is WinBy.SELF_DRAW)
@@ -297,7 +302,8 @@ DETECTORS: dict[str, Detector] = {f.__name__: f for f in (
     dragon_pongs, seat_wind_pong, round_wind_pong, small_three_dragons, great_three_dragons,
     small_four_winds, great_four_winds, jade_dragon, ruby_dragon, pearl_dragon,
     concealed_hand, concealed_hand_no_kongs, four_concealed_pongs, four_concealed_pongs_no_kongs,
-    own_flower, own_season, no_bonus_tiles, all_flowers, all_seasons, self_draw, always,
+    own_flower, own_season, no_bonus_tiles, all_flowers, all_seasons, all_bonus_tiles,
+    self_draw, always,
 )}
 
 
@@ -338,5 +344,6 @@ GATED: dict[str, str] = {
                      "great_three_dragons", "small_four_winds", "great_four_winds"), "honour_sets"),
     **dict.fromkeys(("full_flush", "half_flush", "all_honours", "pure_nine_gates",
                      "nine_gates_true_wait_on_discard"), "one_suit"),
-    **dict.fromkeys(("own_flower", "own_season", "all_flowers", "all_seasons"), "bonus_tiles"),
+    **dict.fromkeys(("own_flower", "own_season", "all_flowers", "all_seasons", "all_bonus_tiles"),
+                   "bonus_tiles"),
 }

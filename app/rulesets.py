@@ -70,6 +70,7 @@ class Pattern:
     replaces: tuple[str, ...] = ()
     alone: bool = False                # 例牌: no other pattern counts beside it
     limit: bool = False                # pays the cap, whatever the cap is
+    instant: bool = False              # wins the moment it is held: any other `by` is refused
     optional: bool = False             # a house rule, off unless switched on
     supersedes: tuple[str, ...] = ()   # switched on, it turns these off
     flowers: bool = False              # exists only when flowers are in play
@@ -650,8 +651,8 @@ def _switches(c: _Checker, value: Any) -> tuple[Switch, ...]:
 
 PATTERN_REQUIRED = ("id", "name", "fan", "category")
 PATTERN_OPTIONAL = ("explain", "detect", "event", "by", "requires", "group", "includes", "replaces",
-                    "replaces_categories", "alone", "limit", "optional", "supersedes", "flowers",
-                    "note", "example")
+                    "replaces_categories", "alone", "limit", "instant", "optional", "supersedes",
+                    "flowers", "note", "example")
 
 
 def _patterns(c: _Checker, value: Any, category_ids: set[str],
@@ -678,6 +679,10 @@ def _patterns(c: _Checker, value: Any, category_ids: set[str],
         if example is not None:
             example = c.typed(example, f"{path}.example", dict, "a hand description mapping")
             example = {str(k): str(v) for k, v in example.items()}
+        by = _by(c, data, path)
+        instant = c.flag(data, "instant", path)
+        if instant and by is None:
+            raise c.fail(f"{path}.instant", "an instant win needs `by`: the one way it is won")
         categories_replaced = c.id_list(data, "replaces_categories", path)
         for k, cat in enumerate(categories_replaced):
             if cat not in category_ids:
@@ -685,11 +690,11 @@ def _patterns(c: _Checker, value: Any, category_ids: set[str],
         out.append(Pattern(
             id=pid, name=c.name(data["name"], f"{path}.name"), fan=fan, category=category,
             position=i, explain=c.text(data, "explain", path), detect=detect, events=pattern_events,
-            by=_by(c, data, path), requires=c.id_list(data, "requires", path),
+            by=by, requires=c.id_list(data, "requires", path),
             group=c.ident(data["group"], f"{path}.group") if "group" in data else None,
             includes=c.id_list(data, "includes", path),
             replaces=c.id_list(data, "replaces", path) + tuple(f"@{cat}" for cat in categories_replaced),
-            alone=c.flag(data, "alone", path), limit=c.flag(data, "limit", path),
+            alone=c.flag(data, "alone", path), limit=c.flag(data, "limit", path), instant=instant,
             optional=c.flag(data, "optional", path), supersedes=c.id_list(data, "supersedes", path),
             flowers=c.flag(data, "flowers", path), note=c.text(data, "note", path), example=example,
         ))

@@ -106,9 +106,15 @@ def score(hand: Hand, ruleset: Ruleset, settings: Settings | None = None) -> Sco
         raise HandError([FieldError("hand", not_a_win(hand, ruleset, settings))])
     ctx = hand.context
     plan = _plan(ruleset, ctx.events)
+    keys = [found_key(reading, ctx, plan) for reading in found]
+    if _instant(ruleset):
+        held = 0
+        for key in keys:
+            held |= key   # a count's bits are non-zero exactly when the pattern is present
+        refuse_other_ways(held, ruleset, settings, ctx.by)
     best: tuple | None = None
-    for reading in found:
-        choice = _select(found_key(reading, ctx, plan), ruleset, settings, ctx.by)
+    for reading, key in zip(found, keys, strict=True):
+        choice = _select(key, ruleset, settings, ctx.by)
         if best is None or choice[1:] > best[1:]:
             best, chosen = choice, reading
     items, total, _ = best
@@ -154,6 +160,25 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
                                                f" win ({spec.name})"))
     if errors:
         raise HandError(errors)
+
+
+@lru_cache(maxsize=64)
+def _instant(ruleset: Ruleset) -> tuple[Pattern, ...]:
+    return tuple(p for p in ruleset.patterns if p.instant)
+
+
+def refuse_other_ways(found: int, ruleset: Ruleset, settings: Settings, by: WinBy) -> None:
+    """Refuse a win made another way than an instant win the hand holds (大花糊, ruling 79).
+
+    An instant win ends the hand the moment it is held, so a description holding it and won
+    otherwise cannot have happened.
+    """
+    off = inactive(ruleset, settings.options)
+    for p in _instant(ruleset):
+        if p.by is not by and p.id not in off and found >> COUNT_BITS * p.position & MOST_COUNT:
+            raise HandError([FieldError("by", f"{p.name} wins the moment it is held, as a"
+                                              f" {p.by.value} win; a hand holding it cannot be"
+                                              f" a {by.value} win")])
 
 
 def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> str:
@@ -286,6 +311,8 @@ def score_ticks(ticks: Mapping[str, int], ruleset: Ruleset, settings: Settings |
     if unknown:
         raise HandError([FieldError("ticks", f"unknown pattern {', '.join(unknown)} in"
                                              f" {ruleset.name.en}")])
+    if _instant(ruleset):
+        refuse_other_ways(key_of(ticks, ruleset), ruleset, settings, by)
     items, total, _ = select(dict(ticks), ruleset, settings, by)
     return _finish(ruleset, settings, None, items, total)
 

@@ -98,6 +98,10 @@ BAD = [
                             "won": "W,N,S"}, "won", "discarded the winning tile"),
     ("liable-no-rule", "score", {"rules": "sichuan", "hand": SC, "liable": "S"}, "liable",
      "has no liability rule"),
+    ("eight-flowers-on-a-discard", "score", {"rules": "family", "hand": HAND, "flowers": "1234",
+                                             "seasons": "1234", "discarder": "S"}, "by",
+     "All 8 flowers 大花糊 wins the moment it is held, as a self-draw win; a hand holding it"
+     " cannot be a discard win"),
     # honours, flowers and events in a ruleset without them
     ("honours-in-sichuan", "score", {"rules": "sichuan", "hand": "123m456m789m234m55z"}, "hand",
      "Sichuan blood battle is played without honours"),

@@ -66,3 +66,17 @@ def test_no_closed_gate_hides_a_pattern_in_the_corpus_or_the_examples():
 @given(complete_hands(), CONTEXTS)
 def test_no_closed_gate_hides_a_pattern_in_generated_hands(hand, ctx):
     assert closed_gates_hiding_patterns(hand, ctx, Counter()) == []
+
+
+def mixed_terminals_found(description: str) -> bool:
+    hand = parse_hand({"hand": description})
+    return any(DETECTORS["terminals_and_honours"](r, hand.context) for r in readings(hand))
+
+
+def test_mixed_terminals_needs_a_terminal_and_an_honour_but_not_both_a_one_and_a_nine():
+    # ruling 80: the two kinds are terminals (1 or 9) and honours
+    assert mixed_terminals_found("111m111p111s777z22z")      # 1s, no 9
+    assert mixed_terminals_found("999m999p999s777z22z")      # 9s, no 1
+    assert mixed_terminals_found("111m999p111s777z22z")
+    assert not mixed_terminals_found("111z222z555z666z77z")  # all honours
+    assert not mixed_terminals_found("111m999m111p999p11s")  # all terminals

@@ -67,6 +67,8 @@ def _set(path, value):
     (_set(["patterns", 0, "supersedes"], ["full-flush"]),
      "patterns[0].supersedes: only an optional pattern (a house rule) can supersede others"),
     (_set(["patterns", 0, "replaces"], ["all-pongs"]), "patterns[0].replaces[0]: a pattern cannot name itself"),
+    (_set(["patterns", 0, "instant"], True),
+     "test.yaml: patterns[0].instant: an instant win needs `by`: the one way it is won"),
     (_set(["patterns", 2, "detect"], "all_pongs"), "patterns[2].requires: a package is present when"),
     (_set(["curves", 0, "table"], [1, 2, 4]), "curves[0].table: only a curve of kind table has one"),
     (lambda d: (d["curves"].append({"id": "flat", "name": {"en": "Flat"}, "kind": "linear"}),

@@ -201,6 +201,30 @@ def test_liability_on_a_hand_without_its_pattern_is_refused_with_what_it_needs()
         calc(ticks="half-flush", liable="S", by="self-draw")
 
 
+def _with_instant_all_pongs() -> dict:
+    """The test rules with all pongs made an instant self-drawn win (as 大花糊 is in family)."""
+    patterns = [dict(p, by="self-draw", instant=True) if p["id"] == "all-pongs" else p
+                for p in RULES["patterns"]]
+    return {"test": build_ruleset({**RULES, "patterns": patterns}, "test.yaml", "test")}
+
+
+def test_a_hand_holding_an_instant_win_is_refused_when_won_another_way():
+    rulesets = _with_instant_all_pongs()
+    pongs = {"rules": "test", "hand": "444m666p88m", "melds": "222m,555p", "win": "4m"}
+    with pytest.raises(HandError) as err:
+        calculate({**pongs, "by": "discard"}, rulesets)
+    assert [(e.field, e.message) for e in err.value.errors] == [
+        ("by", "All pongs wins the moment it is held, as a self-draw win; a hand holding it"
+               " cannot be a discard win")]
+    with pytest.raises(HandError):
+        calculate({"rules": "test", "ticks": "all-pongs", "by": "discard"}, rulesets)
+    drawn = calculate({**pongs, "by": "self-draw"}, rulesets)
+    assert "all-pongs" in {i.pattern.id for i in drawn.score.counted}
+    # a hand without it is won on a discard as usual
+    chows = calculate({"rules": "test", "hand": "123m456m789m234p55s", "by": "discard"}, rulesets)
+    assert chows.score.total_fan == 1
+
+
 def test_the_default_discarder_is_the_seat_after_the_winner():
     result = calc(fan="3", seat="N")
     assert result.table.discarder == "E" and result.defaulted_discarder
