@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import ROOT
-from .waiting import wait_until_up
+from .waiting import stop_group, wait_until_up
 
 README_EXAMPLE = ["rules=hong-kong", "hand=123m456m789m234p55s", "by=self-draw", "seat=S"]
 
@@ -136,9 +135,4 @@ def test_the_installed_command_serves_the_calculator(wheel, tmp_path):
             answer = json.load(r)
         assert answer["valid"] is True and answer["payments"]
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_group(proc)

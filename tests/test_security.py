@@ -13,7 +13,6 @@ import io
 import json
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from flask import Flask
 
 from app.web import create_app
 
-from .waiting import wait_until_up
+from .waiting import stop_group, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = "123m456m789m234p55s"
@@ -218,12 +217,7 @@ def test_the_production_command_answers_with_the_headers_and_its_own_limits():
                 body = response.read().decode()
                 assert "Traceback" not in body and "Werkzeug Debugger" not in body
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_group(proc)
 
 
 def test_the_app_is_built_with_debug_and_testing_off():

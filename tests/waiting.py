@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import http.client
+import os
+import signal
 import subprocess
 import time
 import urllib.request
@@ -26,3 +28,13 @@ def wait_until_up(url: str, proc: subprocess.Popen | None = None, seconds: float
             last = err
             time.sleep(0.1)
     raise RuntimeError(f"{url} did not answer within {seconds} s (last: {last!r})")
+
+
+def stop_group(proc: subprocess.Popen, seconds: float = 30) -> None:
+    """Stop a server started with start_new_session=True, its workers with it (SIGTERM, then KILL)."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
