@@ -8,14 +8,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from operator import eq
 
+from .conditions import EVENT_RULES, event_errors
 from .errors import FieldError, HandError, NotationError
 from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
-from .tiles import (NUM_KINDS, TILES, Tile, canonical, format_tiles, parse_tiles, plain_indexes,
-                    tiles_at)
+from .tiles import (
+    NUM_KINDS,
+    TILES,
+    Tile,
+    canonical,
+    format_tiles,
+    parse_tiles,
+    plain_indexes,
+    tiles_at,
+)
 
 MAX_LENGTH = {  # characters; longer input is an error, not a slow request
     "hand": 100, "win": 10, "melds": 120, "by": 20, "seat": 5, "round": 5,
@@ -28,31 +36,6 @@ _BY_ALIASES = {"self-draw": WinBy.SELF_DRAW, "selfdraw": WinBy.SELF_DRAW, "self"
                "tsumo": WinBy.SELF_DRAW, "discard": WinBy.DISCARD, "ron": WinBy.DISCARD}
 _MELD_TOKEN = re.compile(r"(?:(?P<prefix>chow|pong|kong|ckong|akong):)?(?P<tiles>.*)", re.DOTALL)
 _EVENT_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
-
-
-@dataclass(frozen=True, slots=True)
-class EventRule:
-    """What a win-moment event needs of the rest of the hand description."""
-
-    by: WinBy | None = None
-    kongs: int = 0
-    dealer: bool | None = None
-    bonus_tiles: bool = False
-
-
-# Facts about the moment of winning, shared by every rule family; a ruleset lists
-# which of them it prices and under what name.
-EVENT_RULES: dict[str, EventRule] = {
-    "kong-replacement": EventRule(by=WinBy.SELF_DRAW, kongs=1),     # 杠上花 / 槓上開花
-    "kong-on-kong": EventRule(by=WinBy.SELF_DRAW, kongs=2),         # 槓上槓
-    "flower-replacement": EventRule(by=WinBy.SELF_DRAW, bonus_tiles=True),
-    "robbing-the-kong": EventRule(by=WinBy.DISCARD),                # 抢杠胡 / 搶槓
-    "kong-cannon": EventRule(by=WinBy.DISCARD),                     # 杠上炮, shooting after kong
-    "last-tile": EventRule(),                                       # 海底 (SC: draw or discard)
-    "last-discard": EventRule(by=WinBy.DISCARD),                    # 河底撈魚
-    "heavenly-hand": EventRule(by=WinBy.SELF_DRAW, dealer=True),    # 天糊
-    "earthly-hand": EventRule(dealer=False),                        # 地糊
-}
 
 
 def parse_hand(params: Mapping[str, str], *, complete: bool = True) -> Hand:
@@ -381,32 +364,7 @@ def _size_hint(typed: tuple[Tile, ...], melds: tuple[Meld, ...], needed: int) ->
 
 def _check_events(errors: list[FieldError], context: WinContext, melds: tuple[Meld, ...],
                   typed: tuple[Tile, ...], win: Tile) -> None:
-    kongs = sum(1 for m in melds if m.is_kong)
-    for event in sorted(context.events):
-        rule = EVENT_RULES[event]
-        if rule.by is not None and context.by is not rule.by:
-            errors.append(FieldError("events", f"{event} needs a {rule.by.value} win, not a"
-                                               f" {context.by.value}"))
-        if kongs < rule.kongs:
-            errors.append(FieldError("events", f"{event} needs {rule.kongs} declared"
-                                               f" kong{'s' if rule.kongs > 1 else ''};"
-                                               f" the melds have {kongs}"))
-        if rule.dealer is True and context.seat != "E":
-            errors.append(FieldError("events", f"{event} is the dealer's (East seat) win;"
-                                               f" seat is {context.seat}"))
-        if rule.dealer is False and context.seat == "E":
-            errors.append(FieldError("events", f"{event} is a non-dealer's win; seat is E,"
-                                               " the dealer"))
-        if rule.bonus_tiles and not (context.flowers or context.seasons):
-            errors.append(FieldError("events", f"{event} needs a flower or season drawn;"
-                                               " none are listed"))
-    if "robbing-the-kong" in context.events:
-        held = sum(1 for t in typed if t == win) + sum(
-            1 for m in melds for t in m.tiles if t == win)
-        if held > 1:
-            errors.append(FieldError(
-                "events", f"robbing-the-kong: the hand holds {held} copies of {win.code}, but the"
-                          " robbed player held the other three"))
+    errors += event_errors(context, melds, typed, win)   # the rules live in app/conditions.py
 
 
 def describe(hand: Hand) -> dict[str, str]:

@@ -14,10 +14,17 @@ from typing import Any
 
 import yaml
 
-from .description import EVENT_RULES
+from .conditions import (
+    EVENT_RULES,
+    NO_CONDITIONS,
+    TILE_GROUPS,
+    Conditions,
+    EventCondition,
+    LiabilityCondition,
+)
 from .detectors import DETECTORS
 from .errors import RulesetError
-from .hand import WinBy
+from .hand import MeldKind, WinBy
 from .readings import ShapeRules
 
 RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
@@ -222,6 +229,7 @@ class Ruleset:
     conflicts: Mapping[str, frozenset[str]] = field(default_factory=dict)  # cannot both count
     examples: tuple[WorkedExample, ...] = ()
     settlement: SettlementRules | None = None
+    conditions: Conditions = NO_CONDITIONS   # what cannot happen at this family's table
 
     def pattern(self, pattern_id: str) -> Pattern:
         return self.by_id[pattern_id]
@@ -438,7 +446,7 @@ def _merge_by_id(base: list, changes: list, filename: str, key: str) -> list:
 
 TOP_REQUIRED = ("name", "dials", "categories", "patterns", "curves", "payments")
 TOP_OPTIONAL = ("id", "extends", "source", "summary", "tiles", "shapes", "missing_suit", "ranges",
-                "events", "switches", "liability", "examples", "settlement")
+                "events", "switches", "liability", "examples", "settlement", "conditions")
 
 
 def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
@@ -490,7 +498,56 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         conflicts=_conflicts(patterns),
         examples=_examples(c, top.get("examples", [])),
         settlement=_settlement(c, top["settlement"]) if "settlement" in top else None,
+        conditions=_conditions(c, top.get("conditions", {}), events, liability),
     )
+
+
+def _conditions(c: _Checker, value: Any, events: dict[str, EventSpec],
+                liability: tuple[Liability, ...]) -> Conditions:
+    """The family's own impossible combinations (app/conditions.py applies them)."""
+    data = c.mapping(value, "conditions", (), ("won", "events", "liability"))
+    raw_events = _keyed(c, data.get("events", {}), "conditions.events", set(events), "event")
+    event_conditions = {}
+    for eid, entry in raw_events.items():
+        path = f"conditions.events.{eid}"
+        given = c.mapping(entry, path, (), ("melds", "not_with", "why"))
+        melds = None
+        if "melds" in given:
+            kinds = c.typed(given["melds"], f"{path}.melds", list, "a list of meld kinds")
+            for k, kind in enumerate(kinds):
+                if kind not in MeldKind.__members__.values():
+                    raise c.fail(f"{path}.melds[{k}]", f"unknown meld kind {kind!r} (known:"
+                                                       f" {', '.join(MeldKind)})")
+            melds = tuple(MeldKind(kind) for kind in kinds)
+        not_with = c.id_list(given, "not_with", path)
+        for k, other in enumerate(not_with):
+            if other not in events or other == eid:
+                raise c.fail(f"{path}.not_with[{k}]", f"{other!r} is not another event of this"
+                                                      " file's events")
+        event_conditions[eid] = EventCondition(melds, not_with, c.text(given, "why", path))
+    rules = {rule.id for rule in liability}
+    raw_liability = _keyed(c, data.get("liability", {}), "conditions.liability", rules,
+                           "liability rule")
+    liability_conditions = {}
+    for lid, entry in raw_liability.items():
+        path = f"conditions.liability.{lid}"
+        given = c.mapping(entry, path, (), ("supplied", "why"))
+        supplied = given.get("supplied")
+        if supplied is not None and supplied not in TILE_GROUPS:
+            raise c.fail(f"{path}.supplied", f"expected one of {', '.join(TILE_GROUPS)},"
+                                             f" found {supplied!r}")
+        liability_conditions[lid] = LiabilityCondition(supplied, c.text(given, "why", path))
+    return Conditions(c.flag(data, "won", "conditions"), event_conditions, liability_conditions)
+
+
+def _keyed(c: _Checker, value: Any, path: str, known: set[str], what: str) -> dict:
+    """A mapping keyed by ids of this file's own entries (its events, its liability rules)."""
+    data = c.typed(value, path, dict, f"a mapping of {what} ids")
+    for key in data:
+        if key not in known:
+            raise c.fail(f"{path}.{key}", f"not a {what} of this file (its {what}s:"
+                                          f" {', '.join(sorted(known)) or 'none'})")
+    return data
 
 
 SETTLEMENT_FLAGS = ("added_kong_needs_drawn_tile", "kong_void_on_cannon",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..description import EVENT_RULES
+from ..conditions import EVENT_RULES
 from ..rulesets import Ruleset
 
 _STRING = {"type": "string"}
