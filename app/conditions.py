@@ -208,9 +208,9 @@ def table_errors(ruleset: Ruleset, winner: str, seat: str | None, by: WinBy,
                                             " anyone could have won"))
         if (EVENT_RULES[event].dealer_discards and by is WinBy.DISCARD
                 and discarder not in (None, DEALER)):
-            errors.append(FieldError("discarder", f"{name} is won on the dealer's first discard:"
-                                                  f" the discarder is E, the dealer, not"
-                                                  f" {discarder}"))
+            errors.append(FieldError("discarder", f"{name}: the winning tile is the dealer's first"
+                                                  f" discard, so the discarder is E, the dealer,"
+                                                  f" not {discarder}"))
     return tuple(errors)
 
 
@@ -219,7 +219,8 @@ def default_discarder(ruleset: Ruleset, winner: str, events: frozenset[str],
     """The discarder taken when none is given, and why (ruling 76, and each event's own)."""
     for event in sorted(events):
         if EVENT_RULES[event].dealer_discards:
-            return DEALER, f"{event_name(ruleset, event)} is won on the dealer's first discard"
+            return DEALER, (f"{event_name(ruleset, event)}: the winning tile is the dealer's first"
+                            " discard, so E, the dealer")
     if liable is not None and ruleset.liability and not any(r.self_draw for r in ruleset.liability):
         names = ", ".join(str(r.name) for r in ruleset.liability)
         return liable, f"the liable player is the one who discards the winning tile ({names})"
@@ -228,9 +229,11 @@ def default_discarder(ruleset: Ruleset, winner: str, events: frozenset[str],
 
 
 def event_name(ruleset: Ruleset, event: str) -> str:
-    """The family's own name for an event: `地糊 Earthly hand`."""
+    """The family's own name for an event: `地糊 (Earthly hand)`."""
     spec = ruleset.events.get(event)
-    return f"{spec.name.zh} {spec.name.en}".strip() if spec is not None else event
+    if spec is None:
+        return event
+    return f"{spec.name.zh} ({spec.name.en})" if spec.name.zh else spec.name.en
 
 
 # --- the family's own conditions on the hand --------------------------------------------

@@ -149,7 +149,7 @@ _SCHEMAS = {
                                "amount": _AMOUNT, "reason": _STRING}},
     "Score": {"type": "object",
               "required": ["rules", "valid", "permalink", "patterns", "total_fan", "capped_fan",
-                           "below_minimum", "points", "payments"],
+                           "below_minimum", "points", "payments", "assumed"],
               "properties": {
                   "rules": _STRING, "valid": {"const": True}, "hand": {"type": ["string", "null"]},
                   "permalink": _STRING, "grouping": {"type": "array", "items": _STRING},
@@ -158,7 +158,13 @@ _SCHEMAS = {
                   "below_minimum": {"type": "boolean"}, "minimum": {"type": "integer"},
                   "cap": {"type": ["integer", "null"]}, "curve": _STRING, "payment": _STRING,
                   "points": {"type": "integer"},
-                  "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Payment"}}}},
+                  "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Payment"}},
+                  "assumed": {"type": "array", "description": "Every value the calculator filled"
+                              " in because the request left it out (ruling 76): seat, winner,"
+                              " round, by, discarder.",
+                              "items": {"$ref": "#/components/schemas/Assumption"}}}},
+    "Assumption": {"type": "object", "required": ["field", "value", "reason"],
+                   "properties": {"field": _STRING, "value": _STRING, "reason": _STRING}},
     "Waits": {"type": "object", "required": ["rules", "valid", "ready", "waits"], "properties": {
         "rules": _STRING, "valid": {"const": True}, "ready": {"type": "boolean"},
         "waits": {"type": "array", "items": {"type": "object", "required": ["tile", "left"], "properties": {

@@ -120,6 +120,7 @@ def score_json(calc: Calculation, given: Mapping[str, str]) -> dict:
         "points": score.points,
         "payments": [{"seat": p.seat, "role": p.role, "amount": number(p.amount), "reason": p.reason}
                      for p in calc.payments],
+        "assumed": [{"field": a.field, "value": a.value, "reason": a.reason} for a in calc.assumed],
     }
 
 
