@@ -322,14 +322,26 @@ class WaitValue:
 
 
 @dataclass(frozen=True, slots=True)
+class HouseRuleWaits:
+    """Tiles a hand would wait on with one more house rule switched on (e.g. seven pairs)."""
+
+    option: str
+    name: str
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class WaitsResult:
     ruleset: Ruleset
     hand: Hand
     waits: tuple[WaitValue, ...]
+    house_rules: tuple[HouseRuleWaits, ...] = ()   # only when the hand is not ready as it is
 
     @property
     def ready(self) -> bool:
-        return any(w.calculation is not None for w in self.waits)
+        """Ready: at least one wait wins under the rules (a win below the minimum does not)."""
+        return any(w.calculation is not None and not w.calculation.score.below_minimum
+                   for w in self.waits)
 
 
 def calculate_waits(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> WaitsResult:
@@ -346,4 +358,22 @@ def calculate_waits(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] |
             found.append(WaitValue(wait.tile, wait.left, calculate(trial, rulesets)))
         except HandError as err:
             found.append(WaitValue(wait.tile, wait.left, None, "; ".join(e.message for e in err.errors)))
-    return WaitsResult(ruleset, hand, tuple(found))
+    result = WaitsResult(ruleset, hand, tuple(found))
+    if result.ready:
+        return result
+    return replace(result, house_rules=_house_rule_waits(ruleset, settings.options, hand))
+
+
+def _house_rule_waits(ruleset: Ruleset, options: frozenset[str], hand: Hand
+                      ) -> tuple[HouseRuleWaits, ...]:
+    """The off house rules (seven pairs, thirteen orphans) under which the hand would wait."""
+    have = {w.tile for w in waits(hand, ruleset.shape_rules(options))}
+    out = []
+    for option in (ruleset.seven_pairs, ruleset.thirteen_orphans):
+        if not isinstance(option, str) or option in options:
+            continue
+        extra = tuple(w.tile for w in waits(hand, ruleset.shape_rules(options | {option}))
+                      if w.tile not in have)
+        if extra:
+            out.append(HouseRuleWaits(option, str(ruleset.by_id[option].name), extra))
+    return tuple(out)

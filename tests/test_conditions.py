@@ -309,3 +309,31 @@ def test_a_broken_conditions_section_stops_loading_naming_the_file_and_key(tmp_p
     with pytest.raises(RulesetError) as caught:
         load_ruleset(path)
     assert str(caught.value).startswith("hong-kong-course.yaml: " + message)
+
+
+# --- /api/waits: ready means a wait can win --------------------------------------------
+
+
+def test_a_hand_whose_only_wait_is_below_the_minimum_is_listed_but_not_ready():
+    with APP.test_client() as client:
+        answer = client.get("/api/waits", query_string={
+            "rules": "hong-kong", "hand": "123m456m789m234p5s", "min": "5"}).json
+    assert answer["ready"] is False
+    assert [(w["tile"], w["wins"]) for w in answer["waits"]] == [("5s", False)]
+
+
+def test_a_hand_ready_only_under_an_off_house_rule_says_which_one():
+    with APP.test_client() as client:
+        answer = client.get("/api/waits", query_string={
+            "rules": "hong-kong", "hand": "1122m3344p5566s7z"}).json
+        page = client.get("/", query_string={
+            "rules": "hong-kong", "hand": "1122m3344p5566s7z"}).get_data(as_text=True)
+        switched = client.get("/api/waits", query_string={
+            "rules": "hong-kong", "hand": "1122m3344p5566s7z", "options": "seven-pairs"}).json
+    assert answer["ready"] is False and answer["waits"] == []
+    assert answer["house_rules"] == [{
+        "option": "seven-pairs", "waits": ["7z"],
+        "note": "ready under the house rule Seven distinct pairs 七對子, off: add"
+                " options=seven-pairs to play it"}]
+    assert "Ready under the house rule Seven distinct pairs" in html.unescape(page)
+    assert switched["ready"] is True and "house_rules" not in switched

@@ -171,5 +171,10 @@ _SCHEMAS = {
             "tile": _STRING, "left": {"type": "integer"}, "wins": {"type": "boolean"},
             "note": _STRING, "total_fan": {"type": "integer"}, "capped_fan": {"type": "integer"},
             "points": {"type": "integer"}, "collects": _AMOUNT,
-            "grouping": {"type": "array", "items": _STRING}}}}}},
+            "grouping": {"type": "array", "items": _STRING}}}},
+        "house_rules": {"type": "array", "description": "When the hand is not ready: the off"
+                        " house rules under which it would be, and on which tiles.",
+                        "items": {"type": "object", "required": ["option", "waits", "note"],
+                                  "properties": {"option": _STRING, "note": _STRING,
+                                                 "waits": {"type": "array", "items": _STRING}}}}}},
 }

@@ -139,7 +139,13 @@ def waits_json(result: WaitsResult) -> dict:
                           "collects": number(winner.amount),
                           "grouping": list(score.reading.grouping) if score.reading else []})
         waits.append(entry)
-    return {"rules": result.ruleset.id, "valid": True, "ready": result.ready, "waits": waits}
+    answer = {"rules": result.ruleset.id, "valid": True, "ready": result.ready, "waits": waits}
+    if result.house_rules:
+        answer["house_rules"] = [
+            {"option": h.option, "waits": [t.code for t in h.tiles],
+             "note": f"ready under the house rule {h.name}, off: add options={h.option} to play it"}
+            for h in result.house_rules]
+    return answer
 
 
 def tile_img(tile, cls: str = "tile") -> Markup:
