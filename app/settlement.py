@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from .description import parse_hand
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, MeldKind, WinBy
+from .payments import fmt
 from .readings import waits
 from .request import Calculation, calculate, read_ruleset, read_settings
 from .rulesets import Amount, Ruleset, SettlementRules
-from .payments import fmt
 from .tiles import Tile, format_tiles, parse_tiles
 
 KONG_KINDS = ("exposed", "concealed", "added")
@@ -490,6 +490,8 @@ def _settle_wall(states, rules: SettlementRules, stake, pay, step: int) -> None:
                 f" ({r.best_tile.code}, {r.best} points)")
 
 
+_KONG_WORDS = {"exposed": "an exposed kong (直杠)", "concealed": "a concealed kong (暗杠)",
+               "added": "an added kong (补杠)"}
 _KONG_MELD = {"exposed": MeldKind.KONG, "concealed": MeldKind.CKONG, "added": MeldKind.AKONG}
 
 
@@ -525,7 +527,7 @@ def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
             if meld.is_kong and (meld.kind, meld.first) not in declared:
                 word = kind_word[meld.kind]
                 source = " from SEAT" if word == "exposed" else ""
-                raise _fail(f"events[{step}].melds", f"{seat} shows {meld.token}, a {word} kong the"
+                raise _fail(f"events[{step}].melds", f"{seat} shows {meld.token}, {_KONG_WORDS[word]} the"
                                                      " round never declared: enter 'kong"
                                                      f" {seat} {word} {meld.first.code}{source}'"
                                                      " before the win, where its kong money is paid")
