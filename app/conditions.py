@@ -265,6 +265,62 @@ def family_errors(ruleset: Ruleset, hand: Hand) -> list[FieldError]:
     return errors
 
 
+# --- tick-box mode: the ticked patterns stand for the events and the way of winning ----
+
+
+def pattern_by(pattern) -> WinBy | None:
+    """The way of winning a pattern needs: its `by`, or self-draw for the self-draw detector."""
+    return pattern.by or (WinBy.SELF_DRAW if pattern.detect == "self_draw" else None)
+
+
+def ticked_events(ruleset: Ruleset, ticks: Mapping[str, int]) -> frozenset[str]:
+    """The events a tick-box request says happened: those of ticked one-event patterns."""
+    return frozenset(ruleset.by_id[pid].events[0] for pid in ticks
+                     if len(ruleset.by_id[pid].events) == 1)
+
+
+def tick_errors(ruleset: Ruleset, ticks: Mapping[str, int], by: WinBy, by_given: bool,
+                seat: str) -> list[FieldError]:
+    """Refusals of ticked patterns that cannot happen together or with this seat and win."""
+    errors: list[FieldError] = []
+    needs = {pid: pattern_by(ruleset.by_id[pid]) for pid in ticks}
+    ways = {way for way in needs.values() if way is not None}
+    if len(ways) > 1:
+        names = "; ".join(f"{ruleset.by_id[pid].name} needs a {way.value} win"
+                          for pid, way in needs.items() if way is not None)
+        errors.append(FieldError("ticks", f"these patterns cannot all count on one win: {names}"))
+    elif by_given:
+        for pid, way in needs.items():
+            if way is not None and way is not by:
+                errors.append(FieldError("by", f"{ruleset.by_id[pid].name} needs a {way.value}"
+                                               f" win, not a {by.value}"))
+    events = ticked_events(ruleset, ticks)
+    for event in sorted(events):
+        rule = EVENT_RULES[event]
+        name = event_name(ruleset, event)
+        if rule.dealer is True and seat != DEALER:
+            errors.append(FieldError("seat", f"{name} is the dealer's (East seat) win; seat is"
+                                             f" {seat}"))
+        if rule.dealer is False and seat == DEALER:
+            errors.append(FieldError("seat", f"{name} is a non-dealer's win; seat is E, the"
+                                             " dealer"))
+    for pair, why in EXCLUSIVE_EVENTS.items():
+        if pair <= events:
+            first, second = sorted(pair)
+            errors.append(FieldError("ticks", f"{event_name(ruleset, first)} and"
+                                              f" {event_name(ruleset, second)} cannot both"
+                                              f" happen: {why}"))
+    for event in sorted(events):
+        condition = ruleset.conditions.events.get(event)
+        for other in condition.not_with if condition else ():
+            if other in events:
+                because = f" ({condition.why})" if condition.why else ""
+                errors.append(FieldError("ticks", f"{event_name(ruleset, event)} and"
+                                                  f" {event_name(ruleset, other)} cannot both"
+                                                  f" happen in {ruleset.name.en}{because}"))
+    return errors
+
+
 # --- liability -------------------------------------------------------------------------
 
 

@@ -16,8 +16,11 @@ from .conditions import (
     exposed_melds,
     family_errors,
     liability_errors,
+    pattern_by,
     refuse,
     table_errors,
+    tick_errors,
+    ticked_events,
 )
 from .description import parse_hand
 from .detectors import PER_ITEM_DETECTORS
@@ -248,8 +251,7 @@ def read_ticks(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, int]:
 
 def _ticks_by(params: Mapping[str, str], ticks: Mapping[str, int], ruleset: Ruleset) -> WinBy:
     raw = params.get("by", "").strip()
-    needs_self_draw = any(ruleset.by_id[t].by is WinBy.SELF_DRAW or ruleset.by_id[t].detect == "self_draw"
-                          for t in ticks)
+    needs_self_draw = any(pattern_by(ruleset.by_id[t]) is WinBy.SELF_DRAW for t in ticks)
     if not raw:
         return WinBy.SELF_DRAW if needs_self_draw else WinBy.DISCARD
     return _by_value(raw)
@@ -274,6 +276,8 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
     if params.get("ticks", "").strip():
         ticks = read_ticks(params, ruleset)
         by = _ticks_by(params, ticks, ruleset)
+        refuse(tick_errors(ruleset, ticks, by, bool(params.get("by", "").strip()),
+                           params.get("seat", "E")))
         result = score_ticks(ticks, ruleset, settings, by)
     elif params.get("fan", "").strip() and not params.get("hand", "").strip():
         by = _by_value(params.get("by", "").strip() or "discard")
@@ -290,7 +294,8 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
             assumed += (Assumption("round", "E", "no round given: the East round"),)
     if not params.get("by", "").strip() and ticks is None:
         assumed += (Assumption("by", by.value, "no way of winning given: on a discard"),)
-    events = hand.context.events if hand is not None else frozenset()
+    events = (hand.context.events if hand is not None else
+              ticked_events(ruleset, ticks) if ticks is not None else frozenset())
     table, table_assumed = read_table(params, ruleset, by, events)
     assumed += table_assumed
     if table.liable is not None:

@@ -545,7 +545,8 @@ def _keyed(c: _Checker, value: Any, path: str, known: set[str], what: str) -> di
     data = c.typed(value, path, dict, f"a mapping of {what} ids")
     for key in data:
         if key not in known:
-            raise c.fail(f"{path}.{key}", f"not a {what} of this file (its {what}s:"
+            article = "an" if what[0] in "aeiou" else "a"
+            raise c.fail(f"{path}.{key}", f"not {article} {what} of this file (its {what}s:"
                                           f" {', '.join(sorted(known)) or 'none'})")
     return data
 

@@ -15,7 +15,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.errors import FieldError, HandError, RulesetError
+from app.errors import HandError, RulesetError
 from app.request import calculate
 from app.rulesets import RULESET_DIR, load_ruleset, registry
 from app.web import create_app
@@ -53,14 +53,14 @@ def request(rid: str, events: tuple[str, ...], by: str, melds: str, seat: str, *
     return params
 
 
-def outcome(params: dict) -> tuple[str, tuple[FieldError, ...]]:
-    """'priced' or 'refused' with its field errors; anything else escapes and fails the test."""
+def outcome(params: dict):
+    """('priced', the calculation) or ('refused', its field errors); anything else escapes."""
     try:
         calc = calculate(params)
     except HandError as err:
         return "refused", err.errors
     assert sum(p.amount for p in calc.payments) == 0
-    return "priced", ()
+    return "priced", calc
 
 
 @pytest.mark.parametrize("rid", sorted(RULESETS))
@@ -73,7 +73,7 @@ def test_every_combination_of_events_by_melds_and_seat_is_refused_with_a_field_e
                 for seat in ("E", "S"):
                     kind, errors = outcome(request(rid, events, by, melds, seat))
                     seen[kind] += 1
-                    for error in errors:
+                    for error in errors if kind == "refused" else ():
                         assert error.field in FIELDS and error.message, (events, by, melds, error)
     assert seen["priced"] and seen["refused"], seen
 
@@ -291,7 +291,7 @@ def test_great_three_dragons_liability_needs_someone_to_have_supplied_a_dragon()
 
 @pytest.mark.parametrize(("conditions", "message"), [
     ({"won": "yes"}, "conditions.won: expected true or false"),
-    ({"events": {"no-such": {}}}, "conditions.events.no-such: not a event of this file"),
+    ({"events": {"no-such": {}}}, "conditions.events.no-such: not an event of this file"),
     ({"events": {"heavenly-hand": {"melds": ["meld"]}}},
      "conditions.events.heavenly-hand.melds[0]: unknown meld kind 'meld'"),
     ({"events": {"heavenly-hand": {"not_with": ["heavenly-hand"]}}},
@@ -337,3 +337,84 @@ def test_a_hand_ready_only_under_an_off_house_rule_says_which_one():
                 " options=seven-pairs to play it"}]
     assert "Ready under the house rule Seven distinct pairs" in html.unescape(page)
     assert switched["ready"] is True and "house_rules" not in switched
+
+
+# --- tick-box mode: the ticked patterns stand for the events and the way of winning ----
+
+
+def tick_sets(ruleset) -> list[tuple[str, ...]]:
+    """Each pattern ticked alone, and every pair of patterns."""
+    ids = [p.id for p in ruleset.patterns]
+    return [(i,) for i in ids] + list(combinations(ids, 2))
+
+
+@pytest.mark.parametrize("rid", sorted(RULESETS))
+def test_every_tick_and_pair_of_ticks_by_way_and_seat_is_refused_with_a_field_error_or_priced(rid):
+    ruleset = RULESETS[rid]
+    seen = {"priced": 0, "refused": 0}
+    for ticks in tick_sets(ruleset):
+        for by in ("", "discard", "self-draw"):
+            for seat in ("E", "S"):
+                params = {"rules": rid, "ticks": ",".join(ticks), "seat": seat}
+                if by:
+                    params["by"] = by
+                kind, found = outcome(params)
+                seen[kind] += 1
+                for error in found if kind == "refused" else ():
+                    assert error.field in FIELDS and error.message, (ticks, by, seat, error)
+                if kind == "priced":
+                    for pid in ticks:
+                        need = ruleset.by_id[pid].by
+                        assert need is None or need is found.table.by, (ticks, by)
+    assert seen["priced"] and seen["refused"], seen
+
+
+@st.composite
+def tick_requests(draw) -> dict:
+    rid = draw(st.sampled_from(sorted(RULESETS)))
+    params = {"rules": rid, "ticks": ",".join(draw(st.sampled_from(tick_sets(RULESETS[rid]))))}
+    for name in ("by",):
+        value = draw(st.sampled_from(["", "discard", "self-draw"]))
+        if value:
+            params[name] = value
+    for name in ("seat", "winner", "discarder", "liable"):
+        value = draw(SEATS)
+        if value:
+            params[name] = value
+    return params
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tick_requests())
+def test_the_tick_page_refuses_exactly_what_the_api_refuses(params):
+    with APP.test_client() as client:
+        api = client.get("/api/score", query_string=params)
+        page = client.get("/ticks", query_string=params)
+    assert api.status_code in (200, 400) and page.status_code == 200, params
+    body = html.unescape(page.get_data(as_text=True))
+    assert (api.status_code == 200) == ('id="result-heading"' in body), params
+    for error in api.json.get("errors", []):
+        assert error["message"] in body, (params, error)
+
+
+def test_a_ticked_heavenly_hand_away_from_the_dealers_seat_is_refused():
+    assert "dealer's (East seat) win" in refused({"rules": "hong-kong", "ticks": "heavenly-hand",
+                                                  "seat": "S"})["seat"]
+
+
+def test_a_ticked_earthly_hand_is_paid_by_the_dealer():
+    calc = calculate({"rules": "hong-kong", "ticks": "earthly-hand", "seat": "S"})
+    assert calc.table.discarder == "E"
+    assert "not N" in refused({"rules": "hong-kong", "ticks": "earthly-hand", "seat": "S",
+                               "discarder": "N"})["discarder"]
+
+
+def test_a_ticked_self_draw_on_a_discard_win_is_refused():
+    """Before, it was priced: the self-draw fan counted and the discarder paid."""
+    assert "needs a self-draw win, not a discard" in refused(
+        {"rules": "hong-kong", "ticks": "all-chows,self-draw", "by": "discard"})["by"]
+
+
+def test_ticks_that_need_different_ways_of_winning_are_refused():
+    assert "cannot all count on one win" in refused(
+        {"rules": "hong-kong", "ticks": "self-draw,last-discard", "options": "last-discard"})["ticks"]
