@@ -292,8 +292,10 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
         result = score(hand, ruleset, settings)
         if not params.get("round", "").strip():
             assumed += (Assumption("round", "E", "no round given: the East round"),)
-    if not params.get("by", "").strip() and ticks is None:
-        assumed += (Assumption("by", by.value, "no way of winning given: on a discard"),)
+    if not params.get("by", "").strip():
+        why = ("no way of winning given: a self-draw, which a ticked pattern needs"
+               if by is WinBy.SELF_DRAW else "no way of winning given: on a discard")
+        assumed += (Assumption("by", by.value, why),)
     events = (hand.context.events if hand is not None else
               ticked_events(ruleset, ticks) if ticks is not None else frozenset())
     table, table_assumed = read_table(params, ruleset, by, events)

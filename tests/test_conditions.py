@@ -418,3 +418,9 @@ def test_a_ticked_self_draw_on_a_discard_win_is_refused():
 def test_ticks_that_need_different_ways_of_winning_are_refused():
     assert "cannot all count on one win" in refused(
         {"rules": "hong-kong", "ticks": "self-draw,last-discard", "options": "last-discard"})["ticks"]
+
+
+def test_a_tick_request_without_a_way_of_winning_says_which_it_took():
+    calc = calculate({"rules": "hong-kong", "ticks": "all-chows,self-draw"})
+    assert calc.table.by.value == "self-draw"
+    assert ("by", "self-draw") in {(a.field, a.value) for a in calc.assumed}
