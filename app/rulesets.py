@@ -173,6 +173,16 @@ class WorkedExample:
 
 
 @dataclass(frozen=True, slots=True)
+class Ruling:
+    """A reading this project takes where the lesson is silent or unclear (RULINGS.md)."""
+
+    id: int
+    point: str
+    ruling: str
+    choices: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class EventSpec:
     id: str
     name: Name
@@ -230,6 +240,7 @@ class Ruleset:
     examples: tuple[WorkedExample, ...] = ()
     settlement: SettlementRules | None = None
     conditions: Conditions = NO_CONDITIONS   # what cannot happen at this family's table
+    rulings: tuple[Ruling, ...] = ()         # the readings its texts cite as "ruling N"
 
     def pattern(self, pattern_id: str) -> Pattern:
         return self.by_id[pattern_id]
@@ -389,7 +400,8 @@ def _read(path: Path) -> Any:
 # What a house variant (`extends: hong-kong`) does not take from the file it extends: its
 # own id and names, and the worked examples, which belong to the other file's page.
 NOT_INHERITED = ("id", "name", "source", "summary", "examples")
-LISTS_BY_ID = ("categories", "patterns", "curves", "payments", "events", "switches", "liability")
+LISTS_BY_ID = ("categories", "patterns", "curves", "payments", "events", "switches", "liability",
+               "rulings")
 
 
 def _extended(data: Any, path: Path, chain: tuple[str, ...]) -> Any:
@@ -446,7 +458,8 @@ def _merge_by_id(base: list, changes: list, filename: str, key: str) -> list:
 
 TOP_REQUIRED = ("name", "dials", "categories", "patterns", "curves", "payments")
 TOP_OPTIONAL = ("id", "extends", "source", "summary", "tiles", "shapes", "missing_suit", "ranges",
-                "events", "switches", "liability", "examples", "settlement", "conditions")
+                "events", "switches", "liability", "examples", "settlement", "conditions",
+                "rulings")
 
 
 def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
@@ -485,6 +498,8 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         if switch.settlement and "settlement" not in top:
             raise c.fail(f"switches[{i}].settlement", "the file has no settlement section for"
                                                       " the switch to change")
+    rulings = _rulings(c, top.get("rulings", []))
+    _check_citations(c, top, {r.id for r in rulings})
     return Ruleset(
         id=rid, name=c.name(top["name"], "name"), source=c.text(top, "source", ""),
         summary=c.text(top, "summary", ""),
@@ -499,7 +514,57 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         examples=_examples(c, top.get("examples", [])),
         settlement=_settlement(c, top["settlement"]) if "settlement" in top else None,
         conditions=_conditions(c, top.get("conditions", {}), events, liability),
+        rulings=rulings,
     )
+
+
+def _rulings(c: _Checker, value: Any) -> tuple[Ruling, ...]:
+    items = c.typed(value, "rulings", list, "a list of rulings")
+    out: list[Ruling] = []
+    seen: set[int] = set()
+    for i, item in enumerate(items):
+        path = f"rulings[{i}]"
+        data = c.mapping(item, path, ("id", "point", "ruling"), ("choices",))
+        number = c.typed(data["id"], f"{path}.id", int, "the ruling's number")
+        if number in seen:
+            raise c.fail(f"{path}.id", f"ruling {number} is listed twice")
+        seen.add(number)
+        out.append(Ruling(number, c.text(data, "point", path), c.text(data, "ruling", path),
+                          c.text(data, "choices", path)))
+    return tuple(out)
+
+
+CITATION = re.compile(r"\b[Rr]ulings? ((?:\d+)(?:(?:, | and |–)\d+)*)")
+SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
+SHOWN_TEXT = ("name", "summary", "source", "explain", "note", "title", "why", "point", "ruling",
+              "choices")
+
+
+def cited(text: str) -> list[int]:
+    """The ruling numbers a text cites: "rulings 58, 74" → [58, 74].
+
+    >>> cited("both rows count (2, ruling 70); see rulings 58, 74 and 75")
+    [70, 58, 74, 75]
+    """
+    return [int(n) for m in CITATION.finditer(text) for n in re.findall(r"\d+", m[1])]
+
+
+def _check_citations(c: _Checker, data: Any, known: set[int], path: str = "") -> None:
+    """Every text a page shows cites only rulings of the file, and names no seed file."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            where = _join(path, str(key))
+            if isinstance(value, str) and key in SHOWN_TEXT:
+                for number in cited(value):
+                    if number not in known:
+                        raise c.fail(where, f"cites ruling {number}, which is not under rulings")
+                if SEED_FILE.search(value):
+                    raise c.fail(where, "names a seed file; name the lesson by its title")
+            else:
+                _check_citations(c, value, known, where)
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            _check_citations(c, value, known, f"{path}[{i}]")
 
 
 def _conditions(c: _Checker, value: Any, events: dict[str, EventSpec],

@@ -160,7 +160,7 @@ _SCHEMAS = {
                   "points": {"type": "integer"},
                   "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Payment"}},
                   "assumed": {"type": "array", "description": "Every value the calculator filled"
-                              " in because the request left it out (ruling 76): seat, winner,"
+                              " in because the request left it out: seat, winner,"
                               " round, by, discarder.",
                               "items": {"$ref": "#/components/schemas/Assumption"}}}},
     "Assumption": {"type": "object", "required": ["field", "value", "reason"],

@@ -1,19 +1,20 @@
 """Between HTTP and the core: request arguments in, permalinks and JSON-ready values out."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 from urllib.parse import urlencode
 
 from flask import request, url_for
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
 from ..description import describe
 from ..payments import fmt
 from ..request import Calculation, WaitsResult
-from ..rulesets import Amount
+from ..rulesets import CITATION, Amount
 
 # Fields that may hold several values; in links they are written compactly (`flowers=13`,
 # `events=a,b`), in forms they arrive repeated (`flowers=1&flowers=3`).
@@ -159,6 +160,22 @@ def _tile_img(root: str, code: str, label: str, cls: str) -> Markup:
     src = url_for("static", filename=f"tiles/{code}.svg")
     return Markup('<img class="{}" src="{}" alt="{}" title="{}" width="30" height="40">').format(
         cls, src, label, label)
+
+
+_SEED = re.compile(r"\bseeds? 00\d(?:(?:, | and )00\d)*\b")
+
+
+def cite(text: str, ruleset) -> Markup:
+    """A ruleset's text for a page: each cited ruling links to its entry on the rules page,
+    and a seed number reads "the lesson" (a learner cannot look a seed number up)."""
+    shown = _SEED.sub("the lesson", str(escape(text)))
+    known = {r.id for r in ruleset.rulings}
+    page = url_for("rules.ruleset", rid=ruleset.id)
+
+    def link(match: re.Match) -> str:
+        return re.sub(r"\d+", lambda n: (f'<a href="{page}#ruling-{n[0]}">{n[0]}</a>'
+                                         if int(n[0]) in known else n[0]), match[0])
+    return Markup(CITATION.sub(link, shown))
 
 
 def errors_json(errors) -> dict:
