@@ -378,7 +378,7 @@ def _liability_needs(ruleset: Ruleset, rule: Liability) -> str:
     if rule.pattern is not None:
         parts.append(str(ruleset.by_id[rule.pattern].name))
     if rule.exposed_melds:
-        parts.append(f"{rule.exposed_melds} exposed melds (a concealed kong pins nobody)")
+        parts.append(f"{rule.exposed_melds} exposed melds (a concealed kong is not exposed)")
     return f"{rule.name} needs " + " and ".join(parts) if parts else str(rule.name)
 
 

@@ -173,6 +173,17 @@ class WorkedExample:
 
 
 @dataclass(frozen=True, slots=True)
+class Words:
+    """How this family's pages write the table's words (Cantonese traditional unless told)."""
+
+    discard: str = "出銃"
+    self_draw: str = "自摸"
+    suits: Mapping[str, str] = field(default_factory=lambda: {"m": "萬", "p": "筒", "s": "索"})
+    winds: Mapping[str, str] = field(default_factory=lambda: {"E": "東", "S": "南", "W": "西",
+                                                              "N": "北"})
+
+
+@dataclass(frozen=True, slots=True)
 class Ruling:
     """A reading this project takes where the lesson is silent or unclear (RULINGS.md)."""
 
@@ -241,6 +252,7 @@ class Ruleset:
     settlement: SettlementRules | None = None
     conditions: Conditions = NO_CONDITIONS   # what cannot happen at this family's table
     rulings: tuple[Ruling, ...] = ()         # the readings its texts cite as "ruling N"
+    words: Words = field(default_factory=Words)   # its words for discard, suits, winds
 
     def pattern(self, pattern_id: str) -> Pattern:
         return self.by_id[pattern_id]
@@ -459,7 +471,7 @@ def _merge_by_id(base: list, changes: list, filename: str, key: str) -> list:
 TOP_REQUIRED = ("name", "dials", "categories", "patterns", "curves", "payments")
 TOP_OPTIONAL = ("id", "extends", "source", "summary", "tiles", "shapes", "missing_suit", "ranges",
                 "events", "switches", "liability", "examples", "settlement", "conditions",
-                "rulings")
+                "rulings", "words")
 
 
 def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
@@ -515,7 +527,20 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         settlement=_settlement(c, top["settlement"]) if "settlement" in top else None,
         conditions=_conditions(c, top.get("conditions", {}), events, liability),
         rulings=rulings,
+        words=_words(c, top.get("words", {})),
     )
+
+
+def _words(c: _Checker, value: Any) -> Words:
+    data = c.mapping(value, "words", (), ("discard", "self_draw", "suits", "winds"))
+    default = Words()
+    suits = c.mapping(data.get("suits", dict(default.suits)), "words.suits", ("m", "p", "s"), ())
+    winds = c.mapping(data.get("winds", dict(default.winds)), "words.winds",
+                      ("E", "S", "W", "N"), ())
+    return Words(c.text(data, "discard", "words", default.discard),
+                 c.text(data, "self_draw", "words", default.self_draw),
+                 {k: c.typed(v, f"words.suits.{k}", str, "text") for k, v in suits.items()},
+                 {k: c.typed(v, f"words.winds.{k}", str, "text") for k, v in winds.items()})
 
 
 def _rulings(c: _Checker, value: Any) -> tuple[Ruling, ...]:

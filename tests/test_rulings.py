@@ -74,3 +74,27 @@ def test_a_ruling_listed_twice_stops_loading(tmp_path: Path):
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     with pytest.raises(RulesetError, match=r"rulings\[\d+\]\.id: ruling \d+ is listed twice"):
         load_ruleset(path)
+
+
+def test_a_sichuan_page_speaks_mandarin_in_simplified_characters_and_hong_kong_cantonese():
+    sichuan = page("/?rules=sichuan")
+    assert "On a discard 点炮" in sichuan and "Bamboo 条" in sichuan and "East 东" in sichuan
+    hong_kong = page("/?rules=hong-kong")
+    assert "On a discard 出銃" in hong_kong and "East 東" in hong_kong
+
+
+def test_the_missing_suit_message_says_ding_que_not_the_flower_pig_check():
+    with APP.test_client() as client:
+        answer = client.get("/api/score", query_string={
+            "rules": "sichuan", "hand": "123m456m789m234p55p", "missing": "m"}).json
+    message = answer["errors"][0]["message"]
+    assert "定缺" in message and "缺一门" in message and "查花猪" not in message
+
+
+def test_the_family_nine_cards_refusal_does_not_borrow_the_hong_kong_pao_wording():
+    with APP.test_client() as client:
+        answer = client.get("/api/score", query_string={
+            "rules": "family", "hand": "222p55p", "melds": "123p,456m,789p", "win": "5p",
+            "liable": "S", "discarder": "S"}).json
+    message = answer["errors"][0]["message"]
+    assert "9-cards" in message and "pins nobody" not in message and "包" not in message
