@@ -153,7 +153,7 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
     # an error about one of them is shown with the loose errors, never lost
     form.hidden_fields = {name for name, shown in (
         ("events", bool(ruleset.events)), ("flowers", ruleset.flowers), ("seasons", ruleset.flowers),
-        ("missing", ruleset.missing_suit), ("won", ruleset.missing_suit),
+        ("missing", ruleset.missing_suit), ("won", ruleset.conditions.won),
         ("liable", bool(ruleset.liability)), ("options", bool(options))) if not shown}
     # a select shows its first choice when nothing is chosen: make that the ruleset's default
     if not form.rules.data:
