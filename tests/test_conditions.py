@@ -64,17 +64,20 @@ def outcome(params: dict):
 
 
 @pytest.mark.parametrize("rid", sorted(RULESETS))
-def test_every_combination_of_events_by_melds_and_seat_is_refused_with_a_field_error_or_priced(rid):
+def test_every_combination_of_events_by_melds_seat_and_table_is_refused_or_priced(rid):
+    """Refused with a field error naming a field of the request, or priced summing to zero."""
     ruleset = RULESETS[rid]
     seen = {"priced": 0, "refused": 0}
+    tables = [{}, {"discarder": "E"}, {"discarder": "N"}, {"won": "W"}]
     for events in event_sets(ruleset):
         for by in ("discard", "self-draw"):
             for melds in MELD_HANDS:
                 for seat in ("E", "S"):
-                    kind, errors = outcome(request(rid, events, by, melds, seat))
-                    seen[kind] += 1
-                    for error in errors if kind == "refused" else ():
-                        assert error.field in FIELDS and error.message, (events, by, melds, error)
+                    for table in tables:
+                        kind, errors = outcome(request(rid, events, by, melds, seat, **table))
+                        seen[kind] += 1
+                        for error in errors if kind == "refused" else ():
+                            assert error.field in FIELDS and error.message, (events, by, error)
     assert seen["priced"] and seen["refused"], seen
 
 
