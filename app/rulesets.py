@@ -176,6 +176,7 @@ class WorkedExample:
 class Words:
     """How this family's pages write the table's words (Cantonese traditional unless told)."""
 
+    script: str = "traditional"     # or simplified: how tile names are written
     discard: str = "出銃"
     self_draw: str = "自摸"
     suits: Mapping[str, str] = field(default_factory=lambda: {"m": "萬", "p": "筒", "s": "索"})
@@ -532,12 +533,15 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
 
 
 def _words(c: _Checker, value: Any) -> Words:
-    data = c.mapping(value, "words", (), ("discard", "self_draw", "suits", "winds"))
+    data = c.mapping(value, "words", (), ("script", "discard", "self_draw", "suits", "winds"))
+    script = c.text(data, "script", "words", "traditional")
+    if script not in ("traditional", "simplified"):
+        raise c.fail("words.script", f"expected traditional or simplified, found {script!r}")
     default = Words()
     suits = c.mapping(data.get("suits", dict(default.suits)), "words.suits", ("m", "p", "s"), ())
     winds = c.mapping(data.get("winds", dict(default.winds)), "words.winds",
                       ("E", "S", "W", "N"), ())
-    return Words(c.text(data, "discard", "words", default.discard),
+    return Words(script, c.text(data, "discard", "words", default.discard),
                  c.text(data, "self_draw", "words", default.self_draw),
                  {k: c.typed(v, f"words.suits.{k}", str, "text") for k, v in suits.items()},
                  {k: c.typed(v, f"words.winds.{k}", str, "text") for k, v in winds.items()})

@@ -79,6 +79,7 @@ def test_a_ruling_listed_twice_stops_loading(tmp_path: Path):
 def test_a_sichuan_page_speaks_mandarin_in_simplified_characters_and_hong_kong_cantonese():
     sichuan = page("/?rules=sichuan")
     assert "On a discard 点炮" in sichuan and "Bamboo 条" in sichuan and "East 东" in sichuan
+    assert 'alt="1 Characters 一万"' in sichuan and "萬" not in sichuan.split("<main")[-1]
     hong_kong = page("/?rules=hong-kong")
     assert "On a discard 出銃" in hong_kong and "East 東" in hong_kong
 

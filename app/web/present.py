@@ -7,7 +7,7 @@ from fractions import Fraction
 from functools import lru_cache
 from urllib.parse import urlencode
 
-from flask import request, url_for
+from flask import current_app, request, url_for
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
@@ -150,8 +150,19 @@ def waits_json(result: WaitsResult) -> dict:
 
 
 def tile_img(tile, cls: str = "tile") -> Markup:
-    """A tile's <img>, named for screen readers (macros.html's tile_img; a page has ~60)."""
-    return _tile_img(request.script_root, tile.code, tile.label, cls)
+    """A tile's <img>, named for screen readers (macros.html's tile_img; a page has ~60).
+
+    The name is in the page's family's script: simplified on a Sichuan page (一万, 一条).
+    """
+    return _tile_img(request.script_root, tile.code, tile_name(tile), cls)
+
+
+def tile_name(tile) -> str:
+    """A tile's accessible name in the script of the page's family ('1 Characters 一万')."""
+    ruleset = current_app.extensions["rulesets"].get(request.args.get("rules", ""))
+    if ruleset is not None and ruleset.words.script == "simplified":
+        return f"{tile.name_en} {tile.name_zh_hans}"
+    return tile.label
 
 
 @lru_cache(maxsize=1024)
