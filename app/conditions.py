@@ -119,12 +119,17 @@ NO_CONDITIONS = Conditions()
 
 
 def event_errors(context: WinContext, melds: tuple[Meld, ...], typed: tuple[Tile, ...],
-                 win: Tile) -> list[FieldError]:
-    """Refusals of the hand's events that hold in every family (parse_hand reports them)."""
+                 win: Tile, names: Mapping[str, str] | None = None) -> list[FieldError]:
+    """Refusals of the hand's events that hold in every family (parse_hand reports them).
+
+    names: the family's name for each event id, for the messages (the id when absent).
+    """
     errors: list[FieldError] = []
+    names = names or {}
     kongs = sum(1 for m in melds if m.is_kong)
-    for event in sorted(context.events):
-        rule = EVENT_RULES[event]
+    for event_id in sorted(context.events):
+        rule = EVENT_RULES[event_id]
+        event = names.get(event_id, event_id)
         if rule.by is not None and context.by is not rule.by:
             errors.append(FieldError("events", f"{event} needs a {rule.by.value} win, not a"
                                                f" {context.by.value}"))
@@ -145,14 +150,14 @@ def event_errors(context: WinContext, melds: tuple[Meld, ...], typed: tuple[Tile
             errors += _first_go_around_melds(event, rule, context, melds)
     for pair, why in EXCLUSIVE_EVENTS.items():
         if pair <= context.events:
-            first, second = sorted(pair)
+            first, second = (names.get(e, e) for e in sorted(pair))
             errors.append(FieldError("events", f"{first} and {second} cannot both happen: {why}"))
     if "robbing-the-kong" in context.events:
         held = sum(1 for t in typed if t == win) + sum(
             1 for m in melds for t in m.tiles if t == win)
         if held > 1:
             errors.append(FieldError(
-                "events", f"robbing-the-kong: the hand holds {held} copies of {win.code}, but the"
+                "events", f"{names.get('robbing-the-kong', 'robbing-the-kong')}: the hand holds {held} copies of {win.code}, but the"
                           " robbed player held the other three"))
     return errors
 

@@ -38,14 +38,15 @@ _MELD_TOKEN = re.compile(r"(?:(?P<prefix>chow|pong|kong|ckong|akong):)?(?P<tiles
 _EVENT_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
-def parse_hand(params: Mapping[str, str], *, complete: bool = True) -> Hand:
+def parse_hand(params: Mapping[str, str], *, complete: bool = True,
+               names: Mapping[str, str] | None = None) -> Hand:
     """Read hand-description parameters into a Hand, or raise HandError listing every problem.
 
     complete=True reads a winning hand (14 tiles, a kong counting 3, the winning tile among
     them); complete=False reads a hand waiting to win (13 tiles, no winning tile).
     """
     hand = _read_plain(params, complete)
-    return hand if hand is not None else _read_in_full(params, complete)
+    return hand if hand is not None else _read_in_full(params, complete, names or {})
 
 
 def _read_plain(params: Mapping[str, str], complete: bool) -> Hand | None:
@@ -130,7 +131,8 @@ def _plain_tile(text: str) -> Tile | None:
     return tiles[0] if len(tiles) == 1 else None
 
 
-def _read_in_full(params: Mapping[str, str], complete: bool) -> Hand:
+def _read_in_full(params: Mapping[str, str], complete: bool,
+                  names: Mapping[str, str] | None = None) -> Hand:
     """Read any description, or raise HandError listing every problem."""
     errors: list[FieldError] = []
     for name, value in params.items():
@@ -150,7 +152,7 @@ def _read_in_full(params: Mapping[str, str], complete: bool) -> Hand:
         if complete and typed:
             win = _field(errors, "win", _read_win, params.get("win", ""), typed)
     if context is not None and melds is not None and win is not None:
-        _check_events(errors, context, melds, typed or (), win)
+        _check_events(errors, context, melds, typed or (), win, names)
     if errors:
         raise HandError(errors)
     return Hand(concealed=tuple(sorted(typed)), melds=melds, win=win, context=context)
@@ -363,8 +365,8 @@ def _size_hint(typed: tuple[Tile, ...], melds: tuple[Meld, ...], needed: int) ->
 
 
 def _check_events(errors: list[FieldError], context: WinContext, melds: tuple[Meld, ...],
-                  typed: tuple[Tile, ...], win: Tile) -> None:
-    errors += event_errors(context, melds, typed, win)   # the rules live in app/conditions.py
+                  typed: tuple[Tile, ...], win: Tile, names: Mapping[str, str] | None = None) -> None:
+    errors += event_errors(context, melds, typed, win, names)   # rules: app/conditions.py
 
 
 def describe(hand: Hand) -> dict[str, str]:

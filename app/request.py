@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from .conditions import (
     default_discarder,
+    event_name,
     exposed_melds,
     family_errors,
     liability_errors,
@@ -286,7 +287,7 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
             raise HandError(errors)
         result = score_fan(fan, ruleset, settings)
     else:
-        hand = parse_hand(params)
+        hand = parse_hand(params, names={e: event_name(ruleset, e) for e in ruleset.events})
         by = hand.context.by
         refuse(family_errors(ruleset, hand))
         result = score(hand, ruleset, settings)
