@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from operator import eq
 
+from .conditions import EVENT_RULES, event_errors
 from .errors import FieldError, HandError, NotationError
 from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
 from .tiles import (
@@ -38,39 +38,15 @@ _MELD_TOKEN = re.compile(r"(?:(?P<prefix>chow|pong|kong|ckong|akong):)?(?P<tiles
 _EVENT_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
-@dataclass(frozen=True, slots=True)
-class EventRule:
-    """What a win-moment event needs of the rest of the hand description."""
-
-    by: WinBy | None = None
-    kongs: int = 0
-    dealer: bool | None = None
-    bonus_tiles: bool = False
-
-
-# Facts about the moment of winning, shared by every rule family; a ruleset lists
-# which of them it prices and under what name.
-EVENT_RULES: dict[str, EventRule] = {
-    "kong-replacement": EventRule(by=WinBy.SELF_DRAW, kongs=1),     # 杠上花 / 槓上開花
-    "kong-on-kong": EventRule(by=WinBy.SELF_DRAW, kongs=2),         # 槓上槓
-    "flower-replacement": EventRule(by=WinBy.SELF_DRAW, bonus_tiles=True),
-    "robbing-the-kong": EventRule(by=WinBy.DISCARD),                # 抢杠胡 / 搶槓
-    "kong-cannon": EventRule(by=WinBy.DISCARD),                     # 杠上炮, shooting after kong
-    "last-tile": EventRule(),                                       # 海底 (SC: draw or discard)
-    "last-discard": EventRule(by=WinBy.DISCARD),                    # 河底撈魚
-    "heavenly-hand": EventRule(by=WinBy.SELF_DRAW, dealer=True),    # 天糊
-    "earthly-hand": EventRule(dealer=False),                        # 地糊
-}
-
-
-def parse_hand(params: Mapping[str, str], *, complete: bool = True) -> Hand:
+def parse_hand(params: Mapping[str, str], *, complete: bool = True,
+               names: Mapping[str, str] | None = None) -> Hand:
     """Read hand-description parameters into a Hand, or raise HandError listing every problem.
 
     complete=True reads a winning hand (14 tiles, a kong counting 3, the winning tile among
     them); complete=False reads a hand waiting to win (13 tiles, no winning tile).
     """
     hand = _read_plain(params, complete)
-    return hand if hand is not None else _read_in_full(params, complete)
+    return hand if hand is not None else _read_in_full(params, complete, names or {})
 
 
 def _read_plain(params: Mapping[str, str], complete: bool) -> Hand | None:
@@ -155,7 +131,8 @@ def _plain_tile(text: str) -> Tile | None:
     return tiles[0] if len(tiles) == 1 else None
 
 
-def _read_in_full(params: Mapping[str, str], complete: bool) -> Hand:
+def _read_in_full(params: Mapping[str, str], complete: bool,
+                  names: Mapping[str, str] | None = None) -> Hand:
     """Read any description, or raise HandError listing every problem."""
     errors: list[FieldError] = []
     for name, value in params.items():
@@ -175,7 +152,7 @@ def _read_in_full(params: Mapping[str, str], complete: bool) -> Hand:
         if complete and typed:
             win = _field(errors, "win", _read_win, params.get("win", ""), typed)
     if context is not None and melds is not None and win is not None:
-        _check_events(errors, context, melds, typed or (), win)
+        _check_events(errors, context, melds, typed or (), win, names)
     if errors:
         raise HandError(errors)
     return Hand(concealed=tuple(sorted(typed)), melds=melds, win=win, context=context)
@@ -388,33 +365,8 @@ def _size_hint(typed: tuple[Tile, ...], melds: tuple[Meld, ...], needed: int) ->
 
 
 def _check_events(errors: list[FieldError], context: WinContext, melds: tuple[Meld, ...],
-                  typed: tuple[Tile, ...], win: Tile) -> None:
-    kongs = sum(1 for m in melds if m.is_kong)
-    for event in sorted(context.events):
-        rule = EVENT_RULES[event]
-        if rule.by is not None and context.by is not rule.by:
-            errors.append(FieldError("events", f"{event} needs a {rule.by.value} win, not a"
-                                               f" {context.by.value}"))
-        if kongs < rule.kongs:
-            errors.append(FieldError("events", f"{event} needs {rule.kongs} declared"
-                                               f" kong{'s' if rule.kongs > 1 else ''};"
-                                               f" the melds have {kongs}"))
-        if rule.dealer is True and context.seat != "E":
-            errors.append(FieldError("events", f"{event} is the dealer's (East seat) win;"
-                                               f" seat is {context.seat}"))
-        if rule.dealer is False and context.seat == "E":
-            errors.append(FieldError("events", f"{event} is a non-dealer's win; seat is E,"
-                                               " the dealer"))
-        if rule.bonus_tiles and not (context.flowers or context.seasons):
-            errors.append(FieldError("events", f"{event} needs a flower or season drawn;"
-                                               " none are listed"))
-    if "robbing-the-kong" in context.events:
-        held = sum(1 for t in typed if t == win) + sum(
-            1 for m in melds for t in m.tiles if t == win)
-        if held > 1:
-            errors.append(FieldError(
-                "events", f"robbing-the-kong: the hand holds {held} copies of {win.code}, but the"
-                          " robbed player held the other three"))
+                  typed: tuple[Tile, ...], win: Tile, names: Mapping[str, str] | None = None) -> None:
+    errors += event_errors(context, melds, typed, win, names)   # rules: app/conditions.py
 
 
 def describe(hand: Hand) -> dict[str, str]:

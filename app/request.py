@@ -6,16 +6,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
+from .conditions import (
+    default_discarder,
+    event_name,
+    exposed_melds,
+    family_errors,
+    liability_errors,
+    pattern_by,
+    refuse,
+    table_errors,
+    tick_errors,
+    ticked_events,
+)
 from .description import parse_hand
 from .detectors import PER_ITEM_DETECTORS
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, WinBy
-from .payments import Payment, Table, next_seat, settle
+from .payments import Payment, Table, settle
 from .readings import waits
 from .rulesets import Amount, Ruleset, exact, registry
 from .scoring import Score, Settings, score, score_fan, score_ticks
@@ -36,7 +48,11 @@ class Calculation(NamedTuple):
     ticks: Mapping[str, int] | None
     score: Score
     payments: tuple[Payment, ...]
-    defaulted_discarder: bool = False
+    assumed: tuple[Assumption, ...] = ()    # what the request left out and was filled in
+
+    @property
+    def defaulted_discarder(self) -> bool:
+        return any(a.field == "discarder" for a in self.assumed)
 
 
 def read_ruleset(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Ruleset:
@@ -142,50 +158,75 @@ def _seat(raw: str, name: str, errors: list[FieldError]) -> str | None:
     return raw
 
 
-def read_table(params: Mapping[str, str], seat: str, by: WinBy) -> tuple[Table, bool]:
-    """Who won, who discarded, who already won, who is liable (ruling 76 defaults)."""
-    return _table(params.get("winner", ""), params.get("seat", ""), params.get("discarder", ""),
-                  params.get("won", ""), params.get("liable", ""), seat, by)
+@dataclass(frozen=True, slots=True)
+class Assumption:
+    """A value the calculator filled in because the request left it out (ruling 76)."""
+
+    field: str
+    value: str
+    reason: str
+
+
+def read_seats(params: Mapping[str, str]) -> tuple[dict[str, str], tuple[Assumption, ...]]:
+    """The request with `seat` and `winner` made to agree: one given, the other follows it.
+
+    A value that is not a seat is left as it is, for the field's own reader to report.
+    """
+    raw_seat, raw_winner = params.get("seat", "").strip(), params.get("winner", "").strip()
+    seat = raw_seat.upper() if raw_seat.upper() in SEATS else None
+    winner = raw_winner.upper() if raw_winner.upper() in SEATS else None
+    if (raw_seat and seat is None) or (raw_winner and winner is None):
+        return dict(params), ()
+    if seat is None and winner is None:
+        seat = winner = "E"
+        assumed = (Assumption("seat", "E", "no seat given: the winner sits East, the dealer"),
+                   Assumption("winner", "E", "the winner sits in the seat"))
+    elif seat is None:
+        seat = winner
+        assumed = (Assumption("seat", seat, f"the winner sits in the seat, so {seat}: the seat"
+                                            " wind and own flower are the winner's"),)
+    elif winner is None:
+        winner = seat
+        assumed = (Assumption("winner", winner, "the winner sits in the seat"),)
+    else:
+        assumed = ()
+    return dict(params, seat=seat, winner=winner), assumed
+
+
+def read_table(params: Mapping[str, str], ruleset: Ruleset, by: WinBy,
+               events: frozenset[str] = frozenset()) -> tuple[Table, tuple[Assumption, ...]]:
+    """Who won, who discarded, who already won, who is liable; checked in app/conditions.py."""
+    return _table(ruleset, params.get("winner", ""), params.get("seat", ""),
+                  params.get("discarder", ""), params.get("won", ""), params.get("liable", ""),
+                  by, events)
 
 
 # Few tables occur (four seats, two ways of winning), so each is checked once and reused.
 @lru_cache(maxsize=1024)
-def _table(raw_winner: str, raw_seat: str, raw_discarder: str, raw_won: str, raw_liable: str,
-           seat: str, by: WinBy) -> tuple[Table, bool]:
-    """Check one combination of raw table strings (see read_table); True: discarder defaulted."""
+def _table(ruleset: Ruleset, raw_winner: str, raw_seat: str, raw_discarder: str, raw_won: str,
+           raw_liable: str, by: WinBy, events: frozenset[str]
+           ) -> tuple[Table, tuple[Assumption, ...]]:
+    """Read one combination of raw table strings (see read_table)."""
     errors: list[FieldError] = []
-    winner = _seat(raw_winner, "winner", errors) or seat
-    if raw_winner and raw_seat and winner != seat:
-        errors.append(FieldError("winner", f"winner {winner} and seat {seat} disagree; the winner"
-                                           " sits in the seat"))
+    seat = _seat(raw_seat, "seat", errors)
+    winner = _seat(raw_winner, "winner", errors) or seat or "E"
     discarder = _seat(raw_discarder, "discarder", errors)
-    defaulted = False
-    if by is WinBy.DISCARD:
-        if discarder is None:
-            discarder, defaulted = next_seat(winner), True
-        elif discarder == winner:
-            errors.append(FieldError("discarder", "the winner cannot win on their own discard"))
-    elif discarder is not None:
-        errors.append(FieldError("discarder", "a self-drawn win has no discarder"))
-        discarder = None
-    won: set[str] = set()
+    liable = _seat(raw_liable, "liable", errors)
+    won: list[str] = []
     for part in [p for p in re.split(r"[,\s]+", raw_won.strip().upper()) if p]:
         if part not in SEATS:
             errors.append(FieldError("won", f"'{part[:10]}' is not a seat; use E, S, W or N"))
-        elif part == winner:
-            errors.append(FieldError("won", f"{part} is the winner of this hand"))
-        elif by is WinBy.DISCARD and part == discarder:
-            errors.append(FieldError("won", f"{part} discarded the winning tile, so has not won"))
-        else:
-            won.add(part)
-    if len(won) > 2:
-        errors.append(FieldError("won", "at most two other players can have won already"))
-    liable = _seat(raw_liable, "liable", errors)
-    if liable is not None and liable == winner:
-        errors.append(FieldError("liable", "the winner cannot be liable for their own hand"))
+        elif part not in won:
+            won.append(part)
     if errors:
         raise HandError(errors)
-    return Table(winner, by, discarder, frozenset(won), liable), defaulted
+    assumed: tuple[Assumption, ...] = ()
+    if by is WinBy.DISCARD and discarder is None:
+        discarder, why = default_discarder(ruleset, winner, events, liable)
+        assumed = (Assumption("discarder", discarder, why),)
+    refuse(table_errors(ruleset, winner, seat, by, discarder, tuple(won), liable, events))
+    return Table(winner, by, discarder if by is WinBy.DISCARD else None, frozenset(won),
+                 liable), assumed
 
 
 def read_ticks(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, int]:
@@ -211,8 +252,7 @@ def read_ticks(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, int]:
 
 def _ticks_by(params: Mapping[str, str], ticks: Mapping[str, int], ruleset: Ruleset) -> WinBy:
     raw = params.get("by", "").strip()
-    needs_self_draw = any(ruleset.by_id[t].by is WinBy.SELF_DRAW or ruleset.by_id[t].detect == "self_draw"
-                          for t in ticks)
+    needs_self_draw = any(pattern_by(ruleset.by_id[t]) is WinBy.SELF_DRAW for t in ticks)
     if not raw:
         return WinBy.SELF_DRAW if needs_self_draw else WinBy.DISCARD
     return _by_value(raw)
@@ -227,71 +267,56 @@ def _by_value(raw: str) -> WinBy:
     raise HandError.single("by", f"'{raw[:20]}' is not a way of winning; use self-draw or discard")
 
 
-def check_liability(ruleset: Ruleset, table: Table, result: Score, exposed: int | None) -> None:
-    """Refuse a pinned player where no liability rule of the ruleset applies to this win."""
-    rules = ruleset.liability
-    if not rules:
-        raise HandError.single("liable", f"{ruleset.name.en} has no liability rule (包牌)")
-    counted = {i.pattern.id for i in result.counted}
-    fits = [rule for rule in rules
-            if (rule.pattern is None or rule.pattern in counted)
-            and (exposed is None or exposed >= rule.exposed_melds)]
-    if not fits:
-        needs = "; ".join(_liability_needs(ruleset, rule) for rule in rules)
-        raise HandError.single("liable", f"no liability rule applies to this hand: {needs}")
-    if table.by is WinBy.SELF_DRAW and not any(rule.self_draw for rule in fits):
-        names = ", ".join(str(rule.name) for rule in fits)
-        raise HandError.single("liable", f"{names} never applies to a self-draw win")
-    if table.by is WinBy.DISCARD and not any(rule.discard for rule in fits):
-        names = ", ".join(str(rule.name) for rule in fits)
-        raise HandError.single("liable", f"{names} never applies to a discard win")
-
-
-def _liability_needs(ruleset: Ruleset, rule) -> str:
-    parts = []
-    if rule.pattern is not None:
-        parts.append(str(ruleset.by_id[rule.pattern].name))
-    if rule.exposed_melds:
-        parts.append(f"{rule.exposed_melds} exposed melds (a concealed kong pins nobody)")
-    return f"{rule.name} needs " + " and ".join(parts) if parts else str(rule.name)
-
-
 def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Calculation:
     """Read a request and price it: tiles (`hand`), tick boxes (`ticks`) or a fan total (`fan`)."""
     ruleset = read_ruleset(params, rulesets)
     settings = read_settings(params, ruleset)
+    params, assumed = read_seats(params)
     hand: Hand | None = None
     ticks: dict[str, int] | None = None
     if params.get("ticks", "").strip():
         ticks = read_ticks(params, ruleset)
         by = _ticks_by(params, ticks, ruleset)
-        seat = _seat(params.get("seat", ""), "seat", errors := []) or "E"
-        if errors:
-            raise HandError(errors)
+        refuse(tick_errors(ruleset, ticks, by, bool(params.get("by", "").strip()),
+                           params.get("seat", "E")))
         result = score_ticks(ticks, ruleset, settings, by)
     elif params.get("fan", "").strip() and not params.get("hand", "").strip():
         by = _by_value(params.get("by", "").strip() or "discard")
-        seat = _seat(params.get("seat", ""), "seat", errors := []) or "E"
-        fan = _whole(params.get("fan", ""), "fan", 0, (0, 10_000), errors)
+        fan = _whole(params.get("fan", ""), "fan", 0, (0, 10_000), errors := [])
         if errors:
             raise HandError(errors)
         result = score_fan(fan, ruleset, settings)
     else:
-        hand = parse_hand(params)
-        by, seat = hand.context.by, hand.context.seat
+        hand = parse_hand(params, names={e: event_name(ruleset, e) for e in ruleset.events})
+        by = hand.context.by
+        refuse(family_errors(ruleset, hand))
         result = score(hand, ruleset, settings)
-    table, defaulted = read_table(params, seat, by)
-    exposed: int | None = None    # only a pinned player needs the exposed melds
+        if not params.get("round", "").strip():
+            assumed += (Assumption("round", "E", "no round given: the East round"),)
+    if not params.get("by", "").strip():
+        why = ("no way of winning given: a self-draw, which a ticked pattern needs"
+               if by is WinBy.SELF_DRAW else "no way of winning given: on a discard")
+        assumed += (Assumption("by", by.value, why),)
+    events = (hand.context.events if hand is not None else
+              ticked_events(ruleset, ticks) if ticks is not None else frozenset())
+    table, table_assumed = read_table(params, ruleset, by, events)
+    assumed += table_assumed
     if table.liable is not None:
-        exposed = _exposed_melds(hand)
-        check_liability(ruleset, table, result, exposed)
+        refuse(liability_errors(ruleset, table.by, table.discarder, table.liable, result, hand))
+    payments = settle(result, table, exposed_melds(hand))
     return tuple.__new__(Calculation, (ruleset, settings, table, hand, ticks, result,
-                                       settle(result, table, exposed), defaulted))
+                                       _say_assumed(payments, assumed), assumed))
 
 
-def _exposed_melds(hand: Hand | None) -> int | None:
-    """How many melds the hand shows; None in tick-box and fan mode, where they are unknown."""
-    return None if hand is None else sum(1 for m in hand.melds if not m.concealed)
+def _say_assumed(payments: tuple[Payment, ...], assumed: tuple[Assumption, ...]
+                 ) -> tuple[Payment, ...]:
+    """The assumed discarder's payment reason says it was assumed (ruling 76)."""
+    taken = next((a for a in assumed if a.field == "discarder"), None)
+    if taken is None:
+        return payments
+    return tuple(replace(p, reason=f"{p.reason} — taken as the discarder: {taken.reason}")
+                 if p.seat == taken.value and p.role != "winner"
+                 else p for p in payments)
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,14 +330,26 @@ class WaitValue:
 
 
 @dataclass(frozen=True, slots=True)
+class HouseRuleWaits:
+    """Tiles a hand would wait on with one more house rule switched on (e.g. seven pairs)."""
+
+    option: str
+    name: str
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class WaitsResult:
     ruleset: Ruleset
     hand: Hand
     waits: tuple[WaitValue, ...]
+    house_rules: tuple[HouseRuleWaits, ...] = ()   # only when the hand is not ready as it is
 
     @property
     def ready(self) -> bool:
-        return any(w.calculation is not None for w in self.waits)
+        """Ready: at least one wait wins under the rules (a win below the minimum does not)."""
+        return any(w.calculation is not None and not w.calculation.score.below_minimum
+                   for w in self.waits)
 
 
 def calculate_waits(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> WaitsResult:
@@ -329,4 +366,22 @@ def calculate_waits(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] |
             found.append(WaitValue(wait.tile, wait.left, calculate(trial, rulesets)))
         except HandError as err:
             found.append(WaitValue(wait.tile, wait.left, None, "; ".join(e.message for e in err.errors)))
-    return WaitsResult(ruleset, hand, tuple(found))
+    result = WaitsResult(ruleset, hand, tuple(found))
+    if result.ready:
+        return result
+    return replace(result, house_rules=_house_rule_waits(ruleset, settings.options, hand))
+
+
+def _house_rule_waits(ruleset: Ruleset, options: frozenset[str], hand: Hand
+                      ) -> tuple[HouseRuleWaits, ...]:
+    """The off house rules (seven pairs, thirteen orphans) under which the hand would wait."""
+    have = {w.tile for w in waits(hand, ruleset.shape_rules(options))}
+    out = []
+    for option in (ruleset.seven_pairs, ruleset.thirteen_orphans):
+        if not isinstance(option, str) or option in options:
+            continue
+        extra = tuple(w.tile for w in waits(hand, ruleset.shape_rules(options | {option}))
+                      if w.tile not in have)
+        if extra:
+            out.append(HouseRuleWaits(option, str(ruleset.by_id[option].name), extra))
+    return tuple(out)

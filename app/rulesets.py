@@ -14,10 +14,17 @@ from typing import Any
 
 import yaml
 
-from .description import EVENT_RULES
+from .conditions import (
+    EVENT_RULES,
+    NO_CONDITIONS,
+    TILE_GROUPS,
+    Conditions,
+    EventCondition,
+    LiabilityCondition,
+)
 from .detectors import DETECTORS
 from .errors import RulesetError
-from .hand import WinBy
+from .hand import MeldKind, WinBy
 from .readings import ShapeRules
 from .resources import folder
 
@@ -168,6 +175,28 @@ class WorkedExample:
 
 
 @dataclass(frozen=True, slots=True)
+class Words:
+    """How this family's pages write the table's words (Cantonese traditional unless told)."""
+
+    script: str = "traditional"     # or simplified: how tile names are written
+    discard: str = "出銃"
+    self_draw: str = "自摸"
+    suits: Mapping[str, str] = field(default_factory=lambda: {"m": "萬", "p": "筒", "s": "索"})
+    winds: Mapping[str, str] = field(default_factory=lambda: {"E": "東", "S": "南", "W": "西",
+                                                              "N": "北"})
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A reading this project takes where the lesson is silent or unclear (RULINGS.md)."""
+
+    id: int
+    point: str
+    ruling: str
+    choices: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class EventSpec:
     id: str
     name: Name
@@ -224,6 +253,9 @@ class Ruleset:
     conflicts: Mapping[str, frozenset[str]] = field(default_factory=dict)  # cannot both count
     examples: tuple[WorkedExample, ...] = ()
     settlement: SettlementRules | None = None
+    conditions: Conditions = NO_CONDITIONS   # what cannot happen at this family's table
+    rulings: tuple[Ruling, ...] = ()         # the readings its texts cite as "ruling N"
+    words: Words = field(default_factory=Words)   # its words for discard, suits, winds
 
     def pattern(self, pattern_id: str) -> Pattern:
         return self.by_id[pattern_id]
@@ -383,7 +415,8 @@ def _read(path: Path) -> Any:
 # What a house variant (`extends: hong-kong`) does not take from the file it extends: its
 # own id and names, and the worked examples, which belong to the other file's page.
 NOT_INHERITED = ("id", "name", "source", "summary", "examples")
-LISTS_BY_ID = ("categories", "patterns", "curves", "payments", "events", "switches", "liability")
+LISTS_BY_ID = ("categories", "patterns", "curves", "payments", "events", "switches", "liability",
+               "rulings")
 
 
 def _extended(data: Any, path: Path, chain: tuple[str, ...]) -> Any:
@@ -443,7 +476,8 @@ def _merge_by_id(base: list, changes: list, filename: str, key: str) -> list:
 
 TOP_REQUIRED = ("name", "dials", "categories", "patterns", "curves", "payments")
 TOP_OPTIONAL = ("id", "extends", "source", "summary", "tiles", "shapes", "missing_suit", "ranges",
-                "events", "switches", "liability", "examples", "settlement")
+                "events", "switches", "liability", "examples", "settlement", "conditions",
+                "rulings", "words")
 
 
 def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
@@ -482,6 +516,8 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         if switch.settlement and "settlement" not in top:
             raise c.fail(f"switches[{i}].settlement", "the file has no settlement section for"
                                                       " the switch to change")
+    rulings = _rulings(c, top.get("rulings", []))
+    _check_citations(c, top, {r.id for r in rulings})
     return Ruleset(
         id=rid, name=c.name(top["name"], "name"), source=c.text(top, "source", ""),
         summary=c.text(top, "summary", ""),
@@ -495,7 +531,123 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         conflicts=_conflicts(patterns),
         examples=_examples(c, top.get("examples", [])),
         settlement=_settlement(c, top["settlement"]) if "settlement" in top else None,
+        conditions=_conditions(c, top.get("conditions", {}), events, liability),
+        rulings=rulings,
+        words=_words(c, top.get("words", {})),
     )
+
+
+def _words(c: _Checker, value: Any) -> Words:
+    data = c.mapping(value, "words", (), ("script", "discard", "self_draw", "suits", "winds"))
+    script = c.text(data, "script", "words", "traditional")
+    if script not in ("traditional", "simplified"):
+        raise c.fail("words.script", f"expected traditional or simplified, found {script!r}")
+    default = Words()
+    suits = c.mapping(data.get("suits", dict(default.suits)), "words.suits", ("m", "p", "s"), ())
+    winds = c.mapping(data.get("winds", dict(default.winds)), "words.winds",
+                      ("E", "S", "W", "N"), ())
+    return Words(script, c.text(data, "discard", "words", default.discard),
+                 c.text(data, "self_draw", "words", default.self_draw),
+                 {k: c.typed(v, f"words.suits.{k}", str, "text") for k, v in suits.items()},
+                 {k: c.typed(v, f"words.winds.{k}", str, "text") for k, v in winds.items()})
+
+
+def _rulings(c: _Checker, value: Any) -> tuple[Ruling, ...]:
+    items = c.typed(value, "rulings", list, "a list of rulings")
+    out: list[Ruling] = []
+    seen: set[int] = set()
+    for i, item in enumerate(items):
+        path = f"rulings[{i}]"
+        data = c.mapping(item, path, ("id", "point", "ruling"), ("choices",))
+        number = c.typed(data["id"], f"{path}.id", int, "the ruling's number")
+        if number in seen:
+            raise c.fail(f"{path}.id", f"ruling {number} is listed twice")
+        seen.add(number)
+        out.append(Ruling(number, c.text(data, "point", path), c.text(data, "ruling", path),
+                          c.text(data, "choices", path)))
+    return tuple(out)
+
+
+CITATION = re.compile(r"\b[Rr]ulings? ((?:\d+)(?:(?:, | and |–)\d+)*)")
+SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
+SHOWN_TEXT = ("name", "summary", "source", "explain", "note", "title", "why", "point", "ruling",
+              "choices")
+
+
+def cited(text: str) -> list[int]:
+    """The ruling numbers a text cites: "rulings 58, 74" → [58, 74].
+
+    >>> cited("both rows count (2, ruling 70); see rulings 58, 74 and 75")
+    [70, 58, 74, 75]
+    """
+    return [int(n) for m in CITATION.finditer(text) for n in re.findall(r"\d+", m[1])]
+
+
+def _check_citations(c: _Checker, data: Any, known: set[int], path: str = "") -> None:
+    """Every text a page shows cites only rulings of the file, and names no seed file."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            where = _join(path, str(key))
+            if isinstance(value, str) and key in SHOWN_TEXT:
+                for number in cited(value):
+                    if number not in known:
+                        raise c.fail(where, f"cites ruling {number}, which is not under rulings")
+                if SEED_FILE.search(value):
+                    raise c.fail(where, "names a seed file; name the lesson by its title")
+            else:
+                _check_citations(c, value, known, where)
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            _check_citations(c, value, known, f"{path}[{i}]")
+
+
+def _conditions(c: _Checker, value: Any, events: dict[str, EventSpec],
+                liability: tuple[Liability, ...]) -> Conditions:
+    """The family's own impossible combinations (app/conditions.py applies them)."""
+    data = c.mapping(value, "conditions", (), ("won", "events", "liability"))
+    raw_events = _keyed(c, data.get("events", {}), "conditions.events", set(events), "event")
+    event_conditions = {}
+    for eid, entry in raw_events.items():
+        path = f"conditions.events.{eid}"
+        given = c.mapping(entry, path, (), ("melds", "not_with", "why"))
+        melds = None
+        if "melds" in given:
+            kinds = c.typed(given["melds"], f"{path}.melds", list, "a list of meld kinds")
+            for k, kind in enumerate(kinds):
+                if kind not in MeldKind.__members__.values():
+                    raise c.fail(f"{path}.melds[{k}]", f"unknown meld kind {kind!r} (known:"
+                                                       f" {', '.join(MeldKind)})")
+            melds = tuple(MeldKind(kind) for kind in kinds)
+        not_with = c.id_list(given, "not_with", path)
+        for k, other in enumerate(not_with):
+            if other not in events or other == eid:
+                raise c.fail(f"{path}.not_with[{k}]", f"{other!r} is not another event of this"
+                                                      " file's events")
+        event_conditions[eid] = EventCondition(melds, not_with, c.text(given, "why", path))
+    rules = {rule.id for rule in liability}
+    raw_liability = _keyed(c, data.get("liability", {}), "conditions.liability", rules,
+                           "liability rule")
+    liability_conditions = {}
+    for lid, entry in raw_liability.items():
+        path = f"conditions.liability.{lid}"
+        given = c.mapping(entry, path, (), ("supplied", "why"))
+        supplied = given.get("supplied")
+        if supplied is not None and supplied not in TILE_GROUPS:
+            raise c.fail(f"{path}.supplied", f"expected one of {', '.join(TILE_GROUPS)},"
+                                             f" found {supplied!r}")
+        liability_conditions[lid] = LiabilityCondition(supplied, c.text(given, "why", path))
+    return Conditions(c.flag(data, "won", "conditions"), event_conditions, liability_conditions)
+
+
+def _keyed(c: _Checker, value: Any, path: str, known: set[str], what: str) -> dict:
+    """A mapping keyed by ids of this file's own entries (its events, its liability rules)."""
+    data = c.typed(value, path, dict, f"a mapping of {what} ids")
+    for key in data:
+        if key not in known:
+            article = "an" if what[0] in "aeiou" else "a"
+            raise c.fail(f"{path}.{key}", f"not {article} {what} of this file (its {what}s:"
+                                          f" {', '.join(sorted(known)) or 'none'})")
+    return data
 
 
 SETTLEMENT_FLAGS = ("added_kong_needs_drawn_tile", "kong_void_on_cannon",

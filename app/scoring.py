@@ -146,7 +146,7 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
         if held:
             errors.append(FieldError("hand", f"the hand holds its declared missing suit"
                                              f" ({' '.join(t.code for t in held)}); it cannot win"
-                                             " until that suit is gone (查花猪)"))
+                                             " until that suit is gone (定缺: 缺一门)"))
     elif ctx.missing and not ruleset.missing_suit:
         errors.append(FieldError("missing", f"{ruleset.name.en} has no declared missing suit"))
     for event in sorted(ctx.events):

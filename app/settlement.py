@@ -316,6 +316,7 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -
                         kong_income.append((step, event.seat, payer, amount))
             last_kong[event.seat] = step
         else:
+            _check_win_moment(round_, step, event, where)
             calc = _price_win(event, round_, won, ruleset, rulesets, where)
             wins[step] = calc
             labels.append(f"{event.seat} wins by {event.by.value}"
@@ -377,6 +378,40 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -
         labels.append("end of the round")
     return Ledger(ruleset, round_, tuple(lines), tuple(running), dict(totals), wins, end_states,
                   tuple(labels))
+
+
+def _win_events(event: Win) -> set[str]:
+    return {e for e in re.split(r"[,\s]+", event.params.get("events", "").strip().lower()) if e}
+
+
+def _before(round_: Round, step: int, event: Win) -> Kong | Win | None:
+    """The event this win's tile came right after, passing over other wins on the same discard."""
+    for earlier in reversed(round_.events[:step]):
+        if (isinstance(earlier, Win) and earlier.by is WinBy.DISCARD
+                and earlier.discarder == event.discarder):
+            continue    # 一炮多响: several players win on one discard (ruling 15)
+        return earlier
+    return None
+
+
+def _check_win_moment(round_: Round, step: int, event: Win, where: str) -> None:
+    """A 杠上炮 follows the discarder's kong; a robbed kong was never made (seed 000)."""
+    events = _win_events(event)
+    before = _before(round_, step, event)
+    if "kong-cannon" in events:
+        if not (isinstance(before, Kong) and before.seat == event.discarder):
+            what = ("another player's kong" if isinstance(before, Kong) else
+                    "a win" if isinstance(before, Win) else "nothing")
+            raise _fail(f"{where}.events", f"杠上炮 (kong-cannon) is a win on the discard made right"
+                                           f" after the discarder's kong, but {event.discarder}'s"
+                                           f" discard here follows {what}; enter"
+                                           f" {event.discarder}'s kong just before this win")
+    if "robbing-the-kong" in events and isinstance(before, Kong) and (
+            before.seat == event.discarder):
+        raise _fail(f"events[{step - 1}]", f"{before.seat}'s {before.kind} kong of"
+                                           f" {before.tile.code} was robbed ({where}), so it never"
+                                           " happened and no kong money changes hands (抢杠胡):"
+                                           " remove that kong line")
 
 
 def _count_kong(copies: list[int], kong: Kong, where: str) -> None:
@@ -455,6 +490,8 @@ def _settle_wall(states, rules: SettlementRules, stake, pay, step: int) -> None:
                 f" ({r.best_tile.code}, {r.best} points)")
 
 
+_KONG_WORDS = {"exposed": "an exposed kong (直杠)", "concealed": "a concealed kong (暗杠)",
+               "added": "an added kong (补杠)"}
 _KONG_MELD = {"exposed": MeldKind.KONG, "concealed": MeldKind.CKONG, "added": MeldKind.AKONG}
 
 
@@ -469,7 +506,8 @@ def _shown_hands(round_: Round, wins: Mapping[int, Calculation]) -> dict[str, tu
 
 
 def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
-    """A kong declared in the round is among its declarer's melds when their tiles are shown."""
+    """A kong declared in the round is among its declarer's melds when their tiles are shown,
+    and a kong among a winner's melds was declared in the round before the win."""
     shown = _shown_hands(round_, wins)
     for step, event in enumerate(round_.events):
         if isinstance(event, Kong) and event.seat in shown:
@@ -480,6 +518,19 @@ def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
                 raise _fail(f"{where}.melds", f"{event.seat} declared a {event.kind} kong of"
                                               f" {event.tile.code} (events[{step}]): list it in the"
                                               f" melds as {prefix}{event.tile.code[0] * 4}{event.tile.suit}")
+    kind_word = {v: k for k, v in _KONG_MELD.items()}
+    for step, calc in wins.items():
+        seat = round_.events[step].seat
+        declared = {(_KONG_MELD[e.kind], e.tile) for e in round_.events[:step]
+                    if isinstance(e, Kong) and e.seat == seat}
+        for meld in calc.hand.melds if calc.hand else ():
+            if meld.is_kong and (meld.kind, meld.first) not in declared:
+                word = kind_word[meld.kind]
+                source = " from SEAT" if word == "exposed" else ""
+                raise _fail(f"events[{step}].melds", f"{seat} shows {meld.token}, {_KONG_WORDS[word]} the"
+                                                     " round never declared: enter 'kong"
+                                                     f" {seat} {word} {meld.first.code}{source}'"
+                                                     " before the win, where its kong money is paid")
 
 
 def _check_copies_across(round_: Round, wins: Mapping[int, Calculation]) -> None:

@@ -21,6 +21,7 @@ RULES = {
     "name": {"en": "Test rules", "zh": "測試"},
     "dials": {"min": 1, "cap": 10, "curve": "doubling", "payment": "half"},
     "ranges": {"min": [0, 10], "cap": [1, 16], "uncapped": True},
+    "conditions": {"won": True},    # players who already won play on, as in a blood battle
     "curves": [{"id": "doubling", "name": {"en": "Doubling"}, "kind": "doubling"},
                {"id": "linear", "name": {"en": "Linear"}, "kind": "linear"}],
     "payments": [

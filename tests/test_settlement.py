@@ -76,6 +76,20 @@ def test_the_end_says_who_is_a_pig_who_is_ready_and_the_best_wait():
     ("kong E concealed 5m\nwall E hand=123p melds=ckong:5555m", "sichuan", "end.hands",
      "give the tiles of every player still in"),
     ("fly E", "sichuan", "round", "'fly' is not missing, options, kong, win or wall"),
+    # issue 12: the order of a round's events
+    ("win S discard from E hand=123m456m789m234m55m events=kong-cannon", "sichuan",
+     "events[0].events", "follows nothing; enter E's kong just before this win"),
+    ("kong W concealed 7p\nwin S discard from E hand=123m456m789m234m55m events=kong-cannon",
+     "sichuan", "events[1].events", "follows another player's kong"),
+    ("kong E concealed 7p\nkong W concealed 9p\n"
+     "win S discard from E hand=123m456m789m234m55m events=kong-cannon", "sichuan",
+     "events[2].events", "follows another player's kong"),
+    ("kong E added 1m\nwin W discard from E hand=123m567m345s678s99m win=1m events=robbing-the-kong",
+     "sichuan", "events[0]", "was robbed (events[1]), so it never happened"),
+    ("win S self-draw hand=123m456m789m55m melds=ckong:7777p", "sichuan", "events[0].melds",
+     "a concealed kong (暗杠) the round never declared: enter 'kong S concealed 7p'"),
+    ("win S self-draw hand=123m456m789m55m melds=kong:7777p", "sichuan", "events[0].melds",
+     "an exposed kong (直杠) the round never declared: enter 'kong S exposed 7p from SEAT'"),
 ])
 def test_bad_rounds_are_refused_with_a_clear_message(text, rules, field, fragment):
     with pytest.raises(HandError) as err:

@@ -40,8 +40,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.after_request(_security_headers)
     _error_pages(app)
     from ..payments import fmt
-    from .present import tile_img
-    app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img)
+    from .present import cite, tile_img, tile_name
+    app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img, cite=cite,
+                                 tile_name=tile_name)
     return app
 
 

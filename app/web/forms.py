@@ -131,8 +131,19 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
     options += [(s.id, f"{s.name.en} {s.name.zh}".strip()
                  + (" (round ledger)" if s.settlement else "")) for s in ruleset.switches]
     form.options.choices = choices(options)
-    form.discarder.choices = choices([("", "the next seat")]) + SEAT_CHOICES
-    form.liable.choices = choices([("", "nobody")]) + SEAT_CHOICES
+    words = ruleset.words
+    seats = choices((s, f"{SEAT_NAMES[s].split()[0]} {words.winds[s]}") for s in SEATS)
+    for name in ("seat", "round", "won"):
+        if hasattr(form, name):
+            getattr(form, name).choices = seats
+    form.by.choices = choices([("discard", f"On a discard {words.discard}"),
+                               ("self-draw", f"Self-draw {words.self_draw}")])
+    if hasattr(form, "missing"):
+        form.missing.choices = choices([("", "none"), ("m", f"Characters {words.suits['m']}"),
+                                        ("p", f"Dots {words.suits['p']}"),
+                                        ("s", f"Bamboo {words.suits['s']}")])
+    form.discarder.choices = choices([("", "the next seat")]) + seats
+    form.liable.choices = choices([("", "nobody")]) + seats
     if hasattr(form, "events"):
         form.events.choices = choices((e.id, f"{e.name.en} {e.name.zh}".strip())
                                       for e in ruleset.events.values())
@@ -142,7 +153,7 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
     # an error about one of them is shown with the loose errors, never lost
     form.hidden_fields = {name for name, shown in (
         ("events", bool(ruleset.events)), ("flowers", ruleset.flowers), ("seasons", ruleset.flowers),
-        ("missing", ruleset.missing_suit), ("won", ruleset.missing_suit),
+        ("missing", ruleset.missing_suit), ("won", ruleset.conditions.won),
         ("liable", bool(ruleset.liability)), ("options", bool(options))) if not shown}
     # a select shows its first choice when nothing is chosen: make that the ruleset's default
     if not form.rules.data:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..description import EVENT_RULES
+from ..conditions import EVENT_RULES
 from ..rulesets import Ruleset
 
 _STRING = {"type": "string"}
@@ -149,7 +149,7 @@ _SCHEMAS = {
                                "amount": _AMOUNT, "reason": _STRING}},
     "Score": {"type": "object",
               "required": ["rules", "valid", "permalink", "patterns", "total_fan", "capped_fan",
-                           "below_minimum", "points", "payments"],
+                           "below_minimum", "points", "payments", "assumed"],
               "properties": {
                   "rules": _STRING, "valid": {"const": True}, "hand": {"type": ["string", "null"]},
                   "permalink": _STRING, "grouping": {"type": "array", "items": _STRING},
@@ -158,12 +158,23 @@ _SCHEMAS = {
                   "below_minimum": {"type": "boolean"}, "minimum": {"type": "integer"},
                   "cap": {"type": ["integer", "null"]}, "curve": _STRING, "payment": _STRING,
                   "points": {"type": "integer"},
-                  "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Payment"}}}},
+                  "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Payment"}},
+                  "assumed": {"type": "array", "description": "Every value the calculator filled"
+                              " in because the request left it out: seat, winner,"
+                              " round, by, discarder.",
+                              "items": {"$ref": "#/components/schemas/Assumption"}}}},
+    "Assumption": {"type": "object", "required": ["field", "value", "reason"],
+                   "properties": {"field": _STRING, "value": _STRING, "reason": _STRING}},
     "Waits": {"type": "object", "required": ["rules", "valid", "ready", "waits"], "properties": {
         "rules": _STRING, "valid": {"const": True}, "ready": {"type": "boolean"},
         "waits": {"type": "array", "items": {"type": "object", "required": ["tile", "left"], "properties": {
             "tile": _STRING, "left": {"type": "integer"}, "wins": {"type": "boolean"},
             "note": _STRING, "total_fan": {"type": "integer"}, "capped_fan": {"type": "integer"},
             "points": {"type": "integer"}, "collects": _AMOUNT,
-            "grouping": {"type": "array", "items": _STRING}}}}}},
+            "grouping": {"type": "array", "items": _STRING}}}},
+        "house_rules": {"type": "array", "description": "When the hand is not ready: the off"
+                        " house rules under which it would be, and on which tiles.",
+                        "items": {"type": "object", "required": ["option", "waits", "note"],
+                                  "properties": {"option": _STRING, "note": _STRING,
+                                                 "waits": {"type": "array", "items": _STRING}}}}}},
 }

@@ -1,19 +1,20 @@
 """Between HTTP and the core: request arguments in, permalinks and JSON-ready values out."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 from urllib.parse import urlencode
 
-from flask import request, url_for
-from markupsafe import Markup
+from flask import current_app, request, url_for
+from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
 from ..description import describe
 from ..payments import fmt
 from ..request import Calculation, WaitsResult
-from ..rulesets import Amount
+from ..rulesets import CITATION, Amount
 
 # Fields that may hold several values; in links they are written compactly (`flowers=13`,
 # `events=a,b`), in forms they arrive repeated (`flowers=1&flowers=3`).
@@ -120,6 +121,7 @@ def score_json(calc: Calculation, given: Mapping[str, str]) -> dict:
         "points": score.points,
         "payments": [{"seat": p.seat, "role": p.role, "amount": number(p.amount), "reason": p.reason}
                      for p in calc.payments],
+        "assumed": [{"field": a.field, "value": a.value, "reason": a.reason} for a in calc.assumed],
     }
 
 
@@ -138,12 +140,29 @@ def waits_json(result: WaitsResult) -> dict:
                           "collects": number(winner.amount),
                           "grouping": list(score.reading.grouping) if score.reading else []})
         waits.append(entry)
-    return {"rules": result.ruleset.id, "valid": True, "ready": result.ready, "waits": waits}
+    answer = {"rules": result.ruleset.id, "valid": True, "ready": result.ready, "waits": waits}
+    if result.house_rules:
+        answer["house_rules"] = [
+            {"option": h.option, "waits": [t.code for t in h.tiles],
+             "note": f"ready under the house rule {h.name}, off: add options={h.option} to play it"}
+            for h in result.house_rules]
+    return answer
 
 
 def tile_img(tile, cls: str = "tile") -> Markup:
-    """A tile's <img>, named for screen readers (macros.html's tile_img; a page has ~60)."""
-    return _tile_img(request.script_root, tile.code, tile.label, cls)
+    """A tile's <img>, named for screen readers (macros.html's tile_img; a page has ~60).
+
+    The name is in the page's family's script: simplified on a Sichuan page (一万, 一条).
+    """
+    return _tile_img(request.script_root, tile.code, tile_name(tile), cls)
+
+
+def tile_name(tile) -> str:
+    """A tile's accessible name in the script of the page's family ('1 Characters 一万')."""
+    ruleset = current_app.extensions["rulesets"].get(request.args.get("rules", ""))
+    if ruleset is not None and ruleset.words.script == "simplified":
+        return f"{tile.name_en} {tile.name_zh_hans}"
+    return tile.label
 
 
 @lru_cache(maxsize=1024)
@@ -152,6 +171,22 @@ def _tile_img(root: str, code: str, label: str, cls: str) -> Markup:
     src = url_for("static", filename=f"tiles/{code}.svg")
     return Markup('<img class="{}" src="{}" alt="{}" title="{}" width="30" height="40">').format(
         cls, src, label, label)
+
+
+_SEED = re.compile(r"\bseeds? 00\d(?:(?:, | and )00\d)*\b")
+
+
+def cite(text: str, ruleset) -> Markup:
+    """A ruleset's text for a page: each cited ruling links to its entry on the rules page,
+    and a seed number reads "the lesson" (a learner cannot look a seed number up)."""
+    shown = _SEED.sub("the lesson", str(escape(text)))
+    known = {r.id for r in ruleset.rulings}
+    page = url_for("rules.ruleset", rid=ruleset.id)
+
+    def link(match: re.Match) -> str:
+        return re.sub(r"\d+", lambda n: (f'<a href="{page}#ruling-{n[0]}">{n[0]}</a>'
+                                         if int(n[0]) in known else n[0]), match[0])
+    return Markup(CITATION.sub(link, shown))
 
 
 def errors_json(errors) -> dict:
