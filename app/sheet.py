@@ -236,7 +236,7 @@ def read_sheet(params: Mapping[str, str], names: Sequence[str] = ()) -> Sheet:
     errors: list[FieldError] = []
     rules = params.get("rules", "").strip() or "hong-kong"
     given = list(names) if len(names) > 1 else params.get("names", "").split(",")
-    cleaned = [re.sub(r"\s+", " ", n).strip() for n in given[:4]]
+    cleaned = [re.sub(r"[\s,]+", " ", n).strip() for n in given[:4]]   # a comma separates names
     cleaned += [""] * (4 - len(cleaned))
     for i, name in enumerate(cleaned):
         if len(name) > MAX_NAME:
@@ -315,7 +315,7 @@ def _canonical_seating(sheet: Sheet) -> Sheet:
     """Write `at` only where the seats change (the first hand: where it differs from 1234)."""
     seating = sheet.seating()
     entries, last = [], FIRST_SEATS
-    for entry, seats in zip(sheet.entries, seating):
+    for entry, seats in zip(sheet.entries, seating, strict=True):
         entries.append(Entry(entry.params, entry.round_text, None if seats == last else seats))
         last = seats
     return Sheet(sheet.rules, sheet.names, sheet.dials, tuple(entries), sheet.seats)
@@ -359,7 +359,7 @@ def price_sheet(sheet: Sheet, rulesets: Mapping[str, Ruleset] | None = None) -> 
     settings = read_settings(dials, ruleset)
     rows: list[Row] = []
     running: list[Amount] = [0, 0, 0, 0]
-    for number, (entry, seats) in enumerate(zip(sheet.entries, sheet.seating()), 1):
+    for number, (entry, seats) in enumerate(zip(sheet.entries, sheet.seating(), strict=True), 1):
         amounts: list[Amount] = [0, 0, 0, 0]
         calc = ledger = None
         errors: tuple[FieldError, ...] = ()
@@ -376,7 +376,7 @@ def price_sheet(sheet: Sheet, rulesets: Mapping[str, Ruleset] | None = None) -> 
         except HandError as err:
             errors = err.errors
             amounts = [0, 0, 0, 0]
-        running = [_tidy(r + a) for r, a in zip(running, amounts)]
+        running = [_tidy(r + a) for r, a in zip(running, amounts, strict=True)]
         rows.append(Row(number, entry, seats, tuple(_tidy(a) for a in amounts), tuple(running),
                         calc, ledger, errors))
     totals = tuple(running)

@@ -9,7 +9,7 @@ from ..description import describe
 from ..errors import FieldError, HandError
 from ..request import Calculation
 from ..settlement import Ledger, parse_round_text, read_round, settle_round
-from .present import MAX_QUERY, number, permalink
+from .present import number, permalink, query_limit
 
 bp = Blueprint("rounds", __name__)
 
@@ -106,10 +106,12 @@ def round_page():
     with_rounds = sorted((r for r in rulesets.values() if r.settlement is not None), key=lambda r: r.id)
     rules = request.args.get("rules", "sichuan")
     text = request.args.get("round", "")
+    carried = {k: request.args[k] for k in ("sheet", "entry") if request.args.get(k)}
     errors: list[FieldError] = []
     ledger = None
-    if len(request.query_string) > MAX_QUERY:
-        errors.append(FieldError("round", f"the round is too long for a link (at most {MAX_QUERY} characters)"))
+    limit = query_limit()
+    if len(request.query_string) > limit:
+        errors.append(FieldError("round", f"the round is too long for a link (at most {limit} characters)"))
     elif text.strip():
         try:
             ledger = settle_round(read_round(parse_round_text(text, rules)), rulesets)
@@ -117,4 +119,13 @@ def round_page():
             errors = list(err.errors)
     return render_template("round.html", rulesets=with_rounds, rules=rules, text=text,
                            errors=errors, ledger=ledger, example=EXAMPLE, win_link=win_link,
-                           link=permalink({"rules": rules, "round": text}, "/round") if ledger else "")
+                           link=permalink({"rules": rules, "round": text}, "/round") if ledger else "",
+                           carried=carried, sheet_add=_sheet_add(text, rules, carried) if ledger else "")
+
+
+def _sheet_add(text: str, rules: str, carried: dict[str, str]) -> str:
+    """"Add this round to the sheet": the round as one ledger entry of the carried (or a new) sheet."""
+    from ..sheet import Entry, format_entry
+    from .sheet import add_link
+    line = format_entry(Entry(round_text=text))
+    return add_link(line, carried.get("sheet", ""), rules, {}, carried.get("entry", ""))
