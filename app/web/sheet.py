@@ -45,6 +45,7 @@ bp = Blueprint("sheet", __name__)
 LINK_LIMIT = 4000
 MAX_SHEET_QUERY = 8000     # the longest /sheet address read at all
 SHEET_KEYS = ("rules", "names", *DIAL_KEYS, "seats", "hands")
+SAFE = ",:=/"              # left as they are in a query value: the sheet's links stay readable
 # calculator defaults an entry leaves out (INTERFACE.md / ruling 76)
 ENTRY_DEFAULTS = {"by": "discard", "seat": "E", "round": "E"}
 
@@ -63,12 +64,12 @@ def _form(params: Mapping[str, str], rulesets):
 def sheet_link(sheet: Sheet, path: str = "/sheet", **extra: str) -> str:
     """The sheet's own address (or another path carrying its parameters)."""
     items = list(sheet_params(sheet).items()) + [(k, v) for k, v in extra.items() if v]
-    return f"{path}?{urlencode(items, safe=',:=/')}"
+    return f"{path}?{urlencode(items, safe=SAFE)}"
 
 
 def sheet_query(sheet: Sheet) -> str:
     """The sheet as the value other pages carry in their `sheet` parameter."""
-    return urlencode(list(sheet_params(sheet).items()), safe=",:=/")
+    return urlencode(list(sheet_params(sheet).items()), safe=SAFE)
 
 
 def entry_line(calc: Calculation, params: Mapping[str, str]) -> str:
@@ -84,9 +85,9 @@ def entry_line(calc: Calculation, params: Mapping[str, str]) -> str:
 def add_link(line: str, carried: str, rules: str, dials: Mapping[str, str], entry: str = "") -> str:
     """Where "Add to the sheet" goes: the carried sheet (or a new one with these rules) plus the line."""
     base = carried or urlencode([("rules", rules)] + [(k, dials[k]) for k in DIAL_KEYS if dials.get(k)],
-                                safe=",:=/")
+                                safe=SAFE)
     extra = [("add", line)] + ([("put", entry)] if entry else [])
-    return f"/sheet?{base}&{urlencode(extra, safe=',:=/')}"
+    return f"/sheet?{base}&{urlencode(extra, safe=SAFE)}"
 
 
 def _names() -> list[str]:
@@ -152,8 +153,8 @@ def _add_links(sheet: Sheet | None) -> tuple[str, str]:
     if sheet is None:
         return "", ""
     carried = sheet_query(canonical(sheet))
-    hand = permalink({"rules": sheet.rules, **dict(sheet.dials)}) + "&" + urlencode({"sheet": carried})
-    return hand, "/round?" + urlencode({"rules": sheet.rules, "sheet": carried})
+    hand = permalink({"rules": sheet.rules, **dict(sheet.dials)}) + "&" + urlencode({"sheet": carried}, safe=SAFE)
+    return hand, "/round?" + urlencode({"rules": sheet.rules, "sheet": carried}, safe=SAFE)
 
 
 def _padded(names: list[str]) -> tuple[str, ...]:
@@ -172,10 +173,10 @@ def _entry_link(row, night: Night, sheet: Sheet) -> dict[str, str]:
     if row.entry.is_round:
         base = {"rules": night.ruleset.id, "round": row.entry.round_text}
         return {"breakdown": "/round?" + urlencode(base),
-                "edit": "/round?" + urlencode({**base, **carried})}
+                "edit": "/round?" + urlencode({**base, **carried}, safe=SAFE)}
     params = {**dict(row.entry.params), "rules": night.ruleset.id, **dict(sheet.dials)}
     link = permalink(params, "/ticks" if "ticks" in params else "/")
-    return {"breakdown": link, "edit": f"{link}&{urlencode(carried, safe=',:=/')}"}
+    return {"breakdown": link, "edit": f"{link}&{urlencode(carried, safe=SAFE)}"}
 
 
 @bp.get("/sheet.csv")
