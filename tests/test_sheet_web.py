@@ -197,3 +197,20 @@ def test_a_calculator_page_carrying_a_long_sheet_is_still_read(client):
     link = _href(sheet, "add-hand")
     assert 4096 < len(link) < 8000
     assert client.get(link + "&hand=123m456m789m234p55s").status_code == 200
+
+
+@pytest.mark.parametrize("query", [
+    {"remove": "abc"}, {"remove": "0"}, {"add": ""}, {"add": "=", "put": "-1"}, {"add": "fan=3", "put": "9"},
+    {"seats": "x"}, {"names": ["a", "b", "c", "d", "e"]}, {"hands": "ledger"}, {"hands": "ledger /"},
+    {"hands": "ledger / wall"}, {"hands": "hand=\x00"}, {"rules": "nope"}, {"stake": "-1"},
+    {"hands": "at=9999"}, {"names": "x" * 50}, {"view": "print"}, {"hands": "fan=" + "9" * 30},
+])
+def test_an_odd_value_is_answered_with_a_message_never_a_server_error(client, query):
+    for path in ("/sheet", "/sheet.csv"):
+        response = client.get(path, query_string={**NIGHT, **query})
+        assert response.status_code in (200, 302, 400), (path, query)
+
+
+def test_an_address_too_long_for_any_sheet_is_refused(client):
+    response = client.get("/sheet", query_string={"hands": "fan=3\n" * 3000})
+    assert response.status_code == 414

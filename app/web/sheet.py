@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
@@ -75,7 +76,8 @@ def sheet_query(sheet: Sheet) -> str:
 def entry_line(calc: Calculation, params: Mapping[str, str]) -> str:
     """A calculator result as one sheet line: its hand and table, defaults left out."""
     given = canonical_params(calc, params)
-    if given.get("hand") and given.get("win") == given["hand"][-2] + given["hand"][-1]:
+    last = re.search(r"([0-9])([mpsz])\s*$", given.get("hand", ""))
+    if last and given.get("win") == last[1] + last[2]:
         given.pop("win")    # the default: the last tile of the hand
     words = [f"{k}={given[k].replace(' ', ',')}" for k in HAND_KEYS
              if given.get(k) and ENTRY_DEFAULTS.get(k) != given[k]]
