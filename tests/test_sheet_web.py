@@ -214,3 +214,14 @@ def test_an_odd_value_is_answered_with_a_message_never_a_server_error(client, qu
 def test_an_address_too_long_for_any_sheet_is_refused(client):
     response = client.get("/sheet", query_string={"hands": "fan=3\n" * 3000})
     assert response.status_code == 414
+
+
+def test_a_tick_box_result_adds_itself_to_the_sheet_too(client):
+    sheet = "rules=hong-kong&names=Ann,Bob,Cy,Di"
+    result = client.get("/ticks", query_string={"rules": "hong-kong", "by": "self-draw", "sheet": sheet,
+                                                "ticks": ["all-pongs", "self-draw"]}).get_data(as_text=True)
+    assert 'name="sheet"' in result
+    page = _follow(client, _href(result, "sheet-add")).get_data(as_text=True)
+    # all pongs 3 + self-draw 1 = 4 fan, base 16, self-drawn by East: 2 x 16 from each of three
+    assert table_by_caption(page, "Totals")[1] == ["+96", "-32", "-32", "-32"]
+    assert "ticks=all-pongs,self-draw" in page
