@@ -5,8 +5,18 @@ import pytest
 
 from app.errors import FieldError, HandError
 from app.round_steps import (
-    drop_line, errors_by_line, fields_of, kong_line, missing_line, put_line, text_lines, wall_fields, wall_line,
-    wall_part, wall_parts, win_line,
+    drop_line,
+    errors_by_line,
+    fields_of,
+    kong_line,
+    missing_line,
+    put_line,
+    text_lines,
+    wall_fields,
+    wall_line,
+    wall_part,
+    wall_parts,
+    win_line,
 )
 from app.settlement import parse_round_text, read_round, settle_round
 from app.web.rounds import EXAMPLE
