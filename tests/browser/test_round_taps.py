@@ -48,16 +48,18 @@ def table_rows(page: Page, caption: str) -> list[list[str]]:
     return [[c.strip() for c in rows.nth(i).locator("td").all_inner_texts()] for i in range(rows.count())]
 
 
-def test_a_round_entered_by_taps_matches_the_same_round_typed(page: Page):
+def typed_round(page: Page) -> tuple[list[list[str]], list[list[str]]]:
+    """The round typed as text under Advanced: its final totals and its ledger."""
     page.goto("/round")
     page.get_by_text("Advanced: the round as text").click()
     page.get_by_label("Rules").select_option("sichuan")
     page.get_by_label("The round, one event a line").fill(TYPED)
     page.get_by_role("button", name="Settle the round").click()
-    typed_totals = table_rows(page, "Final totals")
-    typed_ledger = table_rows(page, "Ledger")
-    assert len(typed_ledger) > 5
+    return table_rows(page, "Final totals"), table_rows(page, "Ledger")
 
+
+def enter_by_taps(page: Page) -> None:
+    """The same round, by selects, radios and tile taps only, on a phone-sized screen."""
     page.set_viewport_size(PHONE)
     page.goto("/round?rules=sichuan")
     missing = step(page, "Missing suits")
@@ -71,7 +73,8 @@ def test_a_round_entered_by_taps_matches_the_same_round_typed(page: Page):
     tap_tiles(win, "123s456s789s234s55s")
     win.get_by_role("button", name="Add the win").click()
 
-    for who, kind, tile, source in (("S", "Concealed 暗杠", "9 Dots", ""), ("W", "Exposed, on a discard 直杠", "2 Characters", "N")):
+    for who, kind, tile, source in (("S", "Concealed 暗杠", "9 Dots", ""),
+                                    ("W", "Exposed, on a discard 直杠", "2 Characters", "N")):
         kong = step(page, "Add a kong")
         kong.get_by_label("Who made the kong").select_option(who)
         kong.get_by_label(kind).check()
@@ -84,8 +87,11 @@ def test_a_round_entered_by_taps_matches_the_same_round_typed(page: Page):
     wall.get_by_label("Whose tiles").select_option("S")
     tap_tiles(wall, "123p456p23p55p")
     wall.get_by_label("a new meld").check()
-    for _ in range(4):
-        wall.get_by_role("group", name="Add a tile").get_by_role("button", name=re.compile(r"^Add 9 Dots")).click()
+    nine_dots = wall.get_by_role("group", name="Add a tile").get_by_role("button", name=re.compile(r"^Add 9 Dots"))
+    nine_dots.click()                                   # the first tap opens the meld row
+    expect(wall.locator(".draft")).to_be_visible()
+    for _ in range(3):
+        nine_dots.click()
     wall.get_by_role("button", name="as ckong").click()
     expect(wall.get_by_role("button", name="Remove meld ckong:9999p")).to_be_visible()
     wall.get_by_role("button", name="Add to the wall's end").click()
@@ -94,8 +100,36 @@ def test_a_round_entered_by_taps_matches_the_same_round_typed(page: Page):
         wall.get_by_label("Whose tiles").select_option(seat)
         wall.get_by_label(shortcut).check()
         wall.get_by_role("button", name="Add to the wall's end").click()
-
     expect(page.get_by_role("table", name="Final totals", exact=True)).to_be_visible()
-    assert table_rows(page, "Final totals") == typed_totals
-    assert table_rows(page, "Ledger") == typed_ledger
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_round_entered_by_taps_matches_the_same_round_typed(page: Page):
+    totals, ledger = typed_round(page)
+    assert len(ledger) > 5
+    enter_by_taps(page)
+    assert table_rows(page, "Final totals") == totals
+    assert table_rows(page, "Ledger") == ledger
+
+
+def test_without_javascript_every_tap_is_a_page_and_the_round_comes_out_the_same(page: Page, browser, base_url):
+    totals, ledger = typed_round(page)
+    context = browser.new_context(java_script_enabled=False, base_url=base_url)
+    try:
+        plain = context.new_page()
+        enter_by_taps(plain)
+        assert table_rows(plain, "Final totals") == totals
+        assert table_rows(plain, "Ledger") == ledger
+    finally:
+        context.close()
+
+
+def test_with_javascript_a_tile_tap_does_not_reload_the_page(page: Page):
+    page.goto("/round?rules=sichuan")
+    win = step(page, "Add a win")
+    page.evaluate("window.stillHere = true")
+    tap_tiles(win, "123s456s789s234s55s")
+    win.get_by_role("button", name="Remove 4 Bamboo 四索").first.click()
+    expect(win.locator(".tile-row button[name=remove]")).to_have_count(13)
+    assert page.evaluate("window.stillHere === true")
+    assert sorted(tiles(win.locator("input[name=hand]").input_value())) == sorted(tiles("12356789s234s55s"))
