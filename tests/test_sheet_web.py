@@ -225,3 +225,23 @@ def test_a_tick_box_result_adds_itself_to_the_sheet_too(client):
     # all pongs 3 + self-draw 1 = 4 fan, base 16, self-drawn by East: 2 x 16 from each of three
     assert table_by_caption(page, "Totals")[1] == ["+96", "-32", "-32", "-32"]
     assert "ticks=all-pongs,self-draw" in page
+
+
+def test_a_round_on_the_sheet_is_edited_in_the_ledger_and_put_back_in_its_place(client):
+    line = "ledger / " + " / ".join(EXAMPLE.splitlines())
+    sheet = {"rules": "sichuan", "names": "Ann,Bob,Cy,Di", "hands": line + "\n" + line}
+    page = client.get("/sheet", query_string=sheet).get_data(as_text=True)
+    edit = html.unescape(re.findall(r'<a href="([^"]*)">edit</a>', page)[1])
+    assert edit.startswith("/round?") and "entry=2" in edit
+    ledger = client.get(edit).get_data(as_text=True)
+    assert "Put back on the sheet as hand 2" in ledger
+    # remove the round's first kong (its third line) with the ledger's own remove link
+    remove = html.unescape(re.search(r'<a href="([^"]*)" aria-label="Remove event 3">', ledger)[1])
+    changed = client.get(client.get(remove).headers["Location"]).get_data(as_text=True)
+    assert "Put back on the sheet as hand 2" in changed
+    after = _follow(client, _href(changed, "sheet-add")).get_data(as_text=True)
+    rows = table_by_caption(after, "Hands")
+    assert len(rows) == 3
+    assert "Round: 5 lines" in rows[1][1] and "Round: 4 lines" in rows[2][1]
+    first, second = parse_qs(urlsplit(_href(after, "share-link")).query)["hands"][0].splitlines()
+    assert first == line and second == line.replace(" / kong S concealed 9p", "")

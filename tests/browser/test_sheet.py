@@ -99,3 +99,14 @@ def test_a_night_of_four_hands_by_taps_on_a_phone(page: Page, browser):
         assert_the_night(fresh)
     finally:
         other.close()
+
+
+def test_a_result_opened_without_the_sheet_adds_to_the_one_this_browser_keeps(page: Page):
+    page.goto("/sheet?rules=hong-kong&names=Ann,Bob,Cy,Di&hands=hand%3D123456789m234p55s+by%3Dself-draw")
+    expect(table(page, "Totals")).to_be_visible()
+    page.goto("/?rules=hong-kong&hand=123m456m789m234p55s&by=self-draw&seat=S")   # no sheet in the link
+    page.get_by_role("link", name="Add to the sheet").click()
+    # hand 1: Ann (E) self-draws 4 fan, +96, the others -32; hand 2: Bob (S) the same, +96.
+    # Ann 96-32 = 64, Bob -32+96 = 64, Cy and Di -32-32 = -64.
+    expect(table(page, "Hands").locator("tbody tr")).to_have_count(2)
+    assert cells(page, "Totals") == [["+64", "+64", "-64", "-64"]]
