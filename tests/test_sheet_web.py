@@ -245,3 +245,18 @@ def test_a_round_on_the_sheet_is_edited_in_the_ledger_and_put_back_in_its_place(
     assert "Round: 5 lines" in rows[1][1] and "Round: 4 lines" in rows[2][1]
     first, second = parse_qs(urlsplit(_href(after, "share-link")).query)["hands"][0].splitlines()
     assert first == line and second == line.replace(" / kong S concealed 9p", "")
+
+
+def test_changing_the_rules_in_the_form_starts_from_the_new_rules_own_dials(client):
+    response = client.get("/sheet", query_string={**NIGHT, "rules": "sichuan", "was": "hong-kong",
+                                                   "payment": "discarder-pays-half", "min": "3", "stake": "2"})
+    page = response.get_data(as_text=True)
+    assert "unknown payment convention" not in page
+    link = _href(page, "share-link")
+    assert "payment=" not in link and "min=" not in link and "stake=2" in link
+
+
+def test_a_name_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(client):
+    rows = list(csv.reader(io.StringIO(client.get("/sheet.csv", query_string={
+        **NIGHT, "names": "=cmd(),Bob,Cy,Di"}).get_data(as_text=True))))
+    assert rows[0][6] == "'=cmd()"

@@ -115,6 +115,10 @@ def sheet_page():
     params = {k: args.get(k, "") for k in SHEET_KEYS if k in args}
     params.update(_seats_arg(args))
     params["rules"] = params.get("rules") or current_app.config["DEFAULT_RULES"]
+    if args.get("was") and args["was"] != params["rules"]:
+        # the rules were changed in the form: its dials and switches were the old ruleset's
+        for key in ("min", "cap", "curve", "payment", "options"):
+            params.pop(key, None)
     form, ruleset = _form(params, rulesets)
     errors: list[FieldError] = []
     sheet = night = None
@@ -200,7 +204,8 @@ def sheet_csv():
 def night_csv(night: Night) -> str:
     """The night as a table: one row a hand, then the totals and who pays whom."""
     sheet = night.sheet
-    players = [sheet.player(i) for i in range(4)]
+    # a name a spreadsheet would read as a formula is written as text
+    players = ["'" + name if name[:1] in "=+-@" else name for name in map(sheet.player, range(4))]
     out = io.StringIO()
     write = csv.writer(out, lineterminator="\n").writerow
     write(["hand", "entry", *SEATS, *players, *[f"{p} total" for p in players], "note"])
