@@ -126,8 +126,13 @@ def sheet_page():
         sheet = read_sheet(params, _names())
     except HandError as err:
         errors += err.errors
-    if sheet is not None and ("add" in args or "remove" in args):
+    if sheet is not None and ("add" in args or "remove" in args or "edit" in args):
         try:
+            if "edit" in args:
+                number = _number(args["edit"])
+                if not 1 <= number <= len(sheet.entries):
+                    raise HandError.single("edit", f"there is no hand {args['edit'][:6]} on the sheet")
+                return redirect(edit_link(number, sheet))
             if "remove" in args:
                 changed = remove_entry(sheet, _number(args["remove"]))
             else:
@@ -149,7 +154,7 @@ def sheet_page():
         seats=(sheet.next_seats() if sheet else FIRST_SEATS), seat_names=SEATS, link=link,
         too_long=len(link) > LINK_LIMIT, link_limit=LINK_LIMIT, max_entries=MAX_ENTRIES,
         carried=sheet_query(canonical(sheet)) if sheet else "", fmt=fmt,
-        entry_link=lambda row: _entry_link(row, night, sheet), print_view=args.get("view") == "print",
+        breakdown_link=lambda entry: breakdown_link(entry, sheet), print_view=args.get("view") == "print",
         state=sheet_params(canonical(sheet)) if sheet else {}, describe_entry=_describe_entry,
         add_hand=_add_links(sheet)[0], add_round=_add_links(sheet)[1])
 
@@ -173,16 +178,18 @@ def _describe_entry(entry: Entry) -> str:
     return format_entry(entry, with_at=False)
 
 
-def _entry_link(row, night: Night, sheet: Sheet) -> dict[str, str]:
-    """Links of one entry: its breakdown, and where to edit it (carrying the sheet along)."""
-    carried = {"sheet": sheet_query(canonical(sheet)), "entry": str(row.number)}
-    if row.entry.is_round:
-        base = {"rules": night.ruleset.id, "round": row.entry.round_text}
-        return {"breakdown": "/round?" + urlencode(base),
-                "edit": "/round?" + urlencode({**base, **carried}, safe=SAFE)}
-    params = {**dict(row.entry.params), "rules": night.ruleset.id, **dict(sheet.dials)}
-    link = permalink(params, "/ticks" if "ticks" in params else "/")
-    return {"breakdown": link, "edit": f"{link}&{urlencode(carried, safe=SAFE)}"}
+def breakdown_link(entry: Entry, sheet: Sheet) -> str:
+    """Where an entry's breakdown is: the calculator (or tick boxes, or the round ledger)."""
+    if entry.is_round:
+        return "/round?" + urlencode({"rules": sheet.rules, "round": entry.round_text})
+    params = {**dict(entry.params), "rules": sheet.rules, **dict(sheet.dials)}
+    return permalink(params, "/ticks" if "ticks" in params else "/")
+
+
+def edit_link(number: int, sheet: Sheet) -> str:
+    """Hand `number` opened where it was made, carrying the sheet, to be put back in its place."""
+    link = breakdown_link(sheet.entries[number - 1], sheet)
+    return f"{link}&{urlencode({'sheet': sheet_query(canonical(sheet)), 'entry': str(number)}, safe=SAFE)}"
 
 
 @bp.get("/sheet.csv")

@@ -110,3 +110,6 @@ def test_a_result_opened_without_the_sheet_adds_to_the_one_this_browser_keeps(pa
     # Ann 96-32 = 64, Bob -32+96 = 64, Cy and Di -32-32 = -64.
     expect(table(page, "Hands").locator("tbody tr")).to_have_count(2)
     assert cells(page, "Totals") == [["+64", "+64", "-64", "-64"]]
+    page.get_by_role("button", name="Remove hand 1").click()
+    expect(table(page, "Hands").locator("tbody tr")).to_have_count(1)
+    assert cells(page, "Totals") == [["-32", "+96", "-32", "-32"]]     # Bob's self-draw alone
