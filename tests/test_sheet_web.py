@@ -265,3 +265,10 @@ def test_a_page_of_a_hundred_hands_carries_the_sheet_a_few_times_not_once_a_row(
     page = client.get("/sheet", query_string={**NIGHT, "hands": hands}).get_data(as_text=True)
     # one link a row carrying the whole sheet made this page about 250 times the sheet (1.1 MB)
     assert len(page) < 50 * len(hands)
+
+
+def test_each_hand_says_who_won_and_from_whom_by_name(client):
+    page = client.get("/sheet", query_string=NIGHT).get_data(as_text=True)
+    who = re.findall(r'<span class="who">([^<]*)</span>', page)
+    assert [html.unescape(w) for w in who] == ["Ann (E) self-drew", "Bob (S) won on Di's discard",
+                                               "Di (W) self-drew", "Ann (N) won on Cy's discard"]

@@ -154,7 +154,8 @@ def sheet_page():
         seats=(sheet.next_seats() if sheet else FIRST_SEATS), seat_names=SEATS, link=link,
         too_long=len(link) > LINK_LIMIT, link_limit=LINK_LIMIT, max_entries=MAX_ENTRIES,
         carried=sheet_query(canonical(sheet)) if sheet else "", fmt=fmt,
-        breakdown_link=lambda entry: breakdown_link(entry, sheet), print_view=args.get("view") == "print",
+        breakdown_link=lambda entry: breakdown_link(entry, sheet),
+        who=lambda row, seat: sheet.player(row.seats[SEATS.index(seat)]), print_view=args.get("view") == "print",
         state=sheet_params(canonical(sheet)) if sheet else {}, describe_entry=_describe_entry,
         add_hand=_add_links(sheet)[0], add_round=_add_links(sheet)[1])
 
