@@ -22,6 +22,9 @@ from .rulesets import Amount, Ruleset, SettlementRules
 from .tiles import Tile, format_tiles, parse_tiles
 
 KONG_KINDS = ("exposed", "concealed", "added")
+# a player still in at the wall's end may be entered without tiles: not ready (没下叫), or
+# still holding the declared missing suit (花猪, which is never ready either)
+WALL_STATUSES = ("not-ready", "pig")
 MAX_EVENTS = 40
 
 
@@ -129,8 +132,11 @@ def read_round(data: Mapping) -> Round:
                 raise _fail("end.hands", f"'{str(seat)[:10]}' is not a seat")
             if not isinstance(hand, Mapping):
                 raise _fail(f"end.hands.{seat}", "expected {\"hand\": ..., \"melds\": ...}")
-            _check_strings(hand, ("hand", "melds"), f"end.hands.{seat}")
-            wall_hands[seat] = {k: v for k, v in hand.items() if k in ("hand", "melds")}
+            _check_strings(hand, ("hand", "melds", "status"), f"end.hands.{seat}")
+            if "status" in hand and hand["status"] not in WALL_STATUSES:
+                raise _fail(f"end.hands.{seat}.status", f"'{hand['status'][:20]}' is not a status;"
+                                                        f" use {' or '.join(WALL_STATUSES)}")
+            wall_hands[seat] = {k: v for k, v in hand.items() if k in ("hand", "melds", "status")}
     options = data.get("options", "")
     if not isinstance(options, str):
         raise _fail("options", "expected the options as one comma-separated string")
@@ -246,6 +252,7 @@ def parse_round_text(text: str, rules: str = "sichuan") -> dict:
                     continue
                 seat = bits[0].rstrip(":").upper()
                 hands[seat] = dict(b.split("=", 1) for b in bits[1:] if "=" in b)
+                hands[seat].update(("status", b.lower()) for b in bits[1:] if "=" not in b)
             data["end"] = {"type": "wall", "hands": hands}
         else:
             raise _fail("round", f"line {number}: '{head[:20]}' is not missing, options, kong, win"
@@ -442,6 +449,8 @@ def _end_state(seat: str, round_: Round, ruleset: Ruleset, rulesets, settings) -
     """Pig or not, ready or not, and the best wait's value as a discard win (ruling 20)."""
     given = dict(round_.wall_hands[seat])
     missing = round_.missing.get(seat)
+    if given.get("status") in WALL_STATUSES:   # entered without tiles
+        return EndState(seat, given["status"] == "pig", False)
     try:
         hand = parse_hand(given, complete=False)
     except HandError as err:
@@ -501,7 +510,8 @@ def _shown_hands(round_: Round, wins: Mapping[int, Calculation]) -> dict[str, tu
     for step, calc in wins.items():
         shown[round_.events[step].seat] = (f"events[{step}]", calc.hand)
     for seat, given in (round_.wall_hands or {}).items():
-        shown[seat] = (f"end.hands.{seat}", parse_hand(dict(given), complete=False))
+        if given.get("status") not in WALL_STATUSES:   # a shortcut shows no tiles
+            shown[seat] = (f"end.hands.{seat}", parse_hand(dict(given), complete=False))
     return shown
 
 

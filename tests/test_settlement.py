@@ -222,3 +222,22 @@ def test_every_valid_random_round_settles_to_zero():
             assert sum(totals.values()) == 0, text
         assert ledger.running == () or ledger.running[-1] == ledger.totals, text
     assert checked >= 200, (checked, refused)
+
+
+def test_a_player_at_the_walls_end_may_be_entered_as_not_ready_or_pig_without_tiles():
+    with_tiles = parse_round_text(
+        "missing E=p S=m W=s N=p\nwin E self-draw hand=123s456s789s234s55s\nkong S concealed 9p\n"
+        "kong W exposed 2m from N\nwall S hand=123p456p23p55p melds=ckong:9999p;"
+        " W hand=1357m1357p46m melds=kong:2222m; N hand=13m456m789m12p33s8m")
+    shortcuts = parse_round_text(
+        "missing E=p S=m W=s N=p\nwin E self-draw hand=123s456s789s234s55s\nkong S concealed 9p\n"
+        "kong W exposed 2m from N\nwall S hand=123p456p23p55p melds=ckong:9999p; W not-ready; N pig")
+    assert shortcuts["end"]["hands"]["W"] == {"status": "not-ready"}
+    full, short = settle_round(read_round(with_tiles)), settle_round(read_round(shortcuts))
+    assert [(e.seat, e.pig, e.ready) for e in full.end] == [(e.seat, e.pig, e.ready) for e in short.end]
+    assert short.totals == full.totals
+
+
+def test_a_wall_status_other_than_not_ready_or_pig_is_refused():
+    with pytest.raises(HandError, match="'bogus' is not a status"):
+        read_round(parse_round_text("wall S bogus"))

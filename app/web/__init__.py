@@ -31,9 +31,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]
 
-    from . import api, pages, practice, rounds, rules
+    from . import api, pages, practice, rounds, rules, sheet
     app.register_blueprint(pages.bp)
     app.register_blueprint(rounds.bp)
+    app.register_blueprint(sheet.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(practice.bp)   # /points (fan → payment) and /practice (Count the Fan)

@@ -109,6 +109,9 @@ _AMOUNT = {"type": "number"}
 _SEAT = {"type": "string", "enum": ["E", "S", "W", "N"]}
 _TOTALS = {"type": "object", "properties": {s: _AMOUNT for s in "ESWN"}}
 _HAND = {"type": "object", "properties": {"hand": _STRING, "melds": _STRING}}
+# at the wall's end a player may be entered without tiles: not ready, or a flower pig (花猪)
+_WALL_HAND = {"type": "object", "properties": {
+    "hand": _STRING, "melds": _STRING, "status": {"type": "string", "enum": ["not-ready", "pig"]}}}
 _SCHEMAS = {
     "Round": {"type": "object", "properties": {
         "rules": {"type": "string", "enum": ["sichuan", "sichuan-sbr"]},
@@ -123,7 +126,7 @@ _SCHEMAS = {
                            "hand": _STRING, "melds": _STRING, "win": _STRING, "events": _STRING}}},
         "end": {"type": "object", "required": ["type"], "properties": {
             "type": {"const": "wall"},
-            "hands": {"type": "object", "properties": {s: _HAND for s in "ESWN"}}}}}},
+            "hands": {"type": "object", "properties": {s: _WALL_HAND for s in "ESWN"}}}}}},
     "Ledger": {"type": "object", "required": ["rules", "valid", "lines", "totals"], "properties": {
         "rules": _STRING, "valid": {"const": True},
         "lines": {"type": "array", "items": {"type": "object", "properties": {

@@ -74,7 +74,20 @@ def _calculator(embed: bool):
         embed=embed, permalink=link, picker=_picker(params), palette=PICKER_TILES,
         arithmetic=explain_points(calc) if calc else "",
         ticks_link=_ticks_link(calc, params) if calc and calc.score.items else "",
-        fan="" if params.get("hand") else params.get("fan", ""), meld_kinds=MELD_KINDS)
+        fan="" if params.get("hand") else params.get("fan", ""), meld_kinds=MELD_KINDS,
+        carried=_carried(params), sheet_add=_sheet_add(calc, params) if calc and not embed else "")
+
+
+def _carried(params: dict[str, str]) -> dict[str, str]:
+    """The game sheet this page carries along (see /sheet), to keep in every form and link."""
+    return {k: params[k] for k in ("sheet", "entry") if params.get(k)}
+
+
+def _sheet_add(calc, params: dict[str, str]) -> str:
+    """"Add to the sheet": the carried sheet (or a new one under these rules) with this hand."""
+    from .sheet import add_link, entry_line
+    return add_link(entry_line(calc, params), params.get("sheet", ""), calc.ruleset.id, params,
+                    params.get("entry", ""))
 
 
 def _focus_after(action: str, params: dict[str, str], edited: dict[str, str]) -> str:
@@ -164,7 +177,7 @@ def permalink_with_picker(params: dict[str, str], path: str) -> str:
     """A link that also keeps the picker's own state (the meld being built, its target)."""
     from urllib.parse import urlencode
     link = permalink(params, path)
-    extra = [(k, params[k]) for k in ("draft", "target") if params.get(k)]
+    extra = [(k, params[k]) for k in ("draft", "target", "sheet", "entry") if params.get(k)]
     if extra:
         link += ("&" if "?" in link else "?") + urlencode(extra)
     return link
@@ -220,6 +233,8 @@ def ticks():
             except HandError as err:
                 loose = attach_errors(form, err.errors)
     return render_template("ticks.html", form=form, ruleset=ruleset_or_default, calc=calc,
+                           carried=_carried(params),
+                           sheet_add=_sheet_add(calc, merged) if calc else "",
                            loose=loose, counts=counts, ticked=_ticked(params),
                            per_item=PER_ITEM_DETECTORS,
                            arithmetic=explain_points(calc) if calc else "",

@@ -22,6 +22,7 @@ LIST_FIELDS = ("flowers", "seasons", "events", "options", "won", "ticks")
 DIGIT_LISTS = ("flowers", "seasons")
 MAX_VALUES = 64            # more values than this for one name is refused
 MAX_QUERY = 4096           # characters
+MAX_QUERY_WITH_SHEET = 8000   # a page that carries a game sheet along (`sheet=…`) may be longer
 
 
 class TooMuch(ValueError):
@@ -31,12 +32,17 @@ class TooMuch(ValueError):
 def page_params() -> dict[str, str]:
     """The current page request's arguments; 414 or 400 for requests no hand needs."""
     from flask import abort, request
-    if len(request.query_string) > MAX_QUERY:
+    if len(request.query_string) > query_limit():
         abort(414)
     try:
         return params_from(request.args)
     except TooMuch:
         abort(400)
+
+
+def query_limit() -> int:
+    """The longest address this request may have: longer when it carries a game sheet."""
+    return MAX_QUERY_WITH_SHEET if "sheet" in request.args else MAX_QUERY
 
 
 def params_from(args: MultiDict) -> dict[str, str]:

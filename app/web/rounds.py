@@ -2,14 +2,35 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from urllib.parse import urlencode
 
-from flask import Blueprint, current_app, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 
 from ..description import describe
 from ..errors import FieldError, HandError
+from ..hand import SEATS
 from ..request import Calculation
-from ..settlement import Ledger, parse_round_text, read_round, settle_round
-from .present import MAX_QUERY, number, permalink
+from ..round_steps import (
+    STEPS,
+    drop_line,
+    errors_by_line,
+    fields_of,
+    kong_line,
+    missing_line,
+    put_line,
+    text_lines,
+    wall_fields,
+    wall_line,
+    wall_part,
+    wall_parts,
+    win_line,
+)
+from ..settlement import KONG_KINDS, Ledger, parse_round_text, read_round, settle_round
+from .forms import PICKER_TILES
+from .pages import MELD_KINDS, PICKER_ACTIONS, apply_picker
+from .pages import _picker as picker_view
+from .present import number, permalink, query_limit
 
 bp = Blueprint("rounds", __name__)
 
@@ -100,21 +121,131 @@ def settle_api():
     return jsonify(ledger_json(ledger))
 
 
+STEP_FIELDS = ("seat", "kind", "tile", "from", "held", "by", "hand", "melds", "win", "events", "draft",
+               "target", "status", *(f"missing_{seat}" for seat in SEATS))
+STEP_NAMES = {"missing": "the missing suits", "kong": "a kong", "win": "a win", "wall": "the end of the wall"}
+
+
 @bp.get("/round")
 def round_page():
     rulesets = current_app.extensions["rulesets"]
     with_rounds = sorted((r for r in rulesets.values() if r.settlement is not None), key=lambda r: r.id)
-    rules = request.args.get("rules", "sichuan")
-    text = request.args.get("round", "")
+    args = request.args
+    rules = args.get("rules", "sichuan")
+    text = args.get("round", "")
+    carried = {k: args[k] for k in ("sheet", "entry") if args.get(k)}
     errors: list[FieldError] = []
     ledger = None
-    if len(request.query_string) > MAX_QUERY:
-        errors.append(FieldError("round", f"the round is too long for a link (at most {MAX_QUERY} characters)"))
-    elif text.strip():
+    limit = query_limit()
+    step = args.get("step", "") if args.get("step", "") in STEPS else ""
+    fields = {k: ",".join(args.getlist(k)) if k == "events" else args.get(k, "") for k in STEP_FIELDS
+              if args.get(k)}
+    row = _line_number(args.get("row", ""))
+    step_errors: list[FieldError] = []
+    if len(request.query_string) > limit:
+        errors.append(FieldError("round", f"the round is too long for a link (at most {limit} characters)"))
+        text = text[:limit]
+    elif "drop" in args:
+        try:
+            return redirect(_round_link(rules, drop_line(text, _line_number(args["drop"])), carried) + "#events")
+        except HandError as err:
+            errors += err.errors
+    elif step:
+        action = next((a for a in PICKER_ACTIONS if a in args), None)
+        if action is not None:
+            fields, problem = apply_picker({**fields, action: args[action]}, action)
+            step_errors += [problem] if problem else []
+        elif args.get("do") == "add":
+            try:
+                added = _apply_step(step, fields, text, row, rules, rulesets)
+                return redirect(_round_link(rules, added, carried) + "#events")
+            except HandError as err:
+                step_errors += err.errors
+    elif not text and not args.get("rules"):
+        step = "missing"      # a new round starts with the suits each player declared missing
+    if step == "missing" and not any(k.startswith("missing_") for k in fields):
+        fields.update(fields_of(next((ln.text for ln in text_lines(text) if ln.kind == "missing"), "")))
+    if text.strip() and not errors:
         try:
             ledger = settle_round(read_round(parse_round_text(text, rules)), rulesets)
         except HandError as err:
             errors = list(err.errors)
-    return render_template("round.html", rulesets=with_rounds, rules=rules, text=text,
-                           errors=errors, ledger=ledger, example=EXAMPLE, win_link=win_link,
-                           link=permalink({"rules": rules, "round": text}, "/round") if ledger else "")
+    placed, loose = errors_by_line(text, tuple(errors))
+    ruleset = rulesets.get(rules) or rulesets["sichuan"]
+    lines = [ln for ln in text_lines(text) if ln.kind != "note"]
+    return render_template(
+        "round.html", rulesets=with_rounds, rules=rules, text=text, errors=loose, placed=placed,
+        all_errors=errors, ledger=ledger, example=EXAMPLE, win_link=win_link,
+        link=permalink({"rules": rules, "round": text}, "/round") if ledger else "",
+        carried=carried, sheet_add=_sheet_add(text, rules, carried) if ledger else "",
+        lines=lines, step=step, fields=fields, row=row, step_errors=_by_field(step_errors),
+        step_name=STEP_NAMES.get(step, ""), ruleset=ruleset, palette=PICKER_TILES, seats=SEATS,
+        picker=picker_view({k: v for k, v in fields.items() if k in ("hand", "melds", "draft", "target")}),
+        meld_kinds=MELD_KINDS, kong_kinds=KONG_KINDS, edit_link=lambda ln: _edit_links(ln, rules, text, carried),
+        drop_link=lambda ln: _round_link(rules, text, carried, drop=str(ln.number)),
+        step_link=lambda name: _round_link(rules, text, carried, step=name) + "#step-" + name)
+
+
+def _line_number(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.isdigit() and len(text) < 4 else None
+
+
+def _round_link(rules: str, text: str, carried: Mapping[str, str], **extra: str) -> str:
+    """The ledger page for this round, the sheet it carries kept along."""
+    query = [("rules", rules), ("round", text)] + list(carried.items()) + list(extra.items())
+    return "/round?" + urlencode([(k, v) for k, v in query if v], safe=",:")
+
+
+def _edit_links(line, rules: str, text: str, carried) -> list[tuple[str, str]]:
+    """Where "edit" goes for one line: its step, open with the line's fields (a wall: one per seat)."""
+    if line.kind in ("kong", "win"):
+        return [("edit", _round_link(rules, text, carried, step=line.kind, row=str(line.number),
+                                     **fields_of(line.text)) + "#step-" + line.kind)]
+    if line.kind == "missing":
+        return [("edit", _round_link(rules, text, carried, step="missing") + "#step-missing")]
+    if line.kind == "wall":
+        return [(f"edit {seat}", _round_link(rules, text, carried, step="wall", **wall_fields(line.text, seat))
+                 + "#step-wall") for seat in wall_parts(line.text)]
+    return []
+
+
+def _by_field(errors: list[FieldError]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for e in errors:
+        found.setdefault(e.field, []).append(e.message)
+    return found
+
+
+def _apply_step(step: str, fields: Mapping[str, str], text: str, row: int | None, rules: str,
+                rulesets) -> str:
+    """The round's text with the step's line written in; refused when the line itself is wrong."""
+    seat = ""
+    if step == "missing":
+        line = missing_line({s: fields.get(f"missing_{s}", "") for s in SEATS})
+    elif step == "kong":
+        line = kong_line(fields)
+    elif step == "win":
+        line = win_line(fields)
+    else:
+        seat, part = wall_part(fields)
+        current = next((ln.text for ln in text_lines(text) if ln.kind == "wall"), "")
+        line = wall_line({**wall_parts(current), seat: part})
+    added = put_line(text, line, row if step in ("kong", "win") else None)
+    try:
+        settle_round(read_round(parse_round_text(added, rules)), rulesets)
+    except HandError as err:
+        number = next(ln.number for ln in reversed(text_lines(added)) if ln.text.strip() == line)
+        placed, _ = errors_by_line(added, err.errors)
+        own = [e for e in placed.get(number, []) if step != "wall" or e.field.startswith(f"{seat} ")]
+        if own:
+            raise HandError([FieldError(e.field.removeprefix(f"{seat} "), e.message) for e in own]) from None
+    return added
+
+
+def _sheet_add(text: str, rules: str, carried: dict[str, str]) -> str:
+    """"Add this round to the sheet": the round as one ledger entry of the carried (or a new) sheet."""
+    from ..sheet import Entry, format_entry
+    from .sheet import add_link
+    line = format_entry(Entry(round_text=text))
+    return add_link(line, carried.get("sheet", ""), rules, {}, carried.get("entry", ""))

@@ -37,6 +37,12 @@ PAGES = {
     "not-found": "/nope",
     "round": "/round",
     "round-ledger": "/round?" + urlencode({"rules": "sichuan", "round": ROUND_EXAMPLE}),
+    "round-step": "/round?" + urlencode({"rules": "sichuan", "round": ROUND_EXAMPLE, "step": "win",
+                                         "hand": "123s456s7s", "target": "meld", "draft": "99s"}),
+    "sheet": "/sheet",
+    "sheet-night": "/sheet?" + urlencode({"rules": "hong-kong", "names": "Ann,Bob,Cy,Di", "hands": "\n".join([
+        "hand=123456789m234p55s by=self-draw", "hand=123456789m234p55s seat=S discarder=N at=2341",
+        "hand=123m"])}),
 }
 NAME_BY_CODE = {t.code: t.label for t in TILES}
 
@@ -167,7 +173,7 @@ def test_focus_is_always_visible_on_picker_buttons(page: Page):
 
 @pytest.mark.parametrize("name", ["calculator", "result", "result-sichuan", "result-melds", "waits",
                                   "errors", "picker-draft", "ticks", "embed-result", "ruleset",
-                                  "round", "round-ledger"])
+                                  "round", "round-ledger", "round-step", "sheet", "sheet-night"])
 def test_no_horizontal_scrolling_at_360_px(page: Page, name):
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(PAGES[name])

@@ -33,6 +33,7 @@ def test_enter_a_round_and_read_the_final_table(page: Page, base_url):
     assert sum(want["totals"].values()) == 0
 
     page.goto("/round")
+    page.get_by_text("Advanced: the round as text").click()   # the text is kept under Advanced
     page.get_by_label("Rules").select_option("sichuan")
     page.get_by_label("The round, one event a line").fill(ROUND)
     page.get_by_role("button", name="Settle the round").click()

@@ -1,0 +1,135 @@
+"""The round ledger entered by taps only, on a phone-sized screen, against the same round typed."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+SUIT_NAMES = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+# the same round as text; W's and N's tiles at the wall's end make W not ready and N a
+# flower pig (N declared dots missing and holds 1p 2p), which the taps enter as shortcuts
+TYPED = """missing E=p S=m W=s N=p
+win E self-draw hand=123s456s789s234s55s
+kong S concealed 9p
+kong W exposed 2m from N
+wall S hand=123p456p23p55p melds=ckong:9999p; W hand=1357m1357p46m melds=kong:2222m; N hand=13m456m789m12p33s8m"""
+
+
+def tiles(notation: str) -> list[str]:
+    """'123s55s' → ['1s', '2s', '3s', '5s', '5s']"""
+    found = []
+    for digits, suit in re.findall(r"([0-9]+)([mps])", notation):
+        found += [d + suit for d in digits]
+    return found
+
+
+def tap_tiles(step: Locator, notation: str) -> None:
+    for code in tiles(notation):
+        before = step.locator(".tile-row button[name=remove]").count()
+        step.get_by_role("group", name="Add a tile").get_by_role(
+            "button", name=re.compile(rf"^Add {code[0]} {SUIT_NAMES[code[1]]}")).click()
+        expect(step.locator(".tile-row button[name=remove]")).to_have_count(before + 1)
+
+
+def step(page: Page, name: str) -> Locator:
+    """Open a step's section (a link to it opens it) and return it."""
+    page.get_by_role("link", name=name, exact=True).click()
+    section = page.locator("details[open].step")
+    expect(section).to_have_count(1)
+    return section
+
+
+def table_rows(page: Page, caption: str) -> list[list[str]]:
+    rows = page.get_by_role("table", name=caption, exact=True).locator("tbody tr")
+    return [[c.strip() for c in rows.nth(i).locator("td").all_inner_texts()] for i in range(rows.count())]
+
+
+def typed_round(page: Page) -> tuple[list[list[str]], list[list[str]]]:
+    """The round typed as text under Advanced: its final totals and its ledger."""
+    page.goto("/round")
+    page.get_by_text("Advanced: the round as text").click()
+    page.get_by_label("Rules").select_option("sichuan")
+    page.get_by_label("The round, one event a line").fill(TYPED)
+    page.get_by_role("button", name="Settle the round").click()
+    return table_rows(page, "Final totals"), table_rows(page, "Ledger")
+
+
+def enter_by_taps(page: Page) -> None:
+    """The same round, by selects, radios and tile taps only, on a phone-sized screen."""
+    page.set_viewport_size(PHONE)
+    page.goto("/round?rules=sichuan")
+    missing = step(page, "Missing suits")
+    for seat, suit in zip("ESWN", ["Dots 筒", "Characters 萬", "Bamboo 索", "Dots 筒"], strict=True):
+        missing.get_by_label(f"{seat} declared missing").select_option(label=suit)
+    missing.get_by_role("button", name="Set the missing suits").click()
+
+    win = step(page, "Add a win")
+    win.get_by_label("Who won").select_option("E")
+    win.get_by_label("Self-draw 自摸").check()
+    tap_tiles(win, "123s456s789s234s55s")
+    win.get_by_role("button", name="Add the win").click()
+
+    for who, kind, tile, source in (("S", "Concealed 暗杠", "9 Dots", ""),
+                                    ("W", "Exposed, on a discard 直杠", "2 Characters", "N")):
+        kong = step(page, "Add a kong")
+        kong.get_by_label("Who made the kong").select_option(who)
+        kong.get_by_label(kind).check()
+        kong.get_by_role("radio", name=re.compile(rf"^{tile}")).check()
+        if source:
+            kong.get_by_label("From whose discard (exposed kong)").select_option(source)
+        kong.get_by_role("button", name="Add the kong").click()
+
+    wall = step(page, "End of the wall")
+    wall.get_by_label("Whose tiles").select_option("S")
+    tap_tiles(wall, "123p456p23p55p")
+    wall.get_by_label("a new meld").check()
+    nine_dots = wall.get_by_role("group", name="Add a tile").get_by_role("button", name=re.compile(r"^Add 9 Dots"))
+    nine_dots.click()                                   # the first tap opens the meld row
+    expect(wall.locator(".draft")).to_be_visible()
+    for _ in range(3):
+        nine_dots.click()
+    wall.get_by_role("button", name="as ckong").click()
+    expect(wall.get_by_role("button", name="Remove meld ckong:9999p")).to_be_visible()
+    wall.get_by_role("button", name="Add to the wall's end").click()
+    for seat, shortcut in (("W", "Not ready 没下叫"), ("N", "Still holds the missing suit 花猪")):
+        wall = step(page, "End of the wall")
+        wall.get_by_label("Whose tiles").select_option(seat)
+        wall.get_by_label(shortcut).check()
+        wall.get_by_role("button", name="Add to the wall's end").click()
+    expect(page.get_by_role("table", name="Final totals", exact=True)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_round_entered_by_taps_matches_the_same_round_typed(page: Page):
+    totals, ledger = typed_round(page)
+    assert len(ledger) > 5
+    enter_by_taps(page)
+    assert table_rows(page, "Final totals") == totals
+    assert table_rows(page, "Ledger") == ledger
+
+
+def test_without_javascript_every_tap_is_a_page_and_the_round_comes_out_the_same(page: Page, browser, base_url):
+    totals, ledger = typed_round(page)
+    context = browser.new_context(java_script_enabled=False, base_url=base_url)
+    try:
+        plain = context.new_page()
+        enter_by_taps(plain)
+        assert table_rows(plain, "Final totals") == totals
+        assert table_rows(plain, "Ledger") == ledger
+    finally:
+        context.close()
+
+
+def test_with_javascript_a_tile_tap_does_not_reload_the_page(page: Page):
+    page.goto("/round?rules=sichuan")
+    win = step(page, "Add a win")
+    page.evaluate("window.stillHere = true")
+    tap_tiles(win, "123s456s789s234s55s")
+    win.get_by_role("button", name="Remove 4 Bamboo 四索").first.click()
+    expect(win.locator(".tile-row button[name=remove]")).to_have_count(13)
+    assert page.evaluate("window.stillHere === true")
+    assert sorted(tiles(win.locator("input[name=hand]").input_value())) == sorted(tiles("12356789s234s55s"))
