@@ -63,7 +63,7 @@ def enter_by_taps(page: Page) -> None:
     page.set_viewport_size(PHONE)
     page.goto("/round?rules=sichuan")
     missing = step(page, "Missing suits")
-    for seat, suit in zip("ESWN", ["Dots 筒", "Characters 萬", "Bamboo 索", "Dots 筒"], strict=True):
+    for seat, suit in zip("ESWN", ["Dots 筒", "Characters 万", "Bamboo 条", "Dots 筒"], strict=True):
         missing.get_by_label(f"{seat} declared missing").select_option(label=suit)
     missing.get_by_role("button", name="Set the missing suits").click()
 
@@ -129,7 +129,7 @@ def test_with_javascript_a_tile_tap_does_not_reload_the_page(page: Page):
     win = step(page, "Add a win")
     page.evaluate("window.stillHere = true")
     tap_tiles(win, "123s456s789s234s55s")
-    win.get_by_role("button", name="Remove 4 Bamboo 四索").first.click()
+    win.get_by_role("button", name="Remove 4 Bamboo 四条").first.click()
     expect(win.locator(".tile-row button[name=remove]")).to_have_count(13)
     assert page.evaluate("window.stillHere === true")
     assert sorted(tiles(win.locator("input[name=hand]").input_value())) == sorted(tiles("12356789s234s55s"))
