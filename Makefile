@@ -22,17 +22,16 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
-# The calculator on gunicorn (never debug) at http://localhost:$(PORT): one sync worker a
-# core. Rendering is CPU-bound, so threads only queue behind the GIL: under `make load` the
-# sync workers keep p99 under 50 ms at 32 connections where 2 workers x 4 threads reached
-# 85-120 ms (README, "Load test"). Sync workers close each connection after its answer and
-# want a buffering reverse proxy in front of them on the open internet (gunicorn's advice).
-# FLASK_DEBUG is dropped: left over in a shell, it would turn Flask's debug mode on. The
-# request-line limit is gunicorn's largest, so an over-long address reaches the app's own
-# limit (4096) and its answer, security headers included, rather than gunicorn's bare 414.
+# The calculator on gunicorn (never debug) at http://localhost:$(PORT), its settings in
+# app/web/serving.py: gevent workers, one a core (WEB_CONCURRENCY=n overrides), so a client
+# that trickles its headers or body holds a greenlet, not a worker (README, "Serving"); a
+# body past 64 KiB is refused unread (413); no control socket. The pages are CPU-bound and
+# each worker renders one at a time, as the sync workers did, so `make load` holds (README,
+# "Load test"). FLASK_DEBUG is dropped: left over in a shell, it would turn Flask's debug
+# mode on. MAHJONG_SERVER_NAME / MAHJONG_TRUSTED_HOSTS name the public host (README).
 run: $(STAMP)
-	env -u FLASK_DEBUG $(BIN)/gunicorn --worker-class sync --workers 2 --bind $(HOST):$(PORT) \
-		--limit-request-line 8190 --access-logfile - "app.web:create_app()"
+	env -u FLASK_DEBUG $(BIN)/gunicorn --config python:app.web.serving --bind $(HOST):$(PORT) \
+		"app.web:create_app()"
 
 # Flask's development server, reloading on every change to the code or templates.
 dev: $(STAMP)

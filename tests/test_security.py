@@ -10,13 +10,9 @@ import base64
 import builtins
 import hashlib
 import io
-import json
 import os
 import re
-import signal
-import socket
 import subprocess
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -26,6 +22,7 @@ import pytest
 from flask import Flask
 
 from app.web import create_app
+from tests.production import ProductionServer
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = "123m456m789m234p55s"
@@ -164,37 +161,13 @@ def test_the_production_command_is_gunicorn_without_debug_or_reload():
     assert "gunicorn" in command and "flask run" not in command
     assert "--reload" not in command and "--debug" not in command
     assert "-u FLASK_DEBUG" in command   # a FLASK_DEBUG left in the shell does not reach the app
-    assert "--workers" in command
+    assert "--config python:app.web.serving" in command   # workers, limits: app/web/serving.py
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def test_the_production_command_answers_with_the_headers_and_its_own_limits():
+def test_the_production_command_answers_with_the_headers_and_its_own_limits(tmp_path):
     """`make run`'s command itself, on loopback, with FLASK_DEBUG=1 left in the environment."""
-    port = _free_port()
-    out = subprocess.run(["make", "-n", "-s", "run", "HOST=127.0.0.1", f"PORT={port}"], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
-    lines = out.replace("\\\n", " ").splitlines()
-    command = next(line for line in lines if "gunicorn" in line)
-    if _gunicorn_version() >= (25, 1):   # keep off the control socket another server may hold
-        command = command.replace(" --bind", " --no-control-socket --bind", 1)
-    proc = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=ROOT, start_new_session=True,
-                            env={**os.environ, "FLASK_DEBUG": "1"},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(base + "/api/health", timeout=1) as r:
-                    assert json.load(r) == {"ok": True}
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert proc.poll() is None, proc.stderr.read().decode()
-                time.sleep(0.1)
+    with ProductionServer(tmp_path) as server:
+        base = f"http://127.0.0.1:{server.port}"
         for url, status in [("/", 200), (f"/?hand={HAND}", 200), ("/nope", 404),
                             ("/api/score?x=" + "a" * 5000, 400), ("/?x=" + "a" * 7000, 414)]:
             try:
@@ -206,18 +179,6 @@ def test_the_production_command_answers_with_the_headers_and_its_own_limits():
                 _check_headers(response)
                 body = response.read().decode()
                 assert "Traceback" not in body and "Werkzeug Debugger" not in body
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
-def _gunicorn_version() -> tuple[int, ...]:
-    import gunicorn
-    return tuple(gunicorn.version_info)
 
 
 def test_the_app_is_built_with_debug_and_testing_off():
@@ -261,3 +222,35 @@ def test_a_ruleset_id_from_a_request_never_reaches_the_file_system(monkeypatch):
         if url.startswith("/rules/") and "?" not in url:
             assert response.status_code == 404
     assert not [p for p in opened if "passwd" in p or "rulesets" in p or "pyproject" in p], opened
+
+
+# --- the Host header is not trusted ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("host", ["evil.example", "127.0.0.1:8000", "localhost"])
+def test_a_slash_redirect_is_relative_whatever_host_the_request_names(host):
+    response = APP.test_client().get("/rules", headers={"Host": host})
+    assert response.status_code == 308
+    assert response.headers["Location"] == "/rules/"
+    assert "evil" not in response.get_data(as_text=True)
+    _check_headers(response)
+
+
+def test_with_a_server_name_redirects_name_it_and_other_hosts_answer_400(monkeypatch):
+    monkeypatch.setenv("MAHJONG_SERVER_NAME", "mahjong.example")
+    client = create_app().test_client()
+    response = client.get("/rules", headers={"Host": "mahjong.example"})
+    assert response.status_code == 308
+    assert response.headers["Location"] == "http://mahjong.example/rules/"
+    response = client.get("/rules", headers={"Host": "evil.example"})
+    assert response.status_code == 400 and "evil.example" not in response.get_data(as_text=True)
+    assert "Location" not in response.headers
+    _check_headers(response)
+
+
+def test_trusted_hosts_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("MAHJONG_TRUSTED_HOSTS", "a.example, .b.example")
+    client = create_app().test_client()
+    assert client.get("/api/health", headers={"Host": "a.example"}).status_code == 200
+    assert client.get("/api/health", headers={"Host": "lessons.b.example"}).status_code == 200
+    assert client.get("/api/health", headers={"Host": "c.example"}).status_code == 400
