@@ -15,6 +15,7 @@ from flask import Flask, abort, jsonify, render_template, request
 from werkzeug.exceptions import SecurityError
 
 from ..rulesets import load_all
+from . import caching
 from .bodies import MAX_BODY, REFUSED, BodyLimit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +53,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.wsgi_app = BodyLimit(app.wsgi_app)
     app.before_request(_refuse_body)
     app.after_request(_security_headers)
+    caching.install(app)
     app.after_request(_no_foreign_host)   # runs first: the headers go on its new answer
     _error_pages(app)
     from ..payments import fmt
