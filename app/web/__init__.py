@@ -9,13 +9,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from flask import Flask, abort, jsonify, render_template, request
 from werkzeug.exceptions import SecurityError
 
 from ..rulesets import load_all
-from . import caching
+from . import caching, compression
 from .bodies import MAX_BODY, REFUSED, BodyLimit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,13 +53,20 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.wsgi_app = BodyLimit(app.wsgi_app)
     app.before_request(_refuse_body)
     app.after_request(_security_headers)
+    compression.install(app)   # runs after caching's headers: it suffixes their ETag
     caching.install(app)
     app.after_request(_no_foreign_host)   # runs first: the headers go on its new answer
     _error_pages(app)
     from ..payments import fmt
     from .present import tile_img
-    app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img)
+    app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img,
+                                 icon_uri=_icon_uri(Path(app.static_folder)))
     return app
+
+
+def _icon_uri(static: Path) -> str:
+    """The White Dragon tile as a data: address: the icon costs no request."""
+    return "data:image/svg+xml," + quote((static / "tiles" / "5z.svg").read_text(encoding="utf-8"))
 
 
 def _hosts(value: str | None) -> list[str] | None:

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from flask import Flask, current_app, request
 
+from .compression import GZIP_SUFFIX
+
 PAGE_MAX_AGE = 3600        # seconds a page or API answer may be kept (a deploy changes them)
 ERROR_MAX_AGE = 60         # a refusal of the same address is the same refusal
 STATIC_MAX_AGE = 31536000  # a year: a hashed static address is never reused for other bytes
@@ -111,9 +113,11 @@ def _cacheable() -> bool:
 
 def _not_modified():
     """304 for an address whose answer the client holds: nothing is computed or rendered."""
-    if _cacheable() and _current_etag() in request.if_none_match:
+    tag = _current_etag() if _cacheable() else None
+    if tag and (tag in request.if_none_match or tag + GZIP_SUFFIX in request.if_none_match):
         response = current_app.response_class(status=304)
-        response.set_etag(_current_etag())
+        held = tag + GZIP_SUFFIX if tag + GZIP_SUFFIX in request.if_none_match else tag
+        response.set_etag(held)
         response.headers["Cache-Control"] = f"public, max-age={PAGE_MAX_AGE}"
         return response
     return None
