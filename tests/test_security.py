@@ -254,3 +254,12 @@ def test_trusted_hosts_come_from_the_environment(monkeypatch):
     assert client.get("/api/health", headers={"Host": "a.example"}).status_code == 200
     assert client.get("/api/health", headers={"Host": "lessons.b.example"}).status_code == 200
     assert client.get("/api/health", headers={"Host": "c.example"}).status_code == 400
+
+
+@pytest.mark.parametrize("path", ["//rules", "///rules//hong-kong", "//evil.example/rules"])
+def test_a_redirect_from_a_path_of_many_slashes_stays_on_this_site(path):
+    response = APP.test_client().get("/", environ_overrides={"PATH_INFO": path,
+                                                             "HTTP_HOST": "evil.example"})
+    location = response.headers.get("Location", "/")
+    assert location.startswith("/") and not location.startswith("//"), location
+    assert "evil" not in location

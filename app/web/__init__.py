@@ -89,7 +89,8 @@ def _no_foreign_host(response):
     if location:
         parts = urlsplit(location)
         if parts.netloc and parts.netloc != current_app.config["SERVER_NAME"]:
-            relative = urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
+            path = "/" + parts.path.lstrip("/")   # "//x" would name host x
+            relative = urlunsplit(("", "", path, parts.query, parts.fragment))
             return redirect(relative, response.status_code)
     return response
 
