@@ -3,6 +3,7 @@ from the build and the address, answered 304 when the client holds it; static fi
 linked by content hash and kept for a year."""
 from __future__ import annotations
 
+import gzip
 import hashlib
 import re
 import shutil
@@ -117,3 +118,40 @@ def test_static_links_carry_the_files_content_hash_and_are_kept_for_a_year():
 def test_a_static_link_without_the_current_hash_is_revalidated(query):
     response = APP.test_client().get(f"/static/style.css{query}")
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-cache"
+
+
+# --- compression ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", [f"/?hand={HAND}", "/rules/sichuan", "/api/openapi.json",
+                                 "/static/style.css", "/static/tiles/sprite.svg"])
+def test_a_text_answer_is_gzipped_when_accepted_and_is_the_same_bytes(url):
+    client = APP.test_client()
+    plain = client.get(url)
+    packed = client.get(url, headers={"Accept-Encoding": "gzip, deflate"})
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.data) == plain.data
+    assert len(packed.data) < len(plain.data) / 2
+    assert "Accept-Encoding" in plain.headers["Vary"] and "Accept-Encoding" in packed.headers["Vary"]
+    assert packed.headers["ETag"] == plain.headers["ETag"][:-1] + '-gz"'
+
+
+def test_a_held_gzipped_answer_is_answered_304():
+    client = APP.test_client()
+    url = f"/api/score?hand={HAND}"
+    packed = client.get(url, headers={"Accept-Encoding": "gzip"})
+    again = client.get(url, headers={"Accept-Encoding": "gzip", "If-None-Match": packed.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["ETag"] == packed.headers["ETag"]
+
+
+@pytest.mark.parametrize("accept", ["identity", "gzip;q=0", "br"])
+def test_no_gzip_unless_the_client_accepts_it(accept):
+    response = APP.test_client().get(f"/?hand={HAND}", headers={"Accept-Encoding": accept})
+    assert "Content-Encoding" not in response.headers
+
+
+def test_a_small_answer_is_sent_as_it_is():
+    response = APP.test_client().get("/api/health", headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200
+    assert len(response.data) < 1024 and "Content-Encoding" not in response.headers
