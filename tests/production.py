@@ -73,12 +73,14 @@ def _complete(data: bytes) -> bool:
 class ProductionServer:
     """`make run`'s gunicorn on 127.0.0.1, its log in a file, $HOME in a scratch folder."""
 
-    def __init__(self, tmp: Path, env: dict[str, str] | None = None, start_seconds: float = 30):
+    def __init__(self, tmp: Path, env: dict[str, str | None] | None = None,
+                 start_seconds: float = 30):
         self.port = free_port()
         self.home = tmp / "home"
         self.home.mkdir(parents=True, exist_ok=True)
         self.log_path = tmp / "server.log"
         self.env = {**os.environ, "HOME": str(self.home), "FLASK_DEBUG": "1", **(env or {})}
+        self.env = {k: v for k, v in self.env.items() if v is not None}   # None: unset it
         self.start_seconds = start_seconds
         self.proc: subprocess.Popen | None = None
 

@@ -155,3 +155,9 @@ def test_a_small_answer_is_sent_as_it_is():
     response = APP.test_client().get("/api/health", headers={"Accept-Encoding": "gzip"})
     assert response.status_code == 200
     assert len(response.data) < 1024 and "Content-Encoding" not in response.headers
+
+
+@pytest.mark.parametrize("path", ["/static/a%00b.css", "/static/" + "x" * 5000, "/static/../app/web/caching.py"])
+def test_a_static_address_that_names_no_file_answers_without_a_server_error(path):
+    response = APP.test_client().get(path)
+    assert response.status_code in (400, 404) and response.headers["Cache-Control"] == "no-cache"

@@ -22,7 +22,8 @@ SETTLE = "POST /api/settle HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: applicat
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with ProductionServer(tmp_path_factory.mktemp("production"), env={"WEB_CONCURRENCY": ""}) as running:
+    folder = tmp_path_factory.mktemp("production")
+    with ProductionServer(folder, env={"WEB_CONCURRENCY": None}) as running:   # one a core
         yield running
 
 

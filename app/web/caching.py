@@ -80,10 +80,13 @@ def etag_for(build: str, path: str, query: bytes) -> str:
 def static_hash(folder: str, filename: str) -> str | None:
     """The first 12 hex digits of a static file's SHA-256; None if it is not a file."""
     root = Path(folder).resolve()
-    path = (root / filename).resolve()
-    if root not in path.parents or not path.is_file():
+    try:
+        path = (root / filename).resolve()
+        if root not in path.parents or not path.is_file():
+            return None
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    except (OSError, ValueError):   # a name from the address: too long, a NUL byte …
         return None
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
 def install(app: Flask) -> None:
