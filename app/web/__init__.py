@@ -129,7 +129,8 @@ def _error_pages(app: Flask) -> None:
 
     app.register_error_handler(404, lambda e: page(404, "Not found", "There is no page at this address."))
     app.register_error_handler(405, not_allowed)
-    app.register_error_handler(400, lambda e: page(400, "Bad request", _told(e, "The request could not be read.")))
+    app.register_error_handler(400, lambda e: page(400, "Bad request",
+                                                  _told(e, "The request could not be read.")))
     # A Host outside TRUSTED_HOSTS: no address can be built for it, so a plain answer.
     app.register_error_handler(SecurityError, lambda e: app.response_class(
         "This server does not answer for that host name.\n", 400, mimetype="text/plain"))

@@ -25,7 +25,8 @@ class Network:
         self.received: dict[str, int] = {}
         cdp = page.context.new_cdp_session(page)
         cdp.send("Network.enable")
-        cdp.on("Network.requestWillBeSent", lambda e: self.urls.update({e["requestId"]: e["request"]["url"]}))
+        cdp.on("Network.requestWillBeSent",
+               lambda e: self.urls.update({e["requestId"]: e["request"]["url"]}))
         cdp.on("Network.requestServedFromCache", lambda e: self.cached.add(e["requestId"]))
         cdp.on("Network.responseReceived", lambda e: self._from_cache(e))
         cdp.on("Network.loadingFinished",
