@@ -26,9 +26,10 @@ install: $(STAMP)
 # app/web/serving.py: gevent workers, one a core (WEB_CONCURRENCY=n overrides), so a client
 # that trickles its headers or body holds a greenlet, not a worker (README, "Serving"); a
 # body past 64 KiB is refused unread (413); no control socket. The pages are CPU-bound and
-# each worker renders one at a time, as the sync workers did, so `make load` holds (README,
-# "Load test"). FLASK_DEBUG is dropped: left over in a shell, it would turn Flask's debug
-# mode on. MAHJONG_SERVER_NAME / MAHJONG_TRUSTED_HOSTS name the public host (README).
+# each worker renders one at a time and closes each connection after its answer, as the sync
+# workers did (README, "Load test", for figures). FLASK_DEBUG is dropped: left over in a
+# shell, it would turn Flask's debug mode on. MAHJONG_SERVER_NAME / MAHJONG_TRUSTED_HOSTS
+# name the public host (README).
 run: $(STAMP)
 	env -u FLASK_DEBUG $(BIN)/gunicorn --config python:app.web.serving --bind $(HOST):$(PORT) \
 		"app.web:create_app()"
