@@ -31,9 +31,13 @@ $(TEST_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 
 install: $(TEST_STAMP)
 
-# The production command: `mahjong-calculator serve`, i.e. gunicorn with app/gunicorn_conf.py
-# (one sync worker a core or $WEB_CONCURRENCY, never debug, never reload, no control socket).
-# FLASK_DEBUG is dropped: left over in a shell, it would turn Flask's debug mode on.
+# The production command: `mahjong-calculator serve`, i.e. gunicorn with its settings in
+# app/web/serving.py: gevent workers, one a core (WEB_CONCURRENCY=n overrides), so a client
+# that trickles its headers or body holds a greenlet, not a worker (README, "Serving"); a
+# body past 64 KiB is refused unread (413); no control socket. The pages are CPU-bound and
+# each worker renders one at a time and closes each connection after its answer (README,
+# "Load test", for figures). FLASK_DEBUG is dropped: left over in a shell, it would turn
+# Flask's debug mode on. MAHJONG_SERVER_NAME / MAHJONG_TRUSTED_HOSTS name the public host.
 run: $(RUN_STAMP)
 	env -u FLASK_DEBUG HOST=$(HOST) PORT=$(PORT) $(BIN)/mahjong-calculator serve
 

@@ -42,7 +42,7 @@ def serve_command(args: list[str]) -> int:
         return 2
     env = {k: v for k, v in os.environ.items() if k != "FLASK_DEBUG"}   # left over in a shell
     os.execve(sys.executable, [sys.executable, "-m", "gunicorn", "--config",
-                               "python:app.gunicorn_conf", "app.web:create_app()"], env)
+                               "python:app.web.serving", "app.web:create_app()"], env)
     return 1   # not reached
 
 

@@ -48,7 +48,7 @@ def test_the_wheel_carries_the_web_app_rulesets_templates_and_static_files(wheel
         shipped = {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*")
                    if p.is_file() and "__pycache__" not in p.parts}
         assert shipped and {f"app/{name}" for name in shipped} <= names, folder
-    assert {"app/web/__init__.py", "app/cli.py", "app/gunicorn_conf.py"} <= names
+    assert {"app/web/__init__.py", "app/cli.py", "app/web/serving.py"} <= names
     metadata = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     for field in ("License-Expression: MIT", "Requires-Python: >=3.11", "Project-URL: Source",
@@ -94,7 +94,7 @@ def test_the_installed_wheel_scores_checks_and_serves_from_outside_the_checkout(
                 if "==" in line and not line.startswith("#"))
     versions = json.loads(run([bin_dir / "python", "-c", "import json, importlib.metadata as m;"
                                "print(json.dumps({d: m.version(d) for d in"
-                               " ('flask', 'werkzeug', 'wtforms', 'pyyaml', 'gunicorn')}))"],
+                               " ('flask', 'werkzeug', 'wtforms', 'pyyaml', 'gunicorn', 'gevent')}))"],
                               work).stdout)
     pinned = {d.lower(): v for d, v in pins.items()}
     assert versions == {d: pinned[d] for d in versions}   # what was asked for was installed
@@ -113,11 +113,12 @@ def test_the_installed_wheel_scores_checks_and_serves_from_outside_the_checkout(
     assert checked.stdout.count(": ok (") >= 5
 
 
-def test_the_installed_command_serves_the_calculator(wheel, tmp_path):
+@pytest.mark.parametrize("constraints", ["constraints.txt", "constraints-lowest.txt"])
+def test_the_installed_command_serves_the_calculator(wheel, tmp_path, constraints):
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     run([env_dir / "bin" / "python", "-m", "pip", "install", "--quiet", "-c",
-         ROOT / "constraints.txt", wheel], tmp_path)
+         ROOT / constraints, wheel], tmp_path)
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MAHJONG_RULESET_DIR")}
     proc = subprocess.Popen([env_dir / "bin" / "mahjong-calculator", "serve"], cwd=tmp_path,

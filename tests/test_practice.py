@@ -37,7 +37,8 @@ def client():
 def dealt_tiles(text: str) -> list[str]:
     """The tiles the deal section shows, in order (their accessible names)."""
     section = text[text.index('<section class="deal"'):text.index("</section>", text.index('<section class="deal"'))]
-    return re.findall(r'<img class="tile" src="/static/tiles/([a-z0-9]+)\.svg"', section)
+    return re.findall(r'<img class="tile" src="/static/tiles/sprite\.svg\?v=[0-9a-f]+#t([a-z0-9]+)"',
+                      section)
 
 
 def marks(page: Page) -> dict[str, str]:

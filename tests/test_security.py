@@ -10,12 +10,9 @@ import base64
 import builtins
 import hashlib
 import io
-import json
 import os
 import re
-import socket
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -25,8 +22,7 @@ import pytest
 from flask import Flask
 
 from app.web import create_app
-
-from .waiting import stop_group, wait_until_up
+from tests.production import ProductionServer
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = "123m456m789m234p55s"
@@ -167,44 +163,10 @@ def test_the_production_command_is_the_serve_command_without_debug():
     assert "HOST=127.0.0.1" in command and "PORT=9123" in command
 
 
-def _gunicorn_settings(**environ: str) -> dict:
-    """What gunicorn reads from app/gunicorn_conf.py under this environment."""
-    code = ("import json, app.gunicorn_conf as c;"
-            "print(json.dumps({k: getattr(c, k) for k in dir(c) if not k.startswith('_')"
-            " and isinstance(getattr(c, k), (str, int, bool))}))")
-    env = {k: v for k, v in os.environ.items() if k not in ("HOST", "PORT", "WEB_CONCURRENCY")}
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         check=True, env={**env, **environ}).stdout
-    return json.loads(out)
-
-
-def test_gunicorn_runs_sync_workers_one_a_core_and_no_control_socket():
-    settings = _gunicorn_settings()
-    assert settings["workers"] == os.cpu_count() and settings["worker_class"] == "sync"
-    assert settings["bind"] == "0.0.0.0:8000" and settings["control_socket_disable"] is True
-    assert "reload" not in settings
-    assert _gunicorn_settings(WEB_CONCURRENCY="5", HOST="127.0.0.1", PORT="9")["workers"] == 5
-    assert _gunicorn_settings(HOST="127.0.0.1", PORT="9")["bind"] == "127.0.0.1:9"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def test_the_production_command_answers_with_the_headers_and_its_own_limits():
+def test_the_production_command_answers_with_the_headers_and_its_own_limits(tmp_path):
     """`make run`'s command itself, on loopback, with FLASK_DEBUG=1 left in the environment."""
-    port = _free_port()
-    command = _make_run_command(HOST="127.0.0.1", PORT=str(port))
-    proc = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=ROOT, start_new_session=True,
-                            env={**os.environ, "FLASK_DEBUG": "1", "WEB_CONCURRENCY": "1"},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base + "/api/health", proc)
-        with urllib.request.urlopen(base + "/api/health", timeout=30) as r:
-            assert json.load(r) == {"ok": True}
+    with ProductionServer(tmp_path) as server:
+        base = f"http://127.0.0.1:{server.port}"
         for url, status in [("/", 200), (f"/?hand={HAND}", 200), ("/nope", 404),
                             ("/api/score?x=" + "a" * 5000, 400), ("/?x=" + "a" * 7000, 414)]:
             try:
@@ -216,8 +178,6 @@ def test_the_production_command_answers_with_the_headers_and_its_own_limits():
                 _check_headers(response)
                 body = response.read().decode()
                 assert "Traceback" not in body and "Werkzeug Debugger" not in body
-    finally:
-        stop_group(proc)
 
 
 def test_the_app_is_built_with_debug_and_testing_off():
@@ -261,3 +221,44 @@ def test_a_ruleset_id_from_a_request_never_reaches_the_file_system(monkeypatch):
         if url.startswith("/rules/") and "?" not in url:
             assert response.status_code == 404
     assert not [p for p in opened if "passwd" in p or "rulesets" in p or "pyproject" in p], opened
+
+
+# --- the Host header is not trusted ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("host", ["evil.example", "127.0.0.1:8000", "localhost"])
+def test_a_slash_redirect_is_relative_whatever_host_the_request_names(host):
+    response = APP.test_client().get("/rules", headers={"Host": host})
+    assert response.status_code == 308
+    assert response.headers["Location"] == "/rules/"
+    assert "evil" not in response.get_data(as_text=True)
+    _check_headers(response)
+
+
+def test_with_a_server_name_redirects_name_it_and_other_hosts_answer_400(monkeypatch):
+    monkeypatch.setenv("MAHJONG_SERVER_NAME", "mahjong.example")
+    client = create_app().test_client()
+    response = client.get("/rules", headers={"Host": "mahjong.example"})
+    assert response.status_code == 308
+    assert response.headers["Location"] == "http://mahjong.example/rules/"
+    response = client.get("/rules", headers={"Host": "evil.example"})
+    assert response.status_code == 400 and "evil.example" not in response.get_data(as_text=True)
+    assert "Location" not in response.headers
+    _check_headers(response)
+
+
+def test_trusted_hosts_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("MAHJONG_TRUSTED_HOSTS", "a.example, .b.example")
+    client = create_app().test_client()
+    assert client.get("/api/health", headers={"Host": "a.example"}).status_code == 200
+    assert client.get("/api/health", headers={"Host": "lessons.b.example"}).status_code == 200
+    assert client.get("/api/health", headers={"Host": "c.example"}).status_code == 400
+
+
+@pytest.mark.parametrize("path", ["//rules", "///rules//hong-kong", "//evil.example/rules"])
+def test_a_redirect_from_a_path_of_many_slashes_stays_on_this_site(path):
+    response = APP.test_client().get("/", environ_overrides={"PATH_INFO": path,
+                                                             "HTTP_HOST": "evil.example"})
+    location = response.headers.get("Location", "/")
+    assert location.startswith("/") and not location.startswith("//"), location
+    assert "evil" not in location

@@ -1,18 +1,23 @@
 """The web calculator: the only package that imports Flask.
 
 `create_app()` loads the rulesets once, registers one blueprint per area (pages, API,
-rules) and sets the security headers every response carries.
+rules) and sets the security headers every response carries. Request bodies are judged before
+the app reads them (`bodies`); redirects never name a host the request made up.
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, abort, jsonify, render_template, request
+from werkzeug.exceptions import SecurityError
 
 from ..resources import folder, ruleset_dir
 from ..rulesets import load_all
+from . import caching, compression
+from .bodies import MAX_BODY, REFUSED, BodyLimit
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -24,6 +29,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         FRAME_ANCESTORS=os.environ.get("MAHJONG_FRAME_ANCESTORS", "*"),
         DEFAULT_RULES=os.environ.get("MAHJONG_DEFAULT_RULES", "hong-kong"),
         RULESET_DIR=str(ruleset_dir()),
+        # The public host name, e.g. "mahjong.example": absolute URLs and redirects name it.
+        SERVER_NAME=os.environ.get("MAHJONG_SERVER_NAME") or None,
+        # Hosts a request may name ("a.example,.b.example"); others answer 400. Unset: the
+        # server name alone when there is one, else any host (then redirects stay relative).
+        TRUSTED_HOSTS=_hosts(os.environ.get("MAHJONG_TRUSTED_HOSTS"))
+        or _hosts(os.environ.get("MAHJONG_SERVER_NAME")),
+        MAX_CONTENT_LENGTH=MAX_BODY,
     )
     app.config.update(config or {})
     app.json.sort_keys = False   # keep answers in the order INTERFACE.md shows
@@ -38,13 +50,49 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(practice.bp)   # /points (fan → payment) and /practice (Count the Fan)
+    app.wsgi_app = BodyLimit(app.wsgi_app)
+    app.before_request(_refuse_body)
     app.after_request(_security_headers)
+    compression.install(app)   # runs after caching's headers: it suffixes their ETag
+    caching.install(app)
+    app.after_request(_no_foreign_host)   # runs first: the headers go on its new answer
     _error_pages(app)
     from ..payments import fmt
     from .present import cite, tile_img, tile_name
     app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img, cite=cite,
-                                 tile_name=tile_name)
+                                 tile_name=tile_name, icon_uri=_icon_uri(Path(app.static_folder)))
     return app
+
+
+def _icon_uri(static: Path) -> str:
+    """The White Dragon tile as a data: address: the icon costs no request."""
+    return "data:image/svg+xml," + quote((static / "tiles" / "5z.svg").read_text(encoding="utf-8"))
+
+
+def _hosts(value: str | None) -> list[str] | None:
+    """A comma-separated host list from the environment; None when unset or empty."""
+    hosts = [h.strip() for h in (value or "").split(",") if h.strip()]
+    return hosts or None
+
+
+def _refuse_body():
+    """Answer the verdict `bodies.BodyLimit` reached before the app (413 or 400)."""
+    refused = request.environ.get(REFUSED)
+    if refused is not None:
+        abort(refused[0], description=refused[1])
+
+
+def _no_foreign_host(response):
+    """Keep a redirect (its Location and its body) off any host but the configured name."""
+    from flask import current_app, redirect
+    location = response.headers.get("Location")
+    if location:
+        parts = urlsplit(location)
+        if parts.netloc and parts.netloc != current_app.config["SERVER_NAME"]:
+            path = "/" + parts.path.lstrip("/")   # "//x" would name host x
+            relative = urlunsplit(("", "", path, parts.query, parts.fragment))
+            return redirect(relative, response.status_code)
+    return response
 
 
 def _security_headers(response):
@@ -81,8 +129,20 @@ def _error_pages(app: Flask) -> None:
 
     app.register_error_handler(404, lambda e: page(404, "Not found", "There is no page at this address."))
     app.register_error_handler(405, not_allowed)
-    app.register_error_handler(400, lambda e: page(400, "Bad request", "The request could not be read."))
+    app.register_error_handler(400, lambda e: page(400, "Bad request",
+                                                  _told(e, "The request could not be read.")))
+    # A Host outside TRUSTED_HOSTS: no address can be built for it, so a plain answer.
+    app.register_error_handler(SecurityError, lambda e: app.response_class(
+        "This server does not answer for that host name.\n", 400, mimetype="text/plain"))
+    app.register_error_handler(413, lambda e: page(413, "Request too large", _told(
+        e, f"A request may carry at most {MAX_BODY} bytes.")))
     app.register_error_handler(414, lambda e: page(414, "Address too long",
                                                   "The address is longer than any hand description."))
     app.register_error_handler(500, lambda e: page(500, "Something went wrong",
                                                   "The calculator hit an internal error."))
+
+
+def _told(error, default: str) -> str:
+    """An abort()'s own description, else the page's default message."""
+    own = getattr(error, "description", None)
+    return own if own and own != type(error).description else default

@@ -91,7 +91,10 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                 "responses": {
                     "200": {"description": "The ledger: every payment with its reason, running and final totals.",
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ledger"}}}},
-                    "400": _ERRORS}}},
+                    "400": _ERRORS,
+                    "413": {"description": "The body is longer than 65536 bytes (refused unread).",
+                            "content": {"application/json": {
+                                "schema": {"$ref": "#/components/schemas/Errors"}}}}}}},
             "/api/health": {"get": {
                 "operationId": "health", "summary": "Liveness: answers {\"ok\": true} while the app is up.",
                 "responses": {"200": {"description": "The app is up.", "content": {"application/json": {

@@ -140,7 +140,9 @@ def practice():
         problems.append(f"unknown level {level[:20]!r}; choose one of {', '.join(LEVELS)}")
     seed = params.get("seed", "").strip()
     if not seed and not problems:   # a new series: give it a seed, so the link replays it
-        return redirect(_link(ruleset.id, level, secrets.token_hex(4), 1, "", embed))
+        response = redirect(_link(ruleset.id, level, secrets.token_hex(4), 1, "", embed))
+        response.headers["Cache-Control"] = "no-store"   # a new series each time: never kept
+        return response
     if not SEED.fullmatch(seed):
         problems.append(f"the seed {seed[:40]!r} is not a series name: use up to 40 letters,"
                         " digits, - or _")

@@ -173,8 +173,11 @@ def tile_name(tile) -> str:
 
 @lru_cache(maxsize=1024)
 def _tile_img(root: str, code: str, label: str, cls: str) -> Markup:
-    """Made once per tile, class and mount point: url_for and escaping were a quarter of a page."""
-    src = url_for("static", filename=f"tiles/{code}.svg")
+    """Made once per tile, class and mount point: url_for and escaping were a quarter of a page.
+
+    Every tile is a view of one sprite (static/tiles/sprite.svg): a page fetches one image.
+    """
+    src = url_for("static", filename="tiles/sprite.svg") + f"#t{code}"
     return Markup('<img class="{}" src="{}" alt="{}" title="{}" width="30" height="40">').format(
         cls, src, label, label)
 

@@ -1,4 +1,5 @@
-"""Draw the tile images: one SVG per tile, named by its code (5s.svg, fl1.svg), plus back.svg.
+"""Draw the tile images: one SVG per tile, named by its code (5s.svg, fl1.svg), plus back.svg,
+and sprite.svg, every tile in one file for the pages (`sprite.svg#t5s` shows the 5 Bamboo).
 
 Pure standard library. The accessible names come from app.tiles, so they cannot drift:
 
@@ -286,18 +287,7 @@ def svg(label: str, body: list[str]) -> str:
 
 
 def tile_svg(t) -> str:
-    suit, rank = t.suit, t.rank
-    if suit == "m":
-        art = characters(rank)
-    elif suit == "p":
-        art = dots(rank)
-    elif suit == "s":
-        art = bamboo(rank)
-    elif suit == "z":
-        art = honour(rank)
-    else:
-        art = bonus(suit, rank)
-    return svg(t.label, tile_body() + art)
+    return svg(t.label, tile_body() + tile_art(t))
 
 
 def back_svg() -> str:
@@ -319,9 +309,35 @@ def back_svg() -> str:
     return svg(BACK_LABEL, body)
 
 
+def tile_art(t) -> list[str]:
+    """What is drawn on a tile's face."""
+    return {"m": characters, "p": dots, "s": bamboo, "z": honour}.get(
+        t.suit, lambda rank: bonus(t.suit, rank))(t.rank)
+
+
+def sprite_svg() -> str:
+    """Every tile side by side, each named by a <view> (`#t5s`), the face drawn once in <defs>.
+
+    A page shows its tiles as `<img src="sprite.svg#t5s">`: one request for all of them.
+    """
+    width = WIDTH * len(TILES)
+    lines = [f"<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
+             f"viewBox=\"0 0 {width} {HEIGHT}\" width=\"{width}\" height=\"{HEIGHT}\">",
+             "<title>Mahjong tiles</title>",
+             "<defs><g id=\"face\">", *tile_body(), "</g></defs>"]
+    for i, t in enumerate(TILES):
+        x = i * WIDTH
+        lines.append(f"<view id=\"t{t.code}\" viewBox=\"{x} 0 {WIDTH} {HEIGHT}\"/>")
+        lines.append(f"<g transform=\"translate({x} 0)\"><use href=\"#face\" xlink:href=\"#face\"/>")
+        lines += tile_art(t)
+        lines.append("</g>")
+    return "\n".join([*lines, "</svg>", ""])
+
+
 def all_files() -> dict[str, str]:
     files = {f"{t.code}.svg": tile_svg(t) for t in TILES}
     files["back.svg"] = back_svg()
+    files["sprite.svg"] = sprite_svg()
     return files
 
 

@@ -86,7 +86,7 @@ def test_every_tile_image_is_named_for_screen_readers(page: Page, name):
     assert images.count() > 0
     for i in range(images.count()):
         image = images.nth(i)
-        code = re.search(r"/tiles/([a-z0-9]+)\.svg", image.get_attribute("src"))[1]
+        code = re.search(r"/tiles/sprite\.svg\?v=[0-9a-f]+#t([a-z0-9]+)$", image.get_attribute("src"))[1]
         expect(image).to_have_accessible_name(NAME_BY_CODE[code])
     # every tile button says what it does to which tile
     buttons = page.locator("button.tile-button")

@@ -101,7 +101,7 @@ def test_a_round_of_count_the_fan(page: Page, api):
     page.goto(f"/practice?rules={rules}&seed={seed}&n=1&level={level}")
     expect(page.get_by_role("heading", name=re.compile("Hand 1"))).to_be_visible()
     expect(page.get_by_role("group", name="Winning tile").locator("img")).to_have_attribute(
-        "src", re.compile(rf"/{dealt['win']}\.svg$"))
+        "src", re.compile(rf"/sprite\.svg\?v=[0-9a-f]+#t{dealt['win']}$"))
     first_hand = page.get_by_role("group", name="Concealed tiles").inner_html()
 
     # answer wrong: leave one counted item out of the ticks and out of the total

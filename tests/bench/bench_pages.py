@@ -1,0 +1,59 @@
+"""How long a result page takes against /api/score for the same hand, in one process.
+
+Run on demand (`python tests/bench/bench_pages.py`), never in CI. For each hand it times, in
+the Flask test client (no network, no server), GET /api/score and GET / (the calculator's
+result page) with the same query, and prints the median milliseconds of each and their ratio
+(target: the page within 3 x the API answer). No request sends If-None-Match or
+Accept-Encoding, so every page is rendered whole and sent uncompressed.
+
+    python tests/bench/bench_pages.py            # 300 rounds a hand
+    python tests/bench/bench_pages.py 50         # a quick look
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from app.web import create_app  # noqa: E402
+
+HANDS = [
+    "rules=hong-kong&hand=123m456m789m234p55s&discarder=N",
+    "rules=sichuan&hand=111p123p777p789p55p&by=self-draw&missing=m",
+    "rules=hong-kong-course&hand=123m789m55s&melds=777p,ckong:5555z&by=self-draw&flowers=13"
+    "&events=kong-replacement",
+]
+
+
+def median_ms(client, url: str, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        response = client.get(url)
+        times.append(time.perf_counter() - start)
+        assert response.status_code == 200, (url, response.status_code)
+    return statistics.median(times) * 1000
+
+
+def main(rounds: int) -> int:
+    client = create_app().test_client()
+    worst = 0.0
+    print(f"{'hand':<70} {'api ms':>7} {'page ms':>8} {'ratio':>6}")
+    for query in HANDS:
+        api, page = f"/api/score?{query}", f"/?{query}"
+        median_ms(client, api, 20), median_ms(client, page, 20)   # warm up
+        api_ms = median_ms(client, api, rounds)
+        page_ms = median_ms(client, page, rounds)
+        ratio = page_ms / api_ms
+        worst = max(worst, ratio)
+        print(f"{query[:70]:<70} {api_ms:>7.2f} {page_ms:>8.2f} {ratio:>6.2f}")
+    print(f"\nworst ratio: {worst:.2f} (target: at most 3)")
+    return 0 if worst <= 3 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 300))
