@@ -2,7 +2,7 @@
 
 Every step is a GET that returns a new link: adding a hand (from a calculator result or a
 round of the ledger), removing or replacing one, moving the seats. Nothing is kept on the
-server and no cookie is set; sheet.js also keeps the last sheet in the browser's storage.
+server and no cookie is set; static/app.js also keeps the last sheet in the browser's storage.
 """
 from __future__ import annotations
 
