@@ -444,8 +444,8 @@ def discard_options(counts: Sequence[int], melds: int = 0, rules: ShapeRules = E
     In tile order; the caller sorts (the sort needs the waits' value, which is a price).
 
     >>> [(o.tile.code, o.shanten, o.left) for o in discard_options(
-    ...     counts_of(parse_tiles("123m456p789s11z22z37z")))][-2:]
-    [('3z', 0, 4), ('7z', 0, 4)]
+    ...     counts_of(parse_tiles("123m456p789s11z22z7z")))][-2:]
+    [('2z', 1, 8), ('7z', 0, 4)]
     """
     held = counts if held is None else held
     dead_lo = SUIT_OFFSET[table.missing] if table.missing is not None else -1
