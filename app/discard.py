@@ -177,19 +177,21 @@ def _choice(option: DiscardOption, hand: Hand, params: Mapping[str, str], rulese
     after = replace(hand, concealed=tuple(kept), win=None)
     waits: tuple[PricedWait, ...] = ()
     if option.shanten == 0:
-        waits = _priced_waits(after, params, table, rulesets)
+        waits = _priced_waits(after, option, params, table, rulesets)
     must_go = holds_missing and option.dead
     return DiscardChoice(option, after, waits, must_go,
                          _reasons(option, waits, ruleset, settings, table, holds_missing, must_go))
 
 
-def _priced_waits(after: Hand, params: Mapping[str, str], table: Table,
+def _priced_waits(after: Hand, option: DiscardOption, params: Mapping[str, str], table: Table,
                   rulesets: Mapping[str, Ruleset] | None) -> tuple[PricedWait, ...]:
-    """Every wait of the kept 13 tiles, priced as /api/waits prices it, with copies unseen."""
+    """Every wait of the kept 13 tiles, priced as /api/waits prices it, with copies unseen
+    (neither held, nor seen, nor the discard itself)."""
     trial = {k: v for k, v in params.items() if k not in ("win", "seen")}
     trial["hand"] = canonical(after.concealed)
     priced = calculate_waits(trial, rulesets)
-    return tuple(PricedWait(w.tile.code, max(0, w.left - table.seen[w.tile]), w)
+    return tuple(PricedWait(w.tile.code, max(0, w.left - table.seen[w.tile]
+                                             - (w.tile == option.tile)), w)
                  for w in priced.waits)
 
 

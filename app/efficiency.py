@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from .readings import ShapeRules
 from .tiles import NUM_KINDS, SUIT_OFFSET, TERMINALS_AND_HONOURS, TILES, Tile, parse_tiles
 
-__all__ = ["FormShanten", "Improvement", "DiscardOption", "Table", "counts_of", "standard_shanten",
+__all__ = ["clear_tables", "FormShanten", "Improvement", "DiscardOption", "Table", "counts_of", "standard_shanten",
            "seven_pairs_shanten", "thirteen_orphans_shanten", "shanten", "form_shanten",
            "improving_tiles", "discard_options", "parse_tiles"]
 
@@ -80,6 +81,13 @@ def _best(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 _SUIT_TABLES: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 _HONOUR_TABLES: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
 _TABLE_LIMIT = 200_000   # entries; odd input (every request new) would otherwise grow it
+
+
+def clear_tables() -> None:
+    """Forget every suit seen so far (for benchmarks that time a cold start)."""
+    for cache in (_SUIT_TABLES, _HONOUR_TABLES, _IDS, _BY_ID, _SUIT_IDS, _HONOUR_IDS, _JOINS,
+                  _TOPS):
+        cache.clear()
 
 
 def _remember(cache: dict, key, value):
@@ -177,21 +185,74 @@ def _top(x, y, slots: int) -> int:
                for g in range(slots + 1))
 
 
-def _suit_tables(counts: Sequence[int]):
-    """The four suits' tables and the honours' dead tiles."""
-    z0, z1, dead = _honour_table(tuple(counts[27:34]))
-    return [_suit_table(tuple(counts[0:9])), _suit_table(tuple(counts[9:18])),
-            _suit_table(tuple(counts[18:27])), (z0, z1)], dead
+# Few distinct tables occur (many suits share one), so each gets a number, and joining two
+# numbered tables, or reading the best of two, is one dictionary look-up once seen.
+_IDS: dict[tuple, int] = {}
+_BY_ID: list[tuple] = []
+_SUIT_IDS: dict[tuple[int, ...], int] = {}
+_HONOUR_IDS: dict[tuple[int, ...], tuple[int, int]] = {}
+_JOINS: dict[int, int] = {}
+_TOPS: dict[int, int] = {}
 
 
-def _dead_count(counts: Sequence[int], table: Table) -> tuple[list[int], int]:
+def _intern(table: tuple) -> int:
+    found = _IDS.get(table)
+    if found is None:
+        if len(_BY_ID) >= 1 << 20:   # never in practice: numbers must fit their key fields
+            clear_tables()
+        found = _IDS[table] = len(_BY_ID)
+        _BY_ID.append(table)
+    return found
+
+
+def _suit_id(counts: tuple[int, ...]) -> int:
+    """The number of one suit's table (nine counts)."""
+    found = _SUIT_IDS.get(counts)
+    if found is None:
+        found = _remember(_SUIT_IDS, counts, _intern(_suit_table(counts)))
+    return found
+
+
+def _honour_id(counts: tuple[int, ...]) -> tuple[int, int]:
+    """The number of the honours' table (seven counts), and their dead tiles."""
+    found = _HONOUR_IDS.get(counts)
+    if found is None:
+        no_head, head, dead = _honour_table(counts)
+        found = _remember(_HONOUR_IDS, counts, (_intern((no_head, head)), dead))
+    return found
+
+
+def _join_id(a: int, b: int) -> int:
+    key = a << 20 | b
+    found = _JOINS.get(key)
+    if found is None:
+        found = _remember(_JOINS, key, _intern(_join(_BY_ID[a], _BY_ID[b])))
+    return found
+
+
+def _top_id(a: int, b: int, slots: int) -> int:
+    key = (a << 20 | b) << 3 | slots
+    found = _TOPS.get(key)
+    if found is None:
+        found = _remember(_TOPS, key, _top(_BY_ID[a], _BY_ID[b], slots))
+    return found
+
+
+def _suit_ids(counts: Sequence[int]) -> tuple[int, int, int, int, int]:
+    """The four suits' table numbers and the honours' dead tiles."""
+    z, dead = _honour_id(tuple(counts[27:34]))
+    return (_suit_id(tuple(counts[0:9])), _suit_id(tuple(counts[9:18])),
+            _suit_id(tuple(counts[18:27])), z, dead)
+
+
+def _dead_count(counts: Sequence[int], table: Table) -> tuple[Sequence[int], int]:
     """The counts without the dead suit, and how many tiles of it are held."""
     if table.missing is None:
-        return list(counts), 0
+        return counts, 0
     lo = SUIT_OFFSET[table.missing]
     held = sum(counts[lo:lo + 9])
     if not held:
-        return list(counts), 0
+        return counts, 0
     live = list(counts)
     live[lo:lo + 9] = [0] * 9
     return live, held
@@ -210,10 +271,8 @@ def standard_shanten(counts: Sequence[int], melds: int = 0, table: Table = PLAIN
     4
     """
     live, dead = _dead_count(counts, table)
-    tables, honour_dead = _suit_tables(live)
-    slots = 4 - melds
-    value = _top(_join(tables[0], tables[1]), _join(tables[2], tables[3]), slots)
-    found = 8 - 2 * melds - value
+    m, p, s, z, honour_dead = _suit_ids(live)
+    found = 8 - 2 * melds - _top_id(_join_id(m, p), _join_id(s, z), 4 - melds)
     dead += honour_dead
     if dead and found != -1:
         found = max(found, dead - 1 if (sum(counts) + 3 * melds) % 3 == 2 else dead)
@@ -221,6 +280,8 @@ def standard_shanten(counts: Sequence[int], melds: int = 0, table: Table = PLAIN
 
 
 # --- seven pairs and thirteen orphans -----------------------------------------------------
+
+_ORPHAN_COUNTS = itemgetter(*TERMINALS_AND_HONOURS)
 
 
 def seven_pairs_shanten(counts: Sequence[int], quads: bool = False, table: Table = PLAIN) -> int:
@@ -237,8 +298,9 @@ def seven_pairs_shanten(counts: Sequence[int], quads: bool = False, table: Table
         pairs = min(7, sum(n // 2 for n in live))
         loose = sum(live) - 2 * pairs
     else:
-        pairs = sum(1 for n in live if n >= 2)
-        loose = sum(1 for n in live if n) - pairs   # one of each other kind held
+        kinds = len(live) - live.count(0)
+        pairs = kinds - live.count(1)
+        loose = kinds - pairs   # one of each other kind held
     return 13 - 2 * pairs - min(7 - pairs, loose)
 
 
@@ -248,9 +310,8 @@ def thirteen_orphans_shanten(counts: Sequence[int]) -> int:
     >>> thirteen_orphans_shanten(counts_of(parse_tiles("19m19p19s1234567z")))
     0
     """
-    kinds = sum(1 for i in TERMINALS_AND_HONOURS if counts[i])
-    paired = any(counts[i] >= 2 for i in TERMINALS_AND_HONOURS)
-    return 13 - kinds - paired
+    held = _ORPHAN_COUNTS(counts)
+    return 13 - (13 - held.count(0)) - (max(held) >= 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,11 +336,14 @@ class FormShanten:
 
 
 def form_shanten(counts: Sequence[int], melds: int = 0, rules: ShapeRules = EVERY_SHAPE,
-                 table: Table = PLAIN) -> FormShanten:
-    """The shanten of each form these rules allow (special forms only without melds)."""
+                 table: Table = PLAIN, standard: int | None = None) -> FormShanten:
+    """The shanten of each form these rules allow (special forms only without melds).
+
+    `standard`: the standard form's shanten when the caller has already found it.
+    """
     special = melds == 0
     return FormShanten(
-        standard_shanten(counts, melds, table),
+        standard_shanten(counts, melds, table) if standard is None else standard,
         seven_pairs_shanten(counts, rules.seven_pairs_quads, table)
         if special and rules.seven_pairs else UNREACHABLE,
         thirteen_orphans_shanten(counts)
@@ -329,15 +393,19 @@ class _Others:
     """The standard form's tables of a 13-tile hand, each suit's partners joined once, so
     that a draw (which changes one suit) costs one table look-up and one join."""
 
-    __slots__ = ("others", "slots", "melds", "missing_dead", "honour_dead")
+    __slots__ = ("others", "slots", "melds", "missing_dead", "honour_dead", "standard")
 
     def __init__(self, live: Sequence[int], missing_dead: int, melds: int) -> None:
-        t, self.honour_dead = _suit_tables(live)
-        low, high = _join(t[0], t[1]), _join(t[2], t[3])
-        self.others = (_join(t[1], high), _join(t[0], high), _join(low, t[3]), _join(low, t[2]))
+        m, p, s, z, self.honour_dead = _suit_ids(live)
+        low, high = _join_id(m, p), _join_id(s, z)
+        self.others = (_join_id(p, high), _join_id(m, high), _join_id(low, z), _join_id(low, s))
         self.slots = 4 - melds
         self.melds = melds
         self.missing_dead = missing_dead
+        # the 13 tiles' own standard shanten, as standard_shanten finds it
+        found = 8 - 2 * melds - _top_id(low, high, self.slots)
+        dead = missing_dead + self.honour_dead
+        self.standard = max(found, dead) if dead and found != -1 else found
 
     def drawn(self, live: Sequence[int], index: int) -> int:
         """The standard shanten of the 14 tiles after drawing one of this (live) kind."""
@@ -345,42 +413,45 @@ class _Others:
             lo = index - index % 9
             part = list(live[lo:lo + 9])
             part[index - lo] += 1
-            grown = _suit_table(tuple(part))
+            grown = _suit_id(tuple(part))
             dead = self.honour_dead
             suit = lo // 9
         else:
             part = list(live[27:34])
             part[index - 27] += 1
-            z0, z1, dead = _honour_table(tuple(part))
-            grown = (z0, z1)
+            grown, dead = _honour_id(tuple(part))
             suit = 3
-        found = 8 - 2 * self.melds - _top(grown, self.others[suit], self.slots)
+        found = 8 - 2 * self.melds - _top_id(grown, self.others[suit], self.slots)
         dead += self.missing_dead
         if dead and found != -1:
             found = max(found, dead - 1)   # 14 tiles: one dead tile is the discard to come
         return found
 
 
-def _improving(counts, melds, rules, table, held, forms: FormShanten) -> tuple[Improvement, ...]:
+def _improving(counts, melds, rules, table, held, forms: FormShanten,
+               others: _Others | None = None) -> tuple[Improvement, ...]:
     best = forms.best
     if best < 0:
         return ()
     live, missing_dead = _dead_count(counts, table)
-    others = _Others(live, missing_dead, melds) if forms.standard == best else None
-    pairs = forms.seven_pairs == best
+    if forms.standard != best:
+        others = None
+    elif others is None:
+        others = _Others(live, missing_dead, melds)
+    anywhere = others is not None and bool(others.missing_dead or others.honour_dead)
+    pairs = _PairsAfter(live, rules.seven_pairs_quads) if forms.seven_pairs == best else None
     orphans = forms.thirteen_orphans == best
     seen = table.seen
     found = []
-    for index in range(NUM_KINDS):
+    for index in _drawable(table):
         own = held[index]
-        if own >= 4 or not table.drawable(index):
+        if own >= 4:
             continue
         better = False
-        if others is not None and (others.missing_dead or others.honour_dead
-                                   or _near(live, index)):
+        if others is not None and (anywhere or _near(live, index)):
             better = others.drawn(live, index) < best
-        if not better and pairs:
-            better = _pairs_after(counts, index, rules.seven_pairs_quads, table) < best
+        if not better and pairs is not None:
+            better = pairs.after(index) < best
         if not better and orphans and index in _ORPHANS:
             better = thirteen_orphans_shanten(_plus(counts, index)) < best
         if better:
@@ -409,8 +480,41 @@ def _plus(counts: Sequence[int], index: int) -> list[int]:
     return grown
 
 
-def _pairs_after(counts: Sequence[int], index: int, quads: bool, table: Table) -> int:
-    return seven_pairs_shanten(_plus(counts, index), quads, table)
+class _PairsAfter:
+    """Seven pairs' shanten after one draw, from the hand's counts of pairs and kinds (as
+    seven_pairs_shanten counts them, the dead suit left out)."""
+
+    __slots__ = ("live", "quads", "pairs", "other")
+
+    def __init__(self, live: Sequence[int], quads: bool) -> None:
+        self.live, self.quads = live, quads
+        if quads:
+            self.pairs, self.other = sum(n // 2 for n in live), sum(live)   # pairs, tiles
+        else:
+            self.pairs = sum(1 for n in live if n >= 2)
+            self.other = sum(1 for n in live if n)                          # kinds
+
+    def after(self, index: int) -> int:
+        n = self.live[index]
+        if self.quads:
+            pairs = min(7, self.pairs + n % 2)
+            loose = self.other + 1 - 2 * pairs
+        else:
+            pairs = self.pairs + (n == 1)
+            loose = self.other + (n == 0) - pairs
+        return 13 - 2 * pairs - min(7 - pairs, loose)
+
+
+_DRAWABLE: dict[tuple[bool, str | None], tuple[int, ...]] = {}
+
+
+def _drawable(table: Table) -> tuple[int, ...]:
+    """The tile kinds a player can draw and keep at this table (remembered per kind of table)."""
+    key = (table.honours, table.missing)
+    found = _DRAWABLE.get(key)
+    if found is None:
+        found = _DRAWABLE[key] = tuple(i for i in range(NUM_KINDS) if table.drawable(i))
+    return found
 
 
 # --- discards of a 14-tile hand ------------------------------------------------------------
@@ -455,10 +559,11 @@ def discard_options(counts: Sequence[int], melds: int = 0, rules: ShapeRules = E
             continue
         after = list(counts)
         after[index] -= 1
-        kept = list(held)
-        kept[index] -= 1
-        forms = form_shanten(after, melds, rules, table)
-        improving = _improving(after, melds, rules, table, kept, forms)
-        found.append(DiscardOption(TILES[index], forms.best, forms.forms, improving,
+        live, missing_dead = _dead_count(after, table)
+        others = _Others(live, missing_dead, melds)
+        special = form_shanten(after, melds, rules, table, standard=others.standard)
+        # the discarded copy lies on the table, seen: `held` keeps counting it
+        improving = _improving(after, melds, rules, table, held, special, others)
+        found.append(DiscardOption(TILES[index], special.best, special.forms, improving,
                                    dead_lo <= index < dead_lo + 9))
     return tuple(found)
