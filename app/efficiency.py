@@ -549,7 +549,7 @@ def discard_options(counts: Sequence[int], melds: int = 0, rules: ShapeRules = E
 
     >>> [(o.tile.code, o.shanten, o.left) for o in discard_options(
     ...     counts_of(parse_tiles("123m456p789s11z22z7z")))][-2:]
-    [('2z', 1, 8), ('7z', 0, 4)]
+    [('2z', 1, 7), ('7z', 0, 4)]
     """
     held = counts if held is None else held
     dead_lo = SUIT_OFFSET[table.missing] if table.missing is not None else -1
