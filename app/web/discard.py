@@ -1,19 +1,25 @@
-"""What to discard: the /discard page, /embed/discard, and the JSON of GET /api/discard.
+"""What to discard: the /discard page, /embed/discard, the JSON of GET /api/discard, and
+the practice "What would you discard?" (/practice/discard).
 
 The page is the calculator's tile picker with a 14-tile hand; the answer is a table of
 every distinct discard, best first, each ready discard linking to its waits' breakdowns
-(calculator permalinks).
+(calculator permalinks). The practice deals seeded hands (app/discard_practice.py) and
+marks the discard chosen against that table; every state is a link, the score included.
 """
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Mapping
+from functools import partial
 from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, redirect, render_template
 
 from ..discard import DISCARD_ORDER, DiscardChoice, DiscardResult, calculate_discards
+from ..discard_practice import check_discard, deal_discard
 from ..errors import HandError
-from ..tiles import TILES, canonical, format_tiles, parse_tiles
+from ..tiles import TILES, canonical, format_tiles, parse_tiles, tile
 from .forms import PICKER_TILES, DiscardForm, attach_errors, set_choices
 from .pages import MELD_KINDS, PICKER_ACTIONS, _focus_after, _picker, apply_picker
 from .present import form_data, number, page_params, permalink
@@ -130,3 +136,84 @@ def _wait_json(result: DiscardResult, choice: DiscardChoice, wait) -> dict:
                       "points": score.points, "collects": number(wait.collects),
                       "note": "below the minimum" if score.below_minimum else ""})
     return entry
+
+
+# --- practice: "What would you discard?" ----------------------------------------------------
+
+MAX_HAND = 1000            # hands in a series
+SEED = re.compile(r"[A-Za-z0-9_-]{1,40}")
+SCORE = re.compile(r"([0-9]{1,4})/([0-9]{1,4})")
+
+
+@bp.get("/practice/discard")
+def discard_practice():
+    """Deal hand n of a seeded series; mark the discard chosen against the analysis."""
+    params = page_params()
+    embed = params.get("embed") == "1"
+    rulesets = current_app.extensions["rulesets"]
+    rid = params.get("rules") or current_app.config["DEFAULT_RULES"]
+    ruleset = rulesets.get(rid)
+    problems: list[str] = []
+    if ruleset is None:
+        problems.append(f"unknown ruleset {rid[:40]!r}; choose one of {', '.join(sorted(rulesets))}")
+        ruleset = rulesets[current_app.config["DEFAULT_RULES"]]
+    seed = params.get("seed", "").strip()
+    if not seed and not problems:   # a new series: give it a seed, so the link replays it
+        return redirect(practice_link(ruleset.id, secrets.token_hex(4), 1, "", embed))
+    if not SEED.fullmatch(seed):
+        problems.append(f"the seed {seed[:40]!r} is not a series name: use up to 40 letters,"
+                        " digits, - or _")
+    number = params.get("n", "1").strip() or "1"
+    n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
+    if not 1 <= n <= MAX_HAND:
+        problems.append(f"hand {number[:10]!r} is not a hand of the series: give n from 1 to"
+                        f" {MAX_HAND}")
+    render = partial(render_template, "practice_discard.html", ruleset=ruleset, embed=embed,
+                     rulesets=sorted(rulesets.values(), key=lambda r: r.id), seed=seed, n=n)
+    if problems:
+        return render(problems=problems, dealt=None), 400
+    try:
+        dealt = deal_discard(ruleset, seed, n)
+    except RuntimeError as err:   # never seen in the tests, but say so
+        return render(problems=[f"{err}; try another series"], dealt=None), 400
+    record = _record(params.get("score", ""))
+    verdict, problem = None, ""
+    chosen = params.get("discard", "").strip()
+    if chosen:
+        try:
+            verdict = check_discard(dealt, tile(chosen))
+        except ValueError as err:   # NotationError or HandError: not a tile, or not held
+            problem = err.errors[0].message if isinstance(err, HandError) else str(err)
+    after = (record[0] + int(verdict.correct), record[1] + 1) if verdict else record
+    links = {(c.tile.code, w.tile_code): wait_link(dealt.analysis, c, w.tile_code)
+             for c in dealt.analysis.choices for w in c.waits}
+    return render(
+        problems=[], dealt=dealt, hand=dealt.hand, verdict=verdict, problem=problem,
+        record=record, after=after, links=links, order=DISCARD_ORDER,
+        next_link=practice_link(ruleset.id, seed, n + 1, _score_text(after), embed)
+        if n < MAX_HAND else "",
+        again_link=practice_link(ruleset.id, seed, n, _score_text(record), embed),
+        analysis_link=discard_link(dict(dealt.params)),
+        choices=sorted({t for t in dealt.hand.concealed}))
+
+
+def practice_link(rid: str, seed: str, n: int, score: str, embed: bool) -> str:
+    """A discard practice address: the series (rules, seed), the hand, the running score."""
+    items = [("rules", rid), ("seed", seed), ("n", str(n))]
+    if score:
+        items.append(("score", score))
+    if embed:
+        items.append(("embed", "1"))
+    return "/practice/discard?" + urlencode(items)
+
+
+def _record(text: str) -> tuple[int, int]:
+    """The running score from the link: right answers / hands answered (0/0 if unreadable)."""
+    match = SCORE.fullmatch(text.strip())
+    if not match or int(match[1]) > int(match[2]):
+        return 0, 0
+    return int(match[1]), int(match[2])
+
+
+def _score_text(record: tuple[int, int]) -> str:
+    return f"{record[0]}/{record[1]}" if record[1] else ""
