@@ -11,6 +11,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
+from app.discard_practice import deal_discard
+from app.rulesets import registry
+
 pytestmark = pytest.mark.browser
 
 HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z", "7z"]
@@ -20,6 +23,7 @@ PAGES = {
     "melds": "/discard?rules=hong-kong&hand=1122m3344p55s7z&melds=ckong:5555z",
     "errors": "/discard?rules=hong-kong&hand=123m&seen=1111z",
     "embed": "/embed/discard?rules=sichuan&hand=1111m3344p5566s79s",
+    "practice": "/practice/discard?rules=sichuan&seed=demo&n=1&discard=1m&score=1/1",
 }
 
 
@@ -66,6 +70,21 @@ def test_sichuan_shows_the_missing_suit_first_with_its_reason(page: Page):
     expect(rows.nth(0).locator("th")).to_contain_text("5s")
     expect(rows.nth(0)).to_contain_text("declared missing suit")
     expect(rows.nth(2)).to_contain_text("cannot win while it holds one")
+
+
+def test_practice_a_discard_by_clicking_a_tile_and_see_why(page: Page):
+    dealt = deal_discard(registry()["hong-kong"], "demo", 3)
+    worse = dealt.analysis.choices[-1].tile
+    page.goto("/practice/discard?rules=hong-kong&seed=demo&n=3")
+    page.get_by_role("button", name=f"Discard {worse.label}").first.click()
+    expect(page.get_by_role("status")).to_have_text(re.compile(
+        rf"^Not the best: discard {dealt.best[0].tile.code}"))
+    expect(table(page, "Discards").locator("tbody tr")).to_have_count(len(dealt.analysis.choices))
+    expect(page.locator("#record")).to_contain_text("0 / 1")
+    page.get_by_role("link", name="Try this hand again").click()
+    page.get_by_role("button", name=f"Discard {dealt.best[0].tile.label}").first.click()
+    expect(page.get_by_role("status")).to_have_text(f"Right: discard {dealt.best[0].tile.code}.")
+    expect(page.locator("#record")).to_contain_text("1 / 1")
 
 
 @pytest.mark.parametrize("name", PAGES)
