@@ -14,6 +14,7 @@ whether honours are in play at all.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -98,15 +99,22 @@ def _remember(cache: dict, key, value):
 
 
 def _suit_table(counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(without head, with head) tables of one suit's nine counts; remembered."""
+    """(without head, with head) tables of a run of suited counts (a suit or part of one);
+    remembered. Zeros at either end change nothing, so they are dropped first."""
     found = _SUIT_TABLES.get(counts)
     if found is not None:
         return found
+    size = len(counts)
     i = 0
-    while i < 9 and not counts[i]:
+    while i < size and not counts[i]:
         i += 1
-    if i == 9:
+    if i == size:
         return _remember(_SUIT_TABLES, counts, (_ZERO5, _NO_HEAD))
+    end = size
+    while not counts[end - 1]:
+        end -= 1
+    if i or end < size:
+        return _remember(_SUIT_TABLES, counts, _suit_table(counts[i:end]))
     c = list(counts)
     here = c[i]
     # the lowest tile is loose (one copy; the others are split again)
@@ -126,12 +134,12 @@ def _suit_table(counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ..
         no_head, head = _best(no_head, _shift(r0, 2)), _best(head, _shift(r1, 2))
     for step, (gap, add) in enumerate(((1, 1), (2, 1))):   # partial runs: 12 and 13
         j = i + gap
-        if j < 9 and c[j]:
+        if j < size and c[j]:
             c[i] -= 1
             c[j] -= 1
             r0, r1 = _suit_table(tuple(c))
             no_head, head = _best(no_head, _shift(r0, add)), _best(head, _shift(r1, add))
-            if step == 0 and j + 1 < 9 and c[j + 1]:   # a run: 123
+            if step == 0 and j + 1 < size and c[j + 1]:   # a run: 123
                 c[j + 1] -= 1
                 r0, r1 = _suit_table(tuple(c))
                 c[j + 1] += 1
@@ -206,11 +214,22 @@ def _intern(table: tuple) -> int:
 
 
 def _suit_id(counts: tuple[int, ...]) -> int:
-    """The number of one suit's table (nine counts)."""
+    """The number of one suit's table (nine counts).
+
+    Tiles two or more ranks apart share no set or partial set, so a suit splits at two
+    zeros in a row into parts worked out (and remembered) alone, then joined.
+    """
     found = _SUIT_IDS.get(counts)
     if found is None:
-        found = _remember(_SUIT_IDS, counts, _intern(_suit_table(counts)))
+        parts = [part for part in _PART_SPLIT.split(bytes(counts)) if part]
+        found = _intern(_suit_table(tuple(parts[0]))) if parts else _intern((_ZERO5, _NO_HEAD))
+        for part in parts[1:]:
+            found = _join_id(found, _intern(_suit_table(tuple(part))))
+        _remember(_SUIT_IDS, counts, found)
     return found
+
+
+_PART_SPLIT = re.compile(rb"\x00\x00+")
 
 
 def _honour_id(counts: tuple[int, ...]) -> tuple[int, int]:
