@@ -35,6 +35,9 @@ DISCARD_ORDER = ("the missing suit first while it is held (Sichuan), then fewer 
                  " ready, then more improving tiles left unseen, then more value in the waits"
                  " (copies left x what the winner collects)")
 SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo"}
+# Request fields the waits' pricing must not see: its own winning tile replaces `win`, and
+# tick-box or fan-total modes would price something other than the tiles.
+NOT_PRICED = ("win", "seen", "ticks", "fan")
 FORM_NAMES = {"standard": "sets and a pair", "seven-pairs": "seven pairs",
               "thirteen-orphans": "thirteen orphans"}
 
@@ -187,7 +190,7 @@ def _priced_waits(after: Hand, option: DiscardOption, params: Mapping[str, str],
                   rulesets: Mapping[str, Ruleset] | None) -> tuple[PricedWait, ...]:
     """Every wait of the kept 13 tiles, priced as /api/waits prices it, with copies unseen
     (neither held, nor seen, nor the discard itself)."""
-    trial = {k: v for k, v in params.items() if k not in ("win", "seen")}
+    trial = {k: v for k, v in params.items() if k not in NOT_PRICED}
     trial["hand"] = canonical(after.concealed)
     priced = calculate_waits(trial, rulesets)
     return tuple(PricedWait(w.tile.code, max(0, w.left - table.seen[w.tile]

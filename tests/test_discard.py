@@ -112,6 +112,13 @@ def test_the_order_is_the_documented_one_on_random_hands():
         assert keys == sorted(keys), params
 
 
+def test_tick_box_and_fan_fields_never_change_the_prices_of_the_tiles():
+    plain = discards(rules="hong-kong", hand=HONOURS_READY)[0]
+    odd = discards(rules="hong-kong", hand=HONOURS_READY, ticks="all-pongs", fan="9")[0]
+    assert [(w.tile_code, w.collects) for w in odd.waits] == [
+        (w.tile_code, w.collects) for w in plain.waits]
+
+
 def test_a_complete_hand_says_so():
     result = calculate_discards({"rules": "hong-kong", "hand": "123m456m789m234p55s"}, RULESETS)
     assert result.shanten == -1 and all(c.ready for c in result.choices)
