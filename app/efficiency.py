@@ -71,12 +71,45 @@ def counts_of(tiles: Iterable[Tile]) -> list[int]:
 # Tenhou's, count it), found from per-suit tables remembered across hands.
 
 def _shift(table: tuple[int, ...], add: int) -> tuple[int, ...]:
-    """The table of a suit with one more set or partial set (one slot, `add` value)."""
+    """One state's values with one more set or partial set (one slot, `add` value)."""
     return (NEG, table[0] + add, table[1] + add, table[2] + add, table[3] + add)
 
 
 def _best(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return (max(a[0], b[0]), max(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]), max(a[4], b[4]))
+
+
+def _raised(values: tuple[int, ...], add: int) -> tuple[int, ...]:
+    return (values[0] + add, values[1] + add, values[2] + add, values[3] + add, values[4] + add)
+
+
+# A table holds four states, each five values (g = 0..4 slots): without the head and no
+# loose tile (E), without the head and some loose tile that can still be paired (U), without
+# the head and every loose tile one the hand holds all four of (Q: it cannot become the
+# head, so such a hand is one step further, as the mahjong library counts it), and with
+# the head (H).
+EMPTY = (_ZERO5, _NO_HEAD, _NO_HEAD, _NO_HEAD)
+
+
+def _with_block(t, add: int):
+    """A table with one more set (add 2) or partial set (add 1)."""
+    return (_shift(t[0], add), _shift(t[1], add), _shift(t[2], add), _shift(t[3], add))
+
+
+def _with_head(t):
+    """A table with a pair as the head: any loose tiles then matter no more."""
+    return (_NO_HEAD, _NO_HEAD, _NO_HEAD, _raised(_best(_best(t[0], t[1]), t[2]), 1))
+
+
+def _with_loose(t, exhausted: bool):
+    """A table with one more loose tile; `exhausted`: the hand holds all four of it."""
+    if exhausted:
+        return (_NO_HEAD, t[1], _best(t[0], t[2]), t[3])
+    return (_NO_HEAD, _best(_best(t[0], t[1]), t[2]), _NO_HEAD, t[3])
+
+
+def _either(x, y):
+    return (_best(x[0], y[0]), _best(x[1], y[1]), _best(x[2], y[2]), _best(x[3], y[3]))
 
 
 _SUIT_TABLES: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
@@ -86,7 +119,8 @@ _TABLE_LIMIT = 200_000   # entries; odd input (every request new) would otherwis
 
 def clear_tables() -> None:
     """Forget every suit seen so far (for benchmarks that time a cold start)."""
-    for cache in (_SUIT_TABLES, _HONOUR_TABLES, _IDS, _BY_ID, _SUIT_IDS, _HONOUR_IDS, _JOINS,
+    for cache in (_SUIT_TABLES, _HONOUR_TABLES, _PLAIN_SUIT_TABLES, _PLAIN_HONOUR_TABLES, _IDS,
+                  _BY_ID, _SUIT_IDS, _HONOUR_IDS, _EXACT_SUIT_IDS, _EXACT_HONOUR_IDS, _JOINS,
                   _TOPS):
         cache.clear()
 
@@ -98,10 +132,12 @@ def _remember(cache: dict, key, value):
     return value
 
 
-def _suit_table(counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(without head, with head) tables of a run of suited counts (a suit or part of one);
-    remembered. Zeros at either end change nothing, so they are dropped first."""
-    found = _SUIT_TABLES.get(counts)
+def _suit_table(counts: tuple[int, ...], quads: int) -> tuple:
+    """The table of a run of suited counts (a suit or part of one); bit i of `quads`: the
+    hand holds all four of tile i. Remembered; zeros at either end change nothing, so they
+    are dropped first."""
+    key = (counts, quads)
+    found = _SUIT_TABLES.get(key)
     if found is not None:
         return found
     size = len(counts)
@@ -109,48 +145,47 @@ def _suit_table(counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ..
     while i < size and not counts[i]:
         i += 1
     if i == size:
-        return _remember(_SUIT_TABLES, counts, (_ZERO5, _NO_HEAD))
+        return _remember(_SUIT_TABLES, key, EMPTY)
     end = size
     while not counts[end - 1]:
         end -= 1
     if i or end < size:
-        return _remember(_SUIT_TABLES, counts, _suit_table(counts[i:end]))
+        return _remember(_SUIT_TABLES, key, _suit_table(
+            counts[i:end], quads >> i & ((1 << (end - i)) - 1)))
     c = list(counts)
     here = c[i]
     # the lowest tile is loose (one copy; the others are split again)
     c[i] -= 1
-    no_head, head = _suit_table(tuple(c))
+    table = _with_loose(_suit_table(tuple(c), quads), bool(quads & 1))
     c[i] += 1
     if here >= 2:   # a pair: the head, or a partial set waiting on a third
         c[i] -= 2
-        r0, r1 = _suit_table(tuple(c))
+        rest = _suit_table(tuple(c), quads)
         c[i] += 2
-        no_head, head = _best(no_head, _shift(r0, 1)), _best(head, _best(_shift(r1, 1), (
-            r0[0] + 1, r0[1] + 1, r0[2] + 1, r0[3] + 1, r0[4] + 1)))
+        table = _either(table, _with_head(rest))
+        if not quads & 1:   # no third copy is left to wait on when all four are held
+            table = _either(table, _with_block(rest, 1))
     if here >= 3:
         c[i] -= 3
-        r0, r1 = _suit_table(tuple(c))
+        table = _either(table, _with_block(_suit_table(tuple(c), quads), 2))
         c[i] += 3
-        no_head, head = _best(no_head, _shift(r0, 2)), _best(head, _shift(r1, 2))
-    for step, (gap, add) in enumerate(((1, 1), (2, 1))):   # partial runs: 12 and 13
+    for step, gap in enumerate((1, 2)):   # partial runs: 12 and 13
         j = i + gap
         if j < size and c[j]:
             c[i] -= 1
             c[j] -= 1
-            r0, r1 = _suit_table(tuple(c))
-            no_head, head = _best(no_head, _shift(r0, add)), _best(head, _shift(r1, add))
+            table = _either(table, _with_block(_suit_table(tuple(c), quads), 1))
             if step == 0 and j + 1 < size and c[j + 1]:   # a run: 123
                 c[j + 1] -= 1
-                r0, r1 = _suit_table(tuple(c))
+                table = _either(table, _with_block(_suit_table(tuple(c), quads), 2))
                 c[j + 1] += 1
-                no_head, head = _best(no_head, _shift(r0, 2)), _best(head, _shift(r1, 2))
             c[i] += 1
             c[j] += 1
-    return _remember(_SUIT_TABLES, counts, (no_head, head))
+    return _remember(_SUIT_TABLES, key, table)
 
 
-def _honour_table(counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    """(without head, with head, dead tiles) of the seven honour counts; remembered.
+def _honour_table(counts: tuple[int, ...]) -> tuple[tuple, int]:
+    """The table of the seven honour counts, and their dead tiles; remembered.
 
     Honours make no runs. The fourth copy of an honour held four times is dead: it can
     only make a kong, which must be declared (the mahjong library counts it so too).
@@ -158,17 +193,106 @@ def _honour_table(counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, 
     found = _HONOUR_TABLES.get(counts)
     if found is not None:
         return found
-    no_head, head, dead = _ZERO5, _NO_HEAD, 0
+    table, dead = EMPTY, 0
     for n in counts:
-        if n == 0 or n == 1:
-            continue
-        if n >= 3:
-            dead += n == 4
-            no_head, head = _shift(no_head, 2), _shift(head, 2)
-        else:   # a pair: the head or a partial set
-            no_head, head = _shift(no_head, 1), _best(_shift(head, 1), (
-                no_head[0] + 1, no_head[1] + 1, no_head[2] + 1, no_head[3] + 1, no_head[4] + 1))
-    return _remember(_HONOUR_TABLES, counts, (no_head, head, dead))
+        if n == 1:
+            table = _with_loose(table, False)
+        elif n == 2:   # a pair: the head or a partial set, or two loose tiles
+            table = _either(_either(_with_block(table, 1), _with_head(table)),
+                            _with_loose(_with_loose(table, False), False))
+        elif n == 3:   # a pong, or a pair and a loose tile, or three loose tiles
+            loose = _with_loose(table, False)
+            table = _either(_either(_with_block(table, 2), _with_head(loose)), _either(
+                _with_block(loose, 1), _with_loose(_with_loose(loose, False), False)))
+        elif n == 4:   # a pong and a dead tile, or the head and two tiles held in vain
+            dead += 1
+            table = _either(_with_loose(_with_block(table, 2), True),
+                            _with_loose(_with_loose(_with_head(table), True), True))
+    return _remember(_HONOUR_TABLES, counts, (table, dead))
+
+
+# Most hands hold no tile four times, and then no loose tile is ever exhausted: two states
+# do, without and with the head, which is quicker to work out on a first look at a suit.
+PLAIN_EMPTY = (_ZERO5, _NO_HEAD)
+_PLAIN_SUIT_TABLES: dict[tuple[int, ...], tuple] = {}
+_PLAIN_HONOUR_TABLES: dict[tuple[int, ...], tuple] = {}
+
+
+def _plain_suit_table(counts: tuple[int, ...]) -> tuple:
+    """(without head, with head) of a run of suited counts none of which is 4; remembered."""
+    found = _PLAIN_SUIT_TABLES.get(counts)
+    if found is not None:
+        return found
+    size = len(counts)
+    i = 0
+    while i < size and not counts[i]:
+        i += 1
+    if i == size:
+        return _remember(_PLAIN_SUIT_TABLES, counts, PLAIN_EMPTY)
+    end = size
+    while not counts[end - 1]:
+        end -= 1
+    if i or end < size:
+        return _remember(_PLAIN_SUIT_TABLES, counts, _plain_suit_table(counts[i:end]))
+    c = list(counts)
+    here = c[i]
+    c[i] -= 1   # the lowest tile is loose (one copy; the others are split again)
+    no_head, head = _plain_suit_table(tuple(c))
+    c[i] += 1
+    if here >= 2:   # a pair: the head, or a partial set waiting on a third
+        c[i] -= 2
+        r0, r1 = _plain_suit_table(tuple(c))
+        c[i] += 2
+        no_head, head = _best(no_head, _shift(r0, 1)), _best(head, _best(_shift(r1, 1),
+                                                                         _raised(r0, 1)))
+    if here >= 3:
+        c[i] -= 3
+        r0, r1 = _plain_suit_table(tuple(c))
+        c[i] += 3
+        no_head, head = _best(no_head, _shift(r0, 2)), _best(head, _shift(r1, 2))
+    for step, gap in enumerate((1, 2)):   # partial runs: 12 and 13
+        j = i + gap
+        if j < size and c[j]:
+            c[i] -= 1
+            c[j] -= 1
+            r0, r1 = _plain_suit_table(tuple(c))
+            no_head, head = _best(no_head, _shift(r0, 1)), _best(head, _shift(r1, 1))
+            if step == 0 and j + 1 < size and c[j + 1]:   # a run: 123
+                c[j + 1] -= 1
+                r0, r1 = _plain_suit_table(tuple(c))
+                c[j + 1] += 1
+                no_head, head = _best(no_head, _shift(r0, 2)), _best(head, _shift(r1, 2))
+            c[i] += 1
+            c[j] += 1
+    return _remember(_PLAIN_SUIT_TABLES, counts, (no_head, head))
+
+
+def _plain_honour_table(counts: tuple[int, ...]) -> tuple:
+    """(without head, with head) of seven honour counts none of which is 4; remembered."""
+    found = _PLAIN_HONOUR_TABLES.get(counts)
+    if found is not None:
+        return found
+    no_head, head = PLAIN_EMPTY
+    for n in counts:
+        if n == 2:   # the head, a partial set, or loose
+            no_head, head = _best(no_head, _shift(no_head, 1)), _best(
+                _best(head, _shift(head, 1)), _raised(no_head, 1))
+        elif n == 3:   # a pong, a pair beside a loose tile, or loose
+            no_head, head = _best(no_head, _shift(no_head, 2)), _best(
+                _best(head, _shift(head, 2)), _raised(no_head, 1))
+    return _remember(_PLAIN_HONOUR_TABLES, counts, (no_head, head))
+
+
+def _plain_join(x, y):
+    """Two plain tables as one: at most one of them holds the head."""
+    return _conv(x[0], y[0]), _best(_conv(x[1], y[0]), _conv(x[0], y[1]))
+
+
+def _plain_top(x, y, slots: int) -> int:
+    x0, x1 = x
+    y0, y1 = y
+    return max(max(x0[g] + y0[slots - g], x1[g] + y0[slots - g], x0[g] + y1[slots - g])
+               for g in range(slots + 1))
 
 
 def _conv(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
@@ -181,16 +305,21 @@ def _conv(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _join(x, y):
-    """Two (without head, with head) tables as one: at most one of them holds the head."""
-    return _conv(x[0], y[0]), _best(_conv(x[1], y[0]), _conv(x[0], y[1]))
+    """Two tables as one: at most one of them holds the head; loose tiles of both count."""
+    xe, xu, xq, xh = x
+    ye, yu, yq, yh = y
+    x_any, y_any = _best(_best(xe, xu), xq), _best(_best(ye, yu), yq)
+    return (_conv(xe, ye),
+            _best(_conv(xu, y_any), _conv(_best(xe, xq), yu)),
+            _best(_best(_conv(xq, yq), _conv(xq, ye)), _conv(xe, yq)),
+            _best(_conv(xh, y_any), _conv(x_any, yh)))
 
 
 def _top(x, y, slots: int) -> int:
-    """The best value of two joined tables with `slots` slots, head or not."""
-    x0, x1 = x
-    y0, y1 = y
-    return max(max(x0[g] + y0[slots - g], x1[g] + y0[slots - g], x0[g] + y1[slots - g])
-               for g in range(slots + 1))
+    """The best value of two joined tables with `slots` slots; a hand whose loose tiles are
+    all exhausted, without the head, is one step further."""
+    e, u, q, h = _join(x, y)
+    return max(e[slots], u[slots], q[slots] - 1, h[slots])
 
 
 # Few distinct tables occur (many suits share one), so each gets a number, and joining two
@@ -199,6 +328,8 @@ _IDS: dict[tuple, int] = {}
 _BY_ID: list[tuple] = []
 _SUIT_IDS: dict[tuple[int, ...], int] = {}
 _HONOUR_IDS: dict[tuple[int, ...], tuple[int, int]] = {}
+_EXACT_SUIT_IDS: dict[tuple[int, ...], int] = {}
+_EXACT_HONOUR_IDS: dict[tuple[int, ...], tuple[int, int]] = {}
 _JOINS: dict[int, int] = {}
 _TOPS: dict[int, int] = {}
 
@@ -213,31 +344,41 @@ def _intern(table: tuple) -> int:
     return found
 
 
-def _suit_id(counts: tuple[int, ...]) -> int:
-    """The number of one suit's table (nine counts).
+def _suit_id(counts: tuple[int, ...], exact: bool) -> int:
+    """The number of one suit's table (nine counts); `exact`: the four-state table, for
+    hands that hold some tile four times.
 
     Tiles two or more ranks apart share no set or partial set, so a suit splits at two
     zeros in a row into parts worked out (and remembered) alone, then joined.
     """
-    found = _SUIT_IDS.get(counts)
+    cache = _EXACT_SUIT_IDS if exact else _SUIT_IDS
+    found = cache.get(counts)
     if found is None:
-        parts = [part for part in _PART_SPLIT.split(bytes(counts)) if part]
-        found = _intern(_suit_table(tuple(parts[0]))) if parts else _intern((_ZERO5, _NO_HEAD))
-        for part in parts[1:]:
-            found = _join_id(found, _intern(_suit_table(tuple(part))))
-        _remember(_SUIT_IDS, counts, found)
+        found = _intern(EMPTY if exact else PLAIN_EMPTY)
+        if any(counts):
+            quads = sum(1 << i for i, n in enumerate(counts) if n == 4)
+            for part in _PART.finditer(bytes(counts)):
+                start, end = part.span()
+                table = (_suit_table(counts[start:end], quads >> start & ((1 << (end - start)) - 1))
+                         if exact else _plain_suit_table(counts[start:end]))
+                found = _join_id(found, _intern(table))
+        _remember(cache, counts, found)
     return found
 
 
-_PART_SPLIT = re.compile(rb"\x00\x00+")
+_PART = re.compile(rb"[^\x00](?:\x00?[^\x00])*")   # tiles with no two zeros in a row between
 
 
-def _honour_id(counts: tuple[int, ...]) -> tuple[int, int]:
+def _honour_id(counts: tuple[int, ...], exact: bool) -> tuple[int, int]:
     """The number of the honours' table (seven counts), and their dead tiles."""
-    found = _HONOUR_IDS.get(counts)
+    cache = _EXACT_HONOUR_IDS if exact else _HONOUR_IDS
+    found = cache.get(counts)
     if found is None:
-        no_head, head, dead = _honour_table(counts)
-        found = _remember(_HONOUR_IDS, counts, (_intern((no_head, head)), dead))
+        if exact:
+            table, dead = _honour_table(counts)
+            found = _remember(cache, counts, (_intern(table), dead))
+        else:
+            found = _remember(cache, counts, (_intern(_plain_honour_table(counts)), 0))
     return found
 
 
@@ -245,7 +386,8 @@ def _join_id(a: int, b: int) -> int:
     key = a << 20 | b
     found = _JOINS.get(key)
     if found is None:
-        found = _remember(_JOINS, key, _intern(_join(_BY_ID[a], _BY_ID[b])))
+        x, y = _BY_ID[a], _BY_ID[b]
+        found = _remember(_JOINS, key, _intern((_plain_join if len(x) == 2 else _join)(x, y)))
     return found
 
 
@@ -253,15 +395,25 @@ def _top_id(a: int, b: int, slots: int) -> int:
     key = (a << 20 | b) << 3 | slots
     found = _TOPS.get(key)
     if found is None:
-        found = _remember(_TOPS, key, _top(_BY_ID[a], _BY_ID[b], slots))
+        x, y = _BY_ID[a], _BY_ID[b]
+        found = _remember(_TOPS, key, (_plain_top if len(x) == 2 else _top)(x, y, slots))
     return found
 
 
 def _suit_ids(counts: Sequence[int]) -> tuple[int, int, int, int, int]:
     """The four suits' table numbers and the honours' dead tiles."""
-    z, dead = _honour_id(tuple(counts[27:34]))
-    return (_suit_id(tuple(counts[0:9])), _suit_id(tuple(counts[9:18])),
-            _suit_id(tuple(counts[18:27])), z, dead)
+    if 4 in counts:
+        z, dead = _honour_id(tuple(counts[27:34]), True)
+        return (_suit_id(tuple(counts[0:9]), True), _suit_id(tuple(counts[9:18]), True),
+                _suit_id(tuple(counts[18:27]), True), z, dead)
+    get = _SUIT_IDS.get   # the usual case, looked up inline
+    m, p, s = tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27])
+    z = _HONOUR_IDS.get(honours := tuple(counts[27:34]))
+    m_id, p_id, s_id = get(m), get(p), get(s)
+    return (_suit_id(m, False) if m_id is None else m_id,
+            _suit_id(p, False) if p_id is None else p_id,
+            _suit_id(s, False) if s_id is None else s_id,
+            (_honour_id(honours, False) if z is None else z)[0], 0)
 
 
 def _dead_count(counts: Sequence[int], table: Table) -> tuple[Sequence[int], int]:
@@ -290,11 +442,16 @@ def standard_shanten(counts: Sequence[int], melds: int = 0, table: Table = PLAIN
     4
     """
     live, dead = _dead_count(counts, table)
+    return _standard(live, melds, dead, (sum(counts) + 3 * melds) % 3 == 2)
+
+
+def _standard(live: Sequence[int], melds: int, missing_dead: int, fourteen: bool) -> int:
+    """standard_shanten of the live counts, with this many tiles of the missing suit held."""
     m, p, s, z, honour_dead = _suit_ids(live)
     found = 8 - 2 * melds - _top_id(_join_id(m, p), _join_id(s, z), 4 - melds)
-    dead += honour_dead
+    dead = missing_dead + honour_dead
     if dead and found != -1:
-        found = max(found, dead - 1 if (sum(counts) + 3 * melds) % 3 == 2 else dead)
+        found = max(found, dead - 1 if fourteen else dead)
     return found
 
 
@@ -380,7 +537,13 @@ def shanten(counts: Sequence[int], melds: int = 0, rules: ShapeRules = EVERY_SHA
     >>> shanten(counts_of(parse_tiles("19m19p19s1234567z")), rules=ShapeRules(thirteen_orphans=False))
     6
     """
-    return form_shanten(counts, melds, rules, table).best
+    best = standard_shanten(counts, melds, table)
+    if melds == 0:   # the special forms, as form_shanten allows them, without the record
+        if rules.seven_pairs:
+            best = min(best, seven_pairs_shanten(counts, rules.seven_pairs_quads, table))
+        if rules.thirteen_orphans and table.honours and table.missing is None:
+            best = min(best, thirteen_orphans_shanten(counts))
+    return best
 
 
 # --- improving tiles (ukeire, 受け入れ / 进张) -----------------------------------------------
@@ -412,9 +575,10 @@ class _Others:
     """The standard form's tables of a 13-tile hand, each suit's partners joined once, so
     that a draw (which changes one suit) costs one table look-up and one join."""
 
-    __slots__ = ("others", "slots", "melds", "missing_dead", "honour_dead", "standard")
+    __slots__ = ("others", "slots", "melds", "missing_dead", "honour_dead", "standard", "exact")
 
     def __init__(self, live: Sequence[int], missing_dead: int, melds: int) -> None:
+        self.exact = 4 in live
         m, p, s, z, self.honour_dead = _suit_ids(live)
         low, high = _join_id(m, p), _join_id(s, z)
         self.others = (_join_id(p, high), _join_id(m, high), _join_id(low, z), _join_id(low, s))
@@ -428,17 +592,21 @@ class _Others:
 
     def drawn(self, live: Sequence[int], index: int) -> int:
         """The standard shanten of the 14 tiles after drawing one of this (live) kind."""
+        if live[index] == 3 and not self.exact:   # the fourth copy: every suit's table changes
+            grown_hand = list(live)
+            grown_hand[index] += 1
+            return _standard(grown_hand, self.melds, self.missing_dead, True)
         if index < 27:
             lo = index - index % 9
             part = list(live[lo:lo + 9])
             part[index - lo] += 1
-            grown = _suit_id(tuple(part))
+            grown = _suit_id(tuple(part), self.exact)
             dead = self.honour_dead
             suit = lo // 9
         else:
             part = list(live[27:34])
             part[index - 27] += 1
-            grown, dead = _honour_id(tuple(part))
+            grown, dead = _honour_id(tuple(part), self.exact)
             suit = 3
         found = 8 - 2 * self.melds - _top_id(grown, self.others[suit], self.slots)
         dead += self.missing_dead
@@ -457,7 +625,10 @@ def _improving(counts, melds, rules, table, held, forms: FormShanten,
         others = None
     elif others is None:
         others = _Others(live, missing_dead, melds)
-    anywhere = others is not None and bool(others.missing_dead or others.honour_dead)
+    # a draw far from every tile still helps where loose tiles cannot all be paired: dead
+    # tiles, or tiles the hand holds all four of
+    anywhere = others is not None and bool(others.missing_dead or others.honour_dead
+                                           or 4 in live)
     pairs = _PairsAfter(live, rules.seven_pairs_quads) if forms.seven_pairs == best else None
     orphans = forms.thirteen_orphans == best
     seen = table.seen
