@@ -43,8 +43,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]
 
-    from . import api, pages, practice, rounds, rules, sheet
+    from . import api, discard, pages, practice, rounds, rules, sheet
     app.register_blueprint(pages.bp)
+    app.register_blueprint(discard.bp)   # /discard and /embed/discard (what to discard)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(sheet.bp)
     app.register_blueprint(api.bp)

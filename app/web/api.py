@@ -1,10 +1,12 @@
-"""JSON API: GET /api/score, GET /api/waits, GET /api/health and their OpenAPI description."""
+"""JSON API: GET /api/score, GET /api/waits, GET /api/discard, GET /api/health and their OpenAPI description."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
 
+from ..discard import calculate_discards
 from ..errors import FieldError, HandError
 from ..request import calculate, calculate_waits
+from .discard import discard_json
 from .openapi import openapi_document
 from .present import MAX_QUERY, TooMuch, errors_json, params_from, score_json, waits_json
 
@@ -41,6 +43,16 @@ def waits():
     except HandError as err:
         return jsonify(errors_json(err.errors)), 400
     return jsonify(waits_json(result))
+
+
+@bp.get("/discard")
+def discard():
+    try:
+        params = _params()
+        result = calculate_discards(params, current_app.extensions["rulesets"])
+    except HandError as err:
+        return jsonify(errors_json(err.errors)), 400
+    return jsonify(discard_json(result))
 
 
 @bp.get("/health")

@@ -114,6 +114,13 @@ class CalculatorForm(DialsMixin, Form):
                                                   ("p", "Dots 筒"), ("s", "Bamboo 索")]))
 
 
+class DiscardForm(CalculatorForm):
+    """What to discard: the calculator's hand (14 tiles before the discard) and the tiles seen."""
+
+    hand = StringField("Hand: 14 tiles, the one just drawn included")
+    seen = StringField("Tiles seen on the table")
+
+
 class TicksForm(DialsMixin, Form):
     """Tick-box mode: the patterns the hand qualifies for."""
 

@@ -83,6 +83,25 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                     "200": {"description": "Whether the hand is ready, and its waits.",
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Waits"}}}},
                     "400": _ERRORS}}},
+            "/api/discard": {"get": {
+                "operationId": "discard",
+                "summary": "What to discard: every distinct discard of a 14-tile hand, best first.",
+                "description": "For each discard: the shanten after it (tiles from ready), the"
+                               " improving tiles with how many are left unseen, and when it"
+                               " leaves the hand ready, each wait priced as /api/waits prices it."
+                               " Best first: the missing suit while it is held (Sichuan), then"
+                               " fewer tiles from ready, more improving tiles left, more value in"
+                               " the waits.",
+                "parameters": [p for p in _parameters(rulesets, "The 14 concealed-equivalent"
+                                                      " tiles before the discard (14 - 3 x melds),"
+                                                      " the tile just drawn included.")
+                               if p["name"] not in ("win", "ticks", "fan")]
+                + [_param("seen", "Tiles visible on the table (discards, others' melds), MPSZ:"
+                                  " not counted as left.", example="1z5p")],
+                "responses": {
+                    "200": {"description": "Every distinct discard, best first, with the reasons.",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Discards"}}}},
+                    "400": _ERRORS}}},
             "/api/settle": {"post": {
                 "operationId": "settle",
                 "summary": "Settle a whole Sichuan blood-battle round: kong money, wins, the end.",
@@ -171,6 +190,29 @@ _SCHEMAS = {
                               "items": {"$ref": "#/components/schemas/Assumption"}}}},
     "Assumption": {"type": "object", "required": ["field", "value", "reason"],
                    "properties": {"field": _STRING, "value": _STRING, "reason": _STRING}},
+    "Discards": {"type": "object", "required": ["rules", "valid", "hand", "shanten", "order", "discards"],
+                 "properties": {
+        "rules": _STRING, "valid": {"const": True}, "hand": _STRING, "melds": _STRING, "seen": _STRING,
+        "shanten": {"type": "integer", "description": "of the 14 tiles as held; -1: complete"},
+        "order": _STRING,
+        "discards": {"type": "array", "items": {"type": "object", "required": [
+            "tile", "shanten", "improving", "left", "must_go", "ready", "can_win", "value", "reasons",
+            "waits"], "properties": {
+            "tile": _STRING, "shanten": {"type": "integer"},
+            "forms": {"type": "array", "items": {"type": "string", "enum": [
+                "standard", "seven-pairs", "thirteen-orphans"]}},
+            "improving": {"type": "array", "items": {"type": "object", "required": ["tile", "left"],
+                                                     "properties": {"tile": _STRING,
+                                                                    "left": {"type": "integer"}}}},
+            "left": {"type": "integer"}, "must_go": {"type": "boolean"},
+            "ready": {"type": "boolean"}, "can_win": {"type": "boolean"}, "value": _AMOUNT,
+            "reasons": {"type": "array", "items": _STRING},
+            "waits": {"type": "array", "items": {"type": "object", "required": [
+                "tile", "left", "wins", "permalink"], "properties": {
+                "tile": _STRING, "left": {"type": "integer"}, "wins": {"type": "boolean"},
+                "permalink": _STRING, "total_fan": {"type": "integer"},
+                "capped_fan": {"type": "integer"}, "points": {"type": "integer"},
+                "collects": _AMOUNT, "note": _STRING}}}}}}}},
     "Waits": {"type": "object", "required": ["rules", "valid", "ready", "waits"], "properties": {
         "rules": _STRING, "valid": {"const": True}, "ready": {"type": "boolean"},
         "waits": {"type": "array", "items": {"type": "object", "required": ["tile", "left"], "properties": {
