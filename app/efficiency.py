@@ -132,6 +132,22 @@ def _remember(cache: dict, key, value):
     return value
 
 
+def _span(counts: tuple[int, ...]) -> tuple[int, int]:
+    """Where a run of counts starts and ends once zeros at either end are dropped.
+
+    >>> _span((0, 1, 0, 2, 0)), _span((0, 0))
+    ((1, 4), (2, 2))
+    """
+    size = len(counts)
+    i = 0
+    while i < size and not counts[i]:
+        i += 1
+    end = size
+    while end > i and not counts[end - 1]:
+        end -= 1
+    return i, end
+
+
 def _suit_table(counts: tuple[int, ...], quads: int) -> tuple:
     """The table of a run of suited counts (a suit or part of one); bit i of `quads`: the
     hand holds all four of tile i. Remembered; zeros at either end change nothing, so they
@@ -141,14 +157,9 @@ def _suit_table(counts: tuple[int, ...], quads: int) -> tuple:
     if found is not None:
         return found
     size = len(counts)
-    i = 0
-    while i < size and not counts[i]:
-        i += 1
+    i, end = _span(counts)
     if i == size:
         return _remember(_SUIT_TABLES, key, EMPTY)
-    end = size
-    while not counts[end - 1]:
-        end -= 1
     if i or end < size:
         return _remember(_SUIT_TABLES, key, _suit_table(
             counts[i:end], quads >> i & ((1 << (end - i)) - 1)))
@@ -224,14 +235,9 @@ def _plain_suit_table(counts: tuple[int, ...]) -> tuple:
     if found is not None:
         return found
     size = len(counts)
-    i = 0
-    while i < size and not counts[i]:
-        i += 1
+    i, end = _span(counts)
     if i == size:
         return _remember(_PLAIN_SUIT_TABLES, counts, PLAIN_EMPTY)
-    end = size
-    while not counts[end - 1]:
-        end -= 1
     if i or end < size:
         return _remember(_PLAIN_SUIT_TABLES, counts, _plain_suit_table(counts[i:end]))
     c = list(counts)
