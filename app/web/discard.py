@@ -22,6 +22,7 @@ from ..errors import HandError
 from ..tiles import TILES, canonical, format_tiles, parse_tiles, tile
 from .forms import PICKER_TILES, DiscardForm, attach_errors, set_choices
 from .pages import MELD_KINDS, PICKER_ACTIONS, _focus_after, _picker, apply_picker
+from .practice import new_series
 from .present import form_data, number, page_params, permalink
 
 bp = Blueprint("discard", __name__)
@@ -159,7 +160,7 @@ def discard_practice():
         ruleset = rulesets[current_app.config["DEFAULT_RULES"]]
     seed = params.get("seed", "").strip()
     if not seed and not problems:   # a new series: give it a seed, so the link replays it
-        return redirect(practice_link(ruleset.id, secrets.token_hex(4), 1, "", embed))
+        return new_series(practice_link(ruleset.id, secrets.token_hex(4), 1, "", embed))
     if not SEED.fullmatch(seed):
         problems.append(f"the seed {seed[:40]!r} is not a series name: use up to 40 letters,"
                         " digits, - or _")

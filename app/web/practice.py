@@ -140,9 +140,7 @@ def practice():
         problems.append(f"unknown level {level[:20]!r}; choose one of {', '.join(LEVELS)}")
     seed = params.get("seed", "").strip()
     if not seed and not problems:   # a new series: give it a seed, so the link replays it
-        response = redirect(_link(ruleset.id, level, secrets.token_hex(4), 1, "", embed))
-        response.headers["Cache-Control"] = "no-store"   # a new series each time: never kept
-        return response
+        return new_series(_link(ruleset.id, level, secrets.token_hex(4), 1, "", embed))
     if not SEED.fullmatch(seed):
         problems.append(f"the seed {seed[:40]!r} is not a series name: use up to 40 letters,"
                         " digits, - or _")
@@ -294,3 +292,10 @@ bp.add_app_template_global(bonus_tiles, "bonus_tiles")
 bp.add_app_template_global(lambda s: SEAT_NAMES.get(s, s), "seat_name")
 
 __all__ = ["bp"]
+
+
+def new_series(link: str):
+    """A redirect to a new random series: a cache must never keep it (a new series each time)."""
+    response = redirect(link)
+    response.headers["Cache-Control"] = "no-store"
+    return response
