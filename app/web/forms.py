@@ -5,6 +5,7 @@ whose field errors are attached back onto these fields.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import wtforms.widgets
@@ -149,12 +150,9 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
                                       for e in ruleset.events.values())
     if hasattr(form, "ticks"):
         form.ticks.choices = choices((p.id, p.id) for p in ruleset.patterns)
-    # fields the templates leave out under this ruleset (see calculator.html and macros.html):
-    # an error about one of them is shown with the loose errors, never lost
-    form.hidden_fields = {name for name, shown in (
-        ("events", bool(ruleset.events)), ("flowers", ruleset.flowers), ("seasons", ruleset.flowers),
-        ("missing", ruleset.missing_suit), ("won", ruleset.conditions.won),
-        ("liable", bool(ruleset.liability)), ("options", bool(options))) if not shown}
+    # fields the templates leave out under this ruleset: an error about one of them is shown
+    # with the loose errors, never lost
+    form.hidden_fields = hidden_fields(ruleset)
     # a select shows its first choice when nothing is chosen: make that the ruleset's default
     if not form.rules.data:
         form.rules.data = ruleset.id
@@ -176,3 +174,127 @@ def attach_errors(form: Form, errors: tuple[FieldError, ...]) -> list[str]:
 
 
 PICKER_TILES = PLAYING_TILES
+
+
+# --- The calculator's form without a WTForms form per request ---------------------------------
+# Building CalculatorForm (about 25 bound fields) cost more than a whole /api/score answer, and
+# rendering its fields through the macros cost ten times that. A field's HTML is a function of
+# the ruleset (its choices, labels and defaults), the values the request gave that field and
+# its errors, so FormView renders each macro once per such key with the real WTForms form and
+# keeps the result (per app, bounded). A typed text value (the hand, the stake …) is not in the
+# key: the macro is rendered with a placeholder in its place, and each request writes its own
+# escaped value there.
+
+PART_CACHE_SIZE = 2048
+GROUP_FIELDS = {   # the fields each macro that takes a whole form reads (see macros.html)
+    "table_fields": ("by", "seat", "round", "discarder", "won", "liable"),
+    "dials": ("min", "cap", "curve", "payment", "stake", "options"),
+}
+_SLOT = re.compile("\ue000([a-z]+)\ue001")
+
+
+def _slot(name: str) -> str:
+    """The placeholder a text field's value is rendered as (left as is by HTML escaping)."""
+    return f"\ue000{name}\ue001"
+
+
+def hidden_fields(ruleset: Ruleset) -> set[str]:
+    """Fields the templates leave out under this ruleset (see calculator.html and macros.html)."""
+    options = any(p.optional for p in ruleset.patterns) or bool(ruleset.switches)
+    return {name for name, shown in (
+        ("events", bool(ruleset.events)), ("flowers", ruleset.flowers),
+        ("seasons", ruleset.flowers), ("missing", ruleset.missing_suit),
+        ("won", ruleset.conditions.won), ("liable", bool(ruleset.liability)),
+        ("options", options)) if not shown}
+
+
+@lru_cache(maxsize=8)
+def _field_kinds(form_class: type[Form]) -> dict[str, bool]:
+    """Each field of a form class by name: True for a typed text field."""
+    form = form_class()
+    return {name: isinstance(field, StringField) for name, field in form._fields.items()}
+
+
+class FormView:
+    """A form's raw values and errors; its macros rendered from the cache, filled per request."""
+
+    def __init__(self, form_class: type[Form], data, ruleset: Ruleset, rulesets: list[Ruleset],
+                 parts: PartCache):
+        self.form_class, self.ruleset, self.rulesets, self.parts = form_class, ruleset, rulesets, parts
+        self.kinds = _field_kinds(form_class)
+        self.raw = {name: tuple(data.getlist(name)) for name in data if name in self.kinds}
+        self.errors: dict[str, list[str]] = {}
+        self.hidden_fields = hidden_fields(ruleset)
+
+    def data(self, name: str) -> str:
+        """A text field's value as WTForms keeps it: the first one sent, else ''."""
+        values = self.raw.get(name, ())
+        return values[0] if values else ""
+
+    def attach_errors(self, errors: tuple[FieldError, ...]) -> list[str]:
+        """Put each core error next to its field; return those that belong to no field."""
+        loose = []
+        for error in errors:
+            if error.field in self.kinds and error.field not in self.hidden_fields:
+                self.errors.setdefault(error.field, []).append(error.message)
+            else:
+                loose.append(error.message if not error.field else f"{error.field}: {error.message}")
+        return loose
+
+    def field(self, macro: str, name: str, *args) -> Markup:
+        """macros.html's `macro(field, *args)` for one field of this form."""
+        return self._part(macro, (name,), args, whole_form=False)
+
+    def group(self, macro: str, *args) -> Markup:
+        """macros.html's `macro(form, ruleset, *args)`, which reads the fields GROUP_FIELDS names."""
+        return self._part(macro, GROUP_FIELDS[macro], args, whole_form=True)
+
+    def _part(self, macro: str, names: tuple[str, ...], args: tuple, whole_form: bool) -> Markup:
+        key = (self.form_class, self.ruleset.id, macro, args, tuple(
+            (n, None if self.kinds[n] else self.raw.get(n), tuple(self.errors.get(n, ())))
+            for n in names))
+        chunks = self.parts.get(key)
+        if chunks is None:
+            chunks = self.parts.put(key, self._render(macro, names, args, whole_form))
+        return Markup("".join(self._fill(chunks)))
+
+    def _fill(self, chunks: tuple[str, ...]):
+        for i, chunk in enumerate(chunks):
+            yield chunk if i % 2 == 0 else str(escape(self.data(chunk)))
+
+    def _render(self, macro: str, names: tuple[str, ...], args: tuple, whole_form: bool):
+        """Render one macro with a real form holding these fields' values (text as placeholders)."""
+        from werkzeug.datastructures import MultiDict
+        data = MultiDict([(n, _slot(n) if self.kinds[n] else v)
+                          for n in names for v in (self.raw.get(n, ()) if not self.kinds[n] else (1,))])
+        form = self.form_class(data)
+        set_choices(form, self.ruleset, self.rulesets)
+        for n in names:
+            if n in self.errors:
+                form[n].errors = list(self.errors[n])
+        html = self.parts.macro(macro)(form if whole_form else form[names[0]],
+                                       *((self.ruleset,) if whole_form else ()), *args)
+        return tuple(_SLOT.split(str(html)))
+
+
+class PartCache:
+    """Rendered macro parts of one app, keyed by all they depend on; least recently used go."""
+
+    def __init__(self, macros, size: int = PART_CACHE_SIZE):
+        from collections import OrderedDict
+        self.macros, self.size, self.entries = macros, size, OrderedDict()
+
+    def macro(self, name: str):
+        return getattr(self.macros(), name)
+
+    def get(self, key):
+        chunks = self.entries.get(key)
+        if chunks is not None:
+            self.entries.move_to_end(key)
+        return chunks
+
+    def put(self, key, chunks):
+        self.entries[key] = chunks
+        if len(self.entries) > self.size:
+            self.entries.popitem(last=False)
+        return chunks

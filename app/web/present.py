@@ -165,10 +165,15 @@ def tile_img(tile, cls: str = "tile") -> Markup:
 
 def tile_name(tile) -> str:
     """A tile's accessible name in the script of the page's family ('1 Characters 一万')."""
-    ruleset = current_app.extensions["rulesets"].get(request.args.get("rules", ""))
-    if ruleset is not None and ruleset.words.script == "simplified":
+    if tile_script() == "simplified":
         return f"{tile.name_en} {tile.name_zh_hans}"
     return tile.label
+
+
+def tile_script() -> str:
+    """The script tiles are named in on this page: the family's own when the address names it."""
+    ruleset = current_app.extensions["rulesets"].get(request.args.get("rules", ""))
+    return "simplified" if ruleset is not None and ruleset.words.script == "simplified" else "traditional"
 
 
 @lru_cache(maxsize=1024)
