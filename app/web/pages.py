@@ -17,8 +17,15 @@ from ..errors import FieldError, HandError, NotationError
 from ..report import explain_points
 from ..request import calculate, calculate_waits
 from ..tiles import TILES, format_tiles, parse_tiles
-from .forms import (PICKER_TILES, CalculatorForm, FormView, PartCache, TicksForm, attach_errors,
-                    set_choices)
+from .forms import (
+    PICKER_TILES,
+    CalculatorForm,
+    FormView,
+    PartCache,
+    TicksForm,
+    attach_errors,
+    set_choices,
+)
 from .present import canonical_params, form_data, page_params, permalink, tile_script
 
 bp = Blueprint("pages", __name__)
