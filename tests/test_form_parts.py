@@ -34,12 +34,14 @@ QUERIES = [_query(r, h) for r in RULES for h in HANDS] + [
 
 @pytest.fixture(scope="module")
 def fresh_pages():
-    """Each query answered by an app that has rendered nothing before."""
+    """Each query answered by an app that keeps no part: WTForms renders every field as sent."""
+    client = create_app({"FORM_PART_CACHE_SIZE": 0}).test_client()
     pages = {}
     for query in QUERIES:
-        response = create_app().test_client().get(query)
+        response = client.get(query)
         assert response.status_code == 200, query
         pages[query] = response.get_data(as_text=True)
+    assert not client.application.extensions["form_parts"].entries
     return pages
 
 
@@ -48,6 +50,7 @@ def test_interleaved_rulesets_and_hands_give_the_html_of_fresh_renders(fresh_pag
     for _ in range(2):   # the second pass answers from the filled cache
         for query in QUERIES + QUERIES[::-1]:
             assert client.get(query).get_data(as_text=True) == fresh_pages[query], query
+    assert client.application.extensions["form_parts"].entries
 
 
 def test_a_typed_value_shows_in_its_own_field_only(fresh_pages):
@@ -57,11 +60,17 @@ def test_a_typed_value_shows_in_its_own_field_only(fresh_pages):
     assert 'name="win" size="4" type="text" value=""' in page
 
 
-def test_parts_are_kept_per_app():
+def test_a_typed_placeholder_is_shown_as_typed(fresh_pages):
+    page = fresh_pages[_query("hong-kong", "\ue000win\ue001", win="\ue000hand\ue001")]
+    assert 'name="hand" size="28" type="text" value="\ue000win\ue001"' in page
+    assert 'name="win" size="4" type="text" value="\ue000hand\ue001"' in page
+
+
+def test_each_app_keeps_its_own_parts():
     first, second = create_app(), create_app()
     first.test_client().get(QUERIES[0])
     assert first.extensions["form_parts"].entries
-    assert "form_parts" not in second.extensions
+    assert not second.extensions["form_parts"].entries
 
 
 def test_the_part_cache_forgets_the_least_recently_used_beyond_its_size():

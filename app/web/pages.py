@@ -90,13 +90,8 @@ def _sorted(rulesets) -> list:
 
 
 def _parts() -> PartCache:
-    """This app's cache of rendered form parts (see forms.FormView)."""
-    app = current_app._get_current_object()
-    parts = app.extensions.get("form_parts")
-    if parts is None:
-        parts = app.extensions["form_parts"] = PartCache(
-            lambda: app.jinja_env.get_template("macros.html").module)
-    return parts
+    """This app's rendered parts of the calculator form (see forms.FormView)."""
+    return current_app.extensions["form_parts"]
 
 
 def _palette(ruleset) -> Markup:
