@@ -26,6 +26,7 @@ QUERIES = [_query(r, h) for r in RULES for h in HANDS] + [
     _query("hong-kong", "123m456m789m234p5x", win="zz", melds="12x"),      # errors by the fields
     _query("sichuan", "<b>&\"'", min="abc", cap="-3", stake="x"),
     _query("hong-kong", "\ue000win\ue001", win="\ue000hand\ue001"),           # the placeholders typed
+    _query("hong-kong", HANDS[0], stake="\ue000hand\ue001"),                   # … echoed by an error
     _query("sichuan", "", draft="123m", target="meld"),
     "/?" + urlencode({"hand": HANDS[0]}),                                   # the default rules
     "/embed?" + urlencode({"rules": "sichuan", "hand": HANDS[0], "seat": "N"}),
@@ -64,6 +65,8 @@ def test_a_typed_placeholder_is_shown_as_typed(fresh_pages):
     page = fresh_pages[_query("hong-kong", "\ue000win\ue001", win="\ue000hand\ue001")]
     assert 'name="hand" size="28" type="text" value="\ue000win\ue001"' in page
     assert 'name="win" size="4" type="text" value="\ue000hand\ue001"' in page
+    page = fresh_pages[_query("hong-kong", HANDS[0], stake="\ue000hand\ue001")]
+    assert '<li>&#39;\ue000hand\ue001&#39; is not a stake;' in page
 
 
 def test_each_app_keeps_its_own_parts():
