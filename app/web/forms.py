@@ -224,6 +224,7 @@ class FormView:
         self.raw = {name: tuple(data.getlist(name)) for name in data if name in self.text}
         self.errors: dict[str, list[str]] = {}
         self.hidden_fields = hidden_fields(ruleset)
+        self.typed_placeholder = any(PLACEHOLDER in v for values in self.raw.values() for v in values)
 
     def data(self, name: str) -> str:
         """A text field's value as WTForms keeps it: the first one sent, else ''."""
@@ -263,7 +264,7 @@ class FormView:
 
     def _typed_placeholder(self, fields) -> bool:
         """Whether the request itself holds the placeholder (then the part is rendered whole)."""
-        return any(PLACEHOLDER in value for values in self.raw.values() for value in values) or any(
+        return self.typed_placeholder or any(
             PLACEHOLDER in error for _, _, errors in fields for error in errors)
 
     def _render(self, macro: str, names: tuple[str, ...], args: tuple, whole_form: bool,
