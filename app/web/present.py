@@ -173,9 +173,20 @@ def _label(tile, script: str) -> str:
 
 
 def tile_script() -> str:
-    """The script tiles are named in on this page: the family's own when the address names it."""
-    ruleset = current_app.extensions["rulesets"].get(request.args.get("rules", ""))
-    return "simplified" if ruleset is not None and ruleset.words.script == "simplified" else "traditional"
+    """The script tiles are named in on this page: the family's own when the address names it.
+
+    Worked out once a request (a page names about forty tiles).
+    """
+    environ = request.environ
+    script = environ.get(_TILE_SCRIPT)
+    if script is None:
+        ruleset = current_app.extensions["rulesets"].get(request.args.get("rules", ""))
+        script = environ[_TILE_SCRIPT] = ("simplified" if ruleset is not None
+                                          and ruleset.words.script == "simplified" else "traditional")
+    return script
+
+
+_TILE_SCRIPT = "mahjong.tile_script"
 
 
 @lru_cache(maxsize=1024)
