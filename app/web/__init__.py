@@ -18,6 +18,7 @@ from ..resources import folder, ruleset_dir
 from ..rulesets import load_all
 from . import caching, compression
 from .bodies import MAX_BODY, REFUSED, BodyLimit
+from .forms import PART_CACHE_SIZE, PartCache
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -36,10 +37,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         TRUSTED_HOSTS=_hosts(os.environ.get("MAHJONG_TRUSTED_HOSTS"))
         or _hosts(os.environ.get("MAHJONG_SERVER_NAME")),
         MAX_CONTENT_LENGTH=MAX_BODY,
+        # Rendered parts of the calculator form kept (forms.PartCache); 0 renders every part.
+        FORM_PART_CACHE_SIZE=PART_CACHE_SIZE,
     )
     app.config.update(config or {})
     app.json.sort_keys = False   # keep answers in the order INTERFACE.md shows
     app.extensions["rulesets"] = load_all(Path(app.config["RULESET_DIR"]))
+    app.extensions["form_parts"] = PartCache(
+        lambda: app.jinja_env.get_template("macros.html").module, app.config["FORM_PART_CACHE_SIZE"])
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]
 

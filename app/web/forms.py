@@ -5,11 +5,16 @@ whose field errors are attached back onto these fields.
 """
 from __future__ import annotations
 
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
 
 import wtforms.widgets
 import wtforms.widgets.core
 from markupsafe import Markup, escape
+from werkzeug.datastructures import MultiDict
 from wtforms import Form, RadioField, SelectField, SelectMultipleField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import CheckboxInput, ListWidget
@@ -156,12 +161,9 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
                                       for e in ruleset.events.values())
     if hasattr(form, "ticks"):
         form.ticks.choices = choices((p.id, p.id) for p in ruleset.patterns)
-    # fields the templates leave out under this ruleset (see calculator.html and macros.html):
-    # an error about one of them is shown with the loose errors, never lost
-    form.hidden_fields = {name for name, shown in (
-        ("events", bool(ruleset.events)), ("flowers", ruleset.flowers), ("seasons", ruleset.flowers),
-        ("missing", ruleset.missing_suit), ("won", ruleset.conditions.won),
-        ("liable", bool(ruleset.liability)), ("options", bool(options))) if not shown}
+    # fields the templates leave out under this ruleset: an error about one of them is shown
+    # with the loose errors, never lost
+    form.hidden_fields = hidden_fields(ruleset)
     # a select shows its first choice when nothing is chosen: make that the ruleset's default
     if not form.rules.data:
         form.rules.data = ruleset.id
@@ -183,3 +185,138 @@ def attach_errors(form: Form, errors: tuple[FieldError, ...]) -> list[str]:
 
 
 PICKER_TILES = PLAYING_TILES
+
+
+# --- The calculator's form without a WTForms form per request ---------------------------------
+# Building CalculatorForm (about 25 bound fields) cost about as much as a whole /api/score
+# answer, and rendering its fields through the macros ten times that. A field's HTML is a
+# function of the ruleset (its choices, labels and defaults), the values the request gave that
+# field and its errors, so FormView renders each macro once per such key with the real WTForms
+# form and keeps the result (per app, bounded). A typed text value (the hand, the stake …) is
+# not in the key: the macro is rendered with a placeholder in its place, and each request
+# writes its own escaped value there.
+
+PART_CACHE_SIZE = 2048
+GROUP_FIELDS = {   # the fields each macro that takes a whole form reads (see macros.html)
+    "table_fields": ("by", "seat", "round", "discarder", "won", "liable"),
+    "dials": ("min", "cap", "curve", "payment", "stake", "options"),
+}
+PLACEHOLDER = "\ue000"   # a private-use character: HTML escaping leaves it as it is
+_SLOT = re.compile("\ue000([a-z]+)\ue001")
+
+
+def hidden_fields(ruleset: Ruleset) -> set[str]:
+    """Fields the templates leave out under this ruleset (see calculator.html and macros.html)."""
+    options = any(p.optional for p in ruleset.patterns) or bool(ruleset.switches)
+    return {name for name, shown in (
+        ("events", bool(ruleset.events)), ("flowers", ruleset.flowers),
+        ("seasons", ruleset.flowers), ("missing", ruleset.missing_suit),
+        ("won", ruleset.conditions.won), ("liable", bool(ruleset.liability)),
+        ("options", options)) if not shown}
+
+
+@lru_cache(maxsize=8)
+def _text_fields(form_class: type[Form]) -> dict[str, bool]:
+    """Each field of a form class by name: True for a typed text field."""
+    return {name: isinstance(field, StringField) for name, field in form_class()._fields.items()}
+
+
+class FormView:
+    """A form's raw values and errors; its macros rendered from the cache, filled per request."""
+
+    def __init__(self, form_class: type[Form], data: MultiDict, ruleset: Ruleset,
+                 rulesets: list[Ruleset], parts: PartCache):
+        self.form_class, self.ruleset, self.rulesets, self.parts = form_class, ruleset, rulesets, parts
+        self.text = _text_fields(form_class)
+        self.raw = {name: tuple(data.getlist(name)) for name in data if name in self.text}
+        self.errors: dict[str, list[str]] = {}
+        self.hidden_fields = hidden_fields(ruleset)
+        self.typed_placeholder = any(PLACEHOLDER in v for values in self.raw.values() for v in values)
+
+    def data(self, name: str) -> str:
+        """A text field's value as WTForms keeps it: the first one sent, else ''."""
+        values = self.raw.get(name, ())
+        return values[0] if values else ""
+
+    def attach_errors(self, errors: tuple[FieldError, ...]) -> list[str]:
+        """Put each core error next to its field; return those that belong to no field."""
+        loose = []
+        for error in errors:
+            if error.field in self.text and error.field not in self.hidden_fields:
+                self.errors.setdefault(error.field, []).append(error.message)
+            else:
+                loose.append(error.message if not error.field else f"{error.field}: {error.message}")
+        return loose
+
+    def field(self, macro: str, name: str, *args) -> Markup:
+        """macros.html's `macro(field, *args)` for one field of this form."""
+        return self._part(macro, (name,), args, whole_form=False)
+
+    def group(self, macro: str, *args) -> Markup:
+        """macros.html's `macro(form, ruleset, *args)`, which reads the fields GROUP_FIELDS names."""
+        return self._part(macro, GROUP_FIELDS[macro], args, whole_form=True)
+
+    def _part(self, macro: str, names: tuple[str, ...], args: tuple, whole_form: bool) -> Markup:
+        fields = tuple((n, None if self.text[n] else self.raw.get(n), tuple(self.errors.get(n, ())))
+                       for n in names)
+        if not self.parts.size or self._typed_placeholder(fields):
+            return self._render(macro, names, args, whole_form, placeholders=False)
+        key = (self.form_class, self.ruleset.id, macro, args, fields)
+        chunks = self.parts.get(key)
+        if chunks is None:
+            html = self._render(macro, names, args, whole_form, placeholders=True)
+            chunks = self.parts.put(key, tuple(_SLOT.split(str(html))))
+        return Markup("".join([chunk if i % 2 == 0 else str(escape(self.data(chunk)))
+                               for i, chunk in enumerate(chunks)]))
+
+    def _typed_placeholder(self, fields) -> bool:
+        """Whether the request itself holds the placeholder (then the part is rendered whole)."""
+        return self.typed_placeholder or any(
+            PLACEHOLDER in error for _, _, errors in fields for error in errors)
+
+    def _render(self, macro: str, names: tuple[str, ...], args: tuple, whole_form: bool,
+                placeholders: bool) -> Markup:
+        """One macro on a real form holding these fields' values (typed text as placeholders)."""
+        data = MultiDict()
+        for n in names:
+            if self.text[n] and placeholders:
+                data.add(n, f"{PLACEHOLDER}{n}\ue001")
+            else:
+                for value in self.raw.get(n, ()):
+                    data.add(n, value)
+        form = self.form_class(data)
+        set_choices(form, self.ruleset, self.rulesets)
+        for n in names:
+            if n in self.errors:
+                form[n].errors = list(self.errors[n])
+        render = self.parts.macro(macro)
+        return render(form, self.ruleset, *args) if whole_form else render(form[names[0]], *args)
+
+
+class PartCache:
+    """Rendered parts of one app's macros, keyed by all they depend on; least recently used go.
+
+    Size 0 keeps nothing: every part is rendered through WTForms with the request's own values.
+    """
+
+    def __init__(self, macros: Callable[[], object], size: int = PART_CACHE_SIZE):
+        self.macros, self.size = macros, size
+        self.entries: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def macro(self, name: str) -> Callable[..., Markup]:
+        return getattr(self.macros(), name)
+
+    def get(self, key):
+        with self.lock:
+            chunks = self.entries.get(key)
+            if chunks is not None:
+                self.entries.move_to_end(key)
+            return chunks
+
+    def put(self, key, chunks):
+        with self.lock:
+            self.entries[key] = chunks
+            if len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+            return chunks

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, current_app, redirect, render_template
+from flask import Blueprint, current_app, redirect, render_template, request
+from markupsafe import Markup
 
 from ..description import read_meld
 from ..detectors import PER_ITEM_DETECTORS
@@ -16,8 +17,16 @@ from ..errors import FieldError, HandError, NotationError
 from ..report import explain_points
 from ..request import calculate, calculate_waits
 from ..tiles import TILES, format_tiles, parse_tiles
-from .forms import PICKER_TILES, CalculatorForm, TicksForm, attach_errors, set_choices
-from .present import canonical_params, form_data, page_params, permalink
+from .forms import (
+    PICKER_TILES,
+    CalculatorForm,
+    FormView,
+    PartCache,
+    TicksForm,
+    attach_errors,
+    set_choices,
+)
+from .present import canonical_params, form_data, page_params, permalink, tile_script
 
 bp = Blueprint("pages", __name__)
 
@@ -51,14 +60,13 @@ def _calculator(embed: bool):
             return redirect(link + _focus_after(action, params, edited))
         params = edited
     ruleset, rulesets = _ruleset(params)
-    form = CalculatorForm(form_data(params))
-    set_choices(form, ruleset or rulesets[current_app.config["DEFAULT_RULES"]],
-                sorted(rulesets.values(), key=lambda r: r.id))
+    shown = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]
+    form = FormView(CalculatorForm, form_data(params), shown, _sorted(rulesets), _parts())
     loose: list[str] = []
     calc = waits = None
     link = ""
     if action is not None and problem is not None:
-        attach_errors(form, (problem,))
+        form.attach_errors((problem,))
     elif params.get("hand") or params.get("melds") or params.get("fan"):   # fan: points-only mode
         try:
             if _tile_count(params) == 13:
@@ -67,15 +75,30 @@ def _calculator(embed: bool):
                 calc = calculate(params, rulesets)
                 link = permalink(canonical_params(calc, params))
         except HandError as err:
-            loose = attach_errors(form, err.errors)
-    ruleset = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]
+            loose = form.attach_errors(err.errors)
     return render_template(
-        "calculator.html", form=form, ruleset=ruleset, calc=calc, waits=waits, loose=loose,
-        embed=embed, permalink=link, picker=_picker(params), palette=PICKER_TILES,
+        "calculator.html", form=form, ruleset=shown, calc=calc, waits=waits, loose=loose,
+        embed=embed, permalink=link, picker=_picker(params), palette=_palette(shown),
         arithmetic=explain_points(calc) if calc else "",
         ticks_link=_ticks_link(calc, params) if calc and calc.score.items else "",
         fan="" if params.get("hand") else params.get("fan", ""), meld_kinds=MELD_KINDS,
         carried=_carried(params), sheet_add=_sheet_add(calc, params) if calc and not embed else "")
+
+
+def _sorted(rulesets) -> list:
+    return sorted(rulesets.values(), key=lambda r: r.id)
+
+
+def _parts() -> PartCache:
+    """This app's rendered parts of the calculator form (see forms.FormView)."""
+    return current_app.extensions["form_parts"]
+
+
+def _palette(ruleset) -> Markup:
+    """The tile palette's buttons: the same for every page of a ruleset, tile script and mount."""
+    parts = _parts()
+    key = ("palette", ruleset.id, request.script_root, tile_script())
+    return parts.get(key) or parts.put(key, parts.macro("palette")(PICKER_TILES, ruleset))
 
 
 def _carried(params: dict[str, str]) -> dict[str, str]:

@@ -160,24 +160,44 @@ def tile_img(tile, cls: str = "tile") -> Markup:
 
     The name is in the page's family's script: simplified on a Sichuan page (一万, 一条).
     """
-    return _tile_img(request.script_root, tile.code, tile_name(tile), cls)
+    return _tile_img(request.script_root, tile, tile_script(), cls)
 
 
 def tile_name(tile) -> str:
     """A tile's accessible name in the script of the page's family ('1 Characters 一万')."""
-    ruleset = current_app.extensions["rulesets"].get(request.args.get("rules", ""))
-    if ruleset is not None and ruleset.words.script == "simplified":
-        return f"{tile.name_en} {tile.name_zh_hans}"
-    return tile.label
+    return _label(tile, tile_script())
+
+
+def _label(tile, script: str) -> str:
+    return f"{tile.name_en} {tile.name_zh_hans}" if script == "simplified" else tile.label
+
+
+def tile_script() -> str:
+    """The script tiles are named in on this page: the family's own when the address names it.
+
+    Worked out once a request (a page names about forty tiles).
+    """
+    environ = request.environ
+    script = environ.get(_TILE_SCRIPT)
+    if script is None:
+        ruleset = current_app.extensions["rulesets"].get(request.args.get("rules", ""))
+        script = environ[_TILE_SCRIPT] = ("simplified" if ruleset is not None
+                                          and ruleset.words.script == "simplified" else "traditional")
+    return script
+
+
+_TILE_SCRIPT = "mahjong.tile_script"
 
 
 @lru_cache(maxsize=1024)
-def _tile_img(root: str, code: str, label: str, cls: str) -> Markup:
-    """Made once per tile, class and mount point: url_for and escaping were a quarter of a page.
+def _tile_img(root: str, tile, script: str, cls: str) -> Markup:
+    """Made once per tile, script, class and mount point: url_for and escaping were a quarter
+    of a page.
 
     Every tile is a view of one sprite (static/tiles/sprite.svg): a page fetches one image.
     """
-    src = url_for("static", filename="tiles/sprite.svg") + f"#t{code}"
+    label = _label(tile, script)
+    src = url_for("static", filename="tiles/sprite.svg") + f"#t{tile.code}"
     return Markup('<img class="{}" src="{}" alt="{}" title="{}" width="30" height="40">').format(
         cls, src, label, label)
 

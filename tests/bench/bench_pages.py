@@ -2,8 +2,8 @@
 
 Run on demand (`python tests/bench/bench_pages.py`), never in CI. For each hand it times, in
 the Flask test client (no network, no server), GET /api/score and GET / (the calculator's
-result page) with the same query, and prints the median milliseconds of each and their ratio
-(target: the page within 3 x the API answer). No request sends If-None-Match or
+result page) with the same query, taking turns, and prints the median milliseconds of each
+and their ratio (target: the page within 3 x the API answer). No request sends If-None-Match or
 Accept-Encoding, so every page is rendered whole and sent uncompressed.
 
     python tests/bench/bench_pages.py            # 300 rounds a hand
@@ -29,14 +29,16 @@ HANDS = [
 ]
 
 
-def median_ms(client, url: str, rounds: int) -> float:
-    times = []
+def median_ms(client, urls: tuple[str, ...], rounds: int) -> list[float]:
+    """Each URL's median time; the URLs take turns, so a busy machine slows them alike."""
+    times: list[list[float]] = [[] for _ in urls]
     for _ in range(rounds):
-        start = time.perf_counter()
-        response = client.get(url)
-        times.append(time.perf_counter() - start)
-        assert response.status_code == 200, (url, response.status_code)
-    return statistics.median(times) * 1000
+        for url, kept in zip(urls, times, strict=True):
+            start = time.perf_counter()
+            response = client.get(url)
+            kept.append(time.perf_counter() - start)
+            assert response.status_code == 200, (url, response.status_code)
+    return [statistics.median(kept) * 1000 for kept in times]
 
 
 def main(rounds: int) -> int:
@@ -45,9 +47,8 @@ def main(rounds: int) -> int:
     print(f"{'hand':<70} {'api ms':>7} {'page ms':>8} {'ratio':>6}")
     for query in HANDS:
         api, page = f"/api/score?{query}", f"/?{query}"
-        median_ms(client, api, 20), median_ms(client, page, 20)   # warm up
-        api_ms = median_ms(client, api, rounds)
-        page_ms = median_ms(client, page, rounds)
+        median_ms(client, (api, page), 20)   # warm up
+        api_ms, page_ms = median_ms(client, (api, page), rounds)
         ratio = page_ms / api_ms
         worst = max(worst, ratio)
         print(f"{query[:70]:<70} {api_ms:>7.2f} {page_ms:>8.2f} {ratio:>6.2f}")
