@@ -43,8 +43,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]
 
-    from . import api, pages, practice, rounds, rules, sheet
+    from . import api, card, pages, practice, rounds, rules, sheet
     app.register_blueprint(pages.bp)
+    app.register_blueprint(card.bp)       # /card (a hand as a figure)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(sheet.bp)
     app.register_blueprint(api.bp)

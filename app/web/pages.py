@@ -16,6 +16,7 @@ from ..errors import FieldError, HandError, NotationError
 from ..report import explain_points
 from ..request import calculate, calculate_waits
 from ..tiles import TILES, format_tiles, parse_tiles
+from .card import card_link
 from .forms import PICKER_TILES, CalculatorForm, TicksForm, attach_errors, set_choices
 from .present import canonical_params, form_data, page_params, permalink
 
@@ -74,6 +75,7 @@ def _calculator(embed: bool):
         embed=embed, permalink=link, picker=_picker(params), palette=PICKER_TILES,
         arithmetic=explain_points(calc) if calc else "",
         ticks_link=_ticks_link(calc, params) if calc and calc.score.items else "",
+        card_link=card_link(calc, params) if calc else "",
         fan="" if params.get("hand") else params.get("fan", ""), meld_kinds=MELD_KINDS,
         carried=_carried(params), sheet_add=_sheet_add(calc, params) if calc and not embed else "")
 
