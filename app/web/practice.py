@@ -126,8 +126,17 @@ def _fan_total(text: str) -> int | None:
 
 @bp.get("/practice")
 def practice():
+    return _practice(embed=False)
+
+
+@bp.get("/embed/practice")
+def practice_embed():
+    return _practice(embed=True)
+
+
+def _practice(embed: bool):
     params = page_params()
-    embed = params.get("embed") == "1"
+    embed = embed or params.get("embed") == "1"
     rulesets = _rulesets()
     default = current_app.config["DEFAULT_RULES"]
     rid = params.get("rules") or default
