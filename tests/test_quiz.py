@@ -37,7 +37,7 @@ def _api_fan(client, line: str) -> int:
 
 
 def _verdict(text: str) -> str:
-    found = re.search(r'id="verdict-heading" role="status">(.*?)</h2>', text, re.S)
+    found = re.search(r'id="verdict-heading">(.*?)</h2>', text, re.S)
     return " ".join(found[1].split()) if found else ""
 
 
