@@ -35,7 +35,7 @@ PAGES = {
     "embed": "/embed?rules=hong-kong-course",
     "embed-result": f"/embed?rules=hong-kong-course&hand={HAND}&by=self-draw&seat=S",
     "card": f"/card?rules=hong-kong&hand={HAND}&by=self-draw&seat=S",
-    "card-dark": f"/card?rules=sichuan&hand=111p123p777p789p55p&by=self-draw&theme=dark",
+    "card-dark": "/card?rules=sichuan&hand=111p123p777p789p55p&by=self-draw&theme=dark",
     "card-error": "/card?rules=hong-kong&hand=123m9z",
     "quiz": "/embed/practice?" + urlencode([("rules", "hong-kong"), ("hands", HAND),
                                             ("hands", "111m222p333s444z55z"), ("ask", "breakdown")]),

@@ -121,10 +121,18 @@ def test_cards_fit_a_phone_without_scrolling_sideways(page: Page, lesson_site):
         assert_fits(page, holder, frame_in(page, holder))
 
 
-def test_a_typical_card_is_at_most_700px_tall_at_600px_and_never_scrolls_sideways_at_360(page: Page):
+TYPICAL = [CARD, "/card?rules=hong-kong&hand=111m222p333s444z55z",
+           "/card?rules=hong-kong-course&hand=123m789m55s&melds=777p,ckong:5555z&by=self-draw"
+           "&flowers=13&events=kong-replacement",
+           "/card?rules=sichuan&hand=111p123p777p789p55p&by=self-draw&theme=dark"]
+
+
+@pytest.mark.parametrize("card", TYPICAL)
+def test_a_typical_card_is_at_most_700px_tall_at_600px_and_never_scrolls_sideways_at_360(
+        page: Page, card):
     for width in (600, 360):
         page.set_viewport_size({"width": width, "height": 900})
-        page.goto(CARD)
+        page.goto(card)
         height, scroll_width = page.evaluate(
             "[document.documentElement.getBoundingClientRect().height,"
             " document.documentElement.scrollWidth]")
