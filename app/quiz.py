@@ -5,8 +5,8 @@ sheet's line is (`hand=123m456m789m234p55s by=self-draw seat=S`); a first word w
 is the hand itself (`123m456m789m234p55s by=self-draw`). A line may also set the table's
 dials (`min=`, `cap=`, …) for its hand. Blank lines and lines starting with `#` are skipped.
 
->>> read_lines(["123m456m789m234p55s by=self-draw", "# a note", "hand=111z222z333z44z555m&seat=S"])
-({'hand': '123m456m789m234p55s', 'by': 'self-draw'}, {'hand': '111z222z333z44z555m', 'seat': 'S'})
+>>> read_lines(split_lines(["123m456m789m234p55s by=self-draw\\n# a note", "hand=111m222p333s444z55z&seat=S"]))
+({'hand': '123m456m789m234p55s', 'by': 'self-draw'}, {'hand': '111m222p333s444z55z', 'seat': 'S'})
 """
 from __future__ import annotations
 
