@@ -119,3 +119,31 @@ def test_every_result_links_its_card_as_embed_this_hand(client):
     card = client.get(link[1].replace("&amp;", "&"))
     assert card.status_code == 200
     assert "Open in the calculator" in card.get_data(as_text=True)
+
+
+def test_a_tick_box_result_links_its_card_too(client):
+    text = client.get("/ticks", query_string={"rules": "hong-kong", "ticks": "all-pongs"}
+                      ).get_data(as_text=True)
+    link = re.search(r'<a href="([^"]+)" class="card-link">Embed this hand</a>', text)
+    assert link is not None
+    want = client.get("/api/score", query_string={"rules": "hong-kong", "ticks": "all-pongs"}
+                      ).get_json()
+    card = client.get(html.unescape(link[1]))
+    assert card.status_code == 200
+    breakdown = _table(Page(card.get_data(as_text=True)), "Fan breakdown")
+    assert breakdown[-1][2] == str(want["total_fan"])
+
+
+def test_the_rules_pages_worked_examples_show_their_tiles_and_link_their_cards(client):
+    from app.rulesets import registry
+    from app.tiles import parse_tiles
+    text = client.get("/rules/sichuan").get_data(as_text=True)
+    rows = re.findall(r'<span class="tile-row" role="group" aria-label="Its tiles">(.*?)</span>'
+                      r' <a href="([^"]+)" class="card-link">as a card</a>', text)
+    with_tiles = [ex for ex in registry()["sichuan"].examples if ex.params.get("hand")]
+    assert len(rows) == len(with_tiles)
+    for (tiles, card), ex in zip(rows, with_tiles, strict=True):
+        want = [t.name_zh_hans for t in parse_tiles(ex.params["hand"])]   # the family's script
+        assert re.findall(r'alt="[^"]* ([^" ]+)"', tiles) == want
+        response = client.get(html.unescape(card))
+        assert response.status_code == 200, ex.id

@@ -237,6 +237,7 @@ def ticks():
     return render_template("ticks.html", form=form, ruleset=ruleset_or_default, calc=calc,
                            carried=_carried(params),
                            sheet_add=_sheet_add(calc, merged) if calc else "",
+                           card_link=card_link(calc, merged) if calc else "",
                            loose=loose, counts=counts, ticked=_ticked(params),
                            per_item=PER_ITEM_DETECTORS,
                            arithmetic=explain_points(calc) if calc else "",

@@ -165,7 +165,8 @@ def tile_img(tile, cls: str = "tile") -> Markup:
 
 def tile_name(tile) -> str:
     """A tile's accessible name in the script of the page's family ('1 Characters 一万')."""
-    ruleset = current_app.extensions["rulesets"].get(request.args.get("rules", ""))
+    rid = request.args.get("rules") or (request.view_args or {}).get("rid", "")   # /rules/<rid>
+    ruleset = current_app.extensions["rulesets"].get(rid)
     if ruleset is not None and ruleset.words.script == "simplified":
         return f"{tile.name_en} {tile.name_zh_hans}"
     return tile.label

@@ -26,10 +26,21 @@ def ruleset(rid: str):
             if p.optional:
                 params["options"] = ",".join(filter(None, [params.get("options", ""), p.id]))
             example_links[p.id] = permalink(params, "/ticks" if "ticks" in params else "/")
-    worked = [(ex, permalink({"rules": rs.id, **ex.params}, "/ticks" if "ticks" in ex.params else "/"))
+    worked = [(ex, permalink({"rules": rs.id, **ex.params}, "/ticks" if "ticks" in ex.params else "/"),
+               _tiles(ex.params.get("hand", "")), permalink({"rules": rs.id, **ex.params}, "/card"))
               for ex in rs.examples]
     return render_template("ruleset.html", rs=rs, example_links=example_links, worked=worked,
                            quiz_link=quiz_link(rs))
+
+
+def _tiles(hand: str) -> list:
+    """A worked example's concealed tiles, shown beside it (none when it gives no tiles)."""
+    from ..errors import NotationError
+    from ..tiles import parse_tiles
+    try:
+        return list(parse_tiles(hand))
+    except NotationError:
+        return []
 
 
 def quiz_link(rs) -> str:
