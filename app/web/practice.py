@@ -250,8 +250,8 @@ def _quiz(params: dict[str, str], given: list[str], embed: bool):
         verdict = check_answer(calc, answer["fan"], answer["items"], answer["payments"])
         right = quiz_right(verdict, ask)
         after = (record[0] + int(right), record[1] + 1)
-    line = {**dials, **hands[n - 1], "rules": ruleset.id}
-    dealt = Deal(ruleset, "", n, "", line, (), calc)
+    described = {**dials, **hands[n - 1], "rules": ruleset.id}   # the hand as the calculator reads it
+    dealt = Deal(ruleset, "", n, "", described, (), calc)
 
     def link(to: int, score: tuple[int, int]) -> str:
         return _quiz_link(ruleset.id, lines, ask, reveal, dials, to, _score_text(score), embed)
@@ -272,7 +272,7 @@ def _quiz(params: dict[str, str], given: list[str], embed: bool):
         next_link=link(n + 1, after) if n < len(lines) else "",
         skip_link=link(n + 1, record) if n < len(lines) else "",
         again_link=link(n, record), new_link=link(1, (0, 0)), first_link=link(1, (0, 0)),
-        calculator_link=permalink(line, "/"))
+        calculator_link=permalink(described, "/"))
 
 
 def quiz_right(verdict, ask: str) -> bool:
