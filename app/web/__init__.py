@@ -48,9 +48,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]
 
-    from . import api, discard, pages, practice, rounds, rules, sheet
+    from . import api, card, discard, oembed, pages, practice, rounds, rules, sheet
     app.register_blueprint(pages.bp)
     app.register_blueprint(discard.bp)   # /discard and /embed/discard (what to discard)
+    app.register_blueprint(card.bp)      # /card (a hand as a figure)
+    app.register_blueprint(oembed.bp)    # /oembed (a permalink as a frame)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(sheet.bp)
     app.register_blueprint(api.bp)
@@ -66,7 +68,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from ..payments import fmt
     from .present import cite, tile_img, tile_name
     app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img, cite=cite,
-                                 tile_name=tile_name, icon_uri=_icon_uri(Path(app.static_folder)))
+                                 tile_name=tile_name, oembed_link=oembed.discovery_link,
+                                 icon_uri=_icon_uri(Path(app.static_folder)))
     return app
 
 
@@ -144,6 +147,8 @@ def _error_pages(app: Flask) -> None:
         e, f"A request may carry at most {MAX_BODY} bytes.")))
     app.register_error_handler(414, lambda e: page(414, "Address too long",
                                                   "The address is longer than any hand description."))
+    app.register_error_handler(501, lambda e: page(501, "Not implemented",
+                                                  _told(e, "This address does not serve that.")))
     app.register_error_handler(500, lambda e: page(500, "Something went wrong",
                                                   "The calculator hit an internal error."))
 

@@ -17,6 +17,7 @@ from ..errors import FieldError, HandError, NotationError
 from ..report import explain_points
 from ..request import calculate, calculate_waits
 from ..tiles import TILES, format_tiles, parse_tiles
+from .card import card_link
 from .forms import (
     PICKER_TILES,
     CalculatorForm,
@@ -81,6 +82,7 @@ def _calculator(embed: bool):
         embed=embed, permalink=link, picker=_picker(params), palette=_palette(shown),
         arithmetic=explain_points(calc) if calc else "",
         ticks_link=_ticks_link(calc, params) if calc and calc.score.items else "",
+        card_link=card_link(calc, params) if calc else "",
         fan="" if params.get("hand") else params.get("fan", ""), meld_kinds=MELD_KINDS,
         carried=_carried(params), sheet_add=_sheet_add(calc, params) if calc and not embed else "")
 
@@ -258,6 +260,7 @@ def ticks():
     return render_template("ticks.html", form=form, ruleset=ruleset_or_default, calc=calc,
                            carried=_carried(params),
                            sheet_add=_sheet_add(calc, merged) if calc else "",
+                           card_link=card_link(calc, merged) if calc else "",
                            loose=loose, counts=counts, ticked=_ticked(params),
                            per_item=PER_ITEM_DETECTORS,
                            arithmetic=explain_points(calc) if calc else "",

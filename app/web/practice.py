@@ -13,20 +13,22 @@ import secrets
 from fractions import Fraction
 from urllib.parse import urlencode
 
-from flask import Blueprint, current_app, redirect, render_template
+from flask import Blueprint, current_app, redirect, render_template, request
 from wtforms import Form, StringField
 
 from ..answers import check_answer
 from ..conversion import FAN_LIMIT, conversion_table, table_rows
-from ..dealer import LEVELS, deal
+from ..dealer import LEVELS, Deal, deal
 from ..detectors import PER_ITEM_DETECTORS
 from ..errors import HandError
 from ..hand import SEATS, WinBy
 from ..payments import next_seat
+from ..quiz import ASKS, REVEALS, quiz_hand, read_lines, split_lines
 from ..report import explain_points
 from ..request import calculate, read_settings
 from ..rulesets import exact
 from ..scoring import default_settings, inactive, value
+from ..sheet import DIAL_KEYS
 from ..tiles import TILES
 from .forms import SEAT_NAMES, DialsMixin, attach_errors, set_choices
 from .present import form_data, page_params, permalink
@@ -126,8 +128,19 @@ def _fan_total(text: str) -> int | None:
 
 @bp.get("/practice")
 def practice():
+    return _practice(embed=False)
+
+
+@bp.get("/embed/practice")
+def practice_embed():
+    return _practice(embed=True)
+
+
+def _practice(embed: bool):
     params = page_params()
-    embed = params.get("embed") == "1"
+    embed = embed or params.get("embed") == "1"
+    if "hands" in request.args:
+        return _quiz(params, request.args.getlist("hands"), embed)
     rulesets = _rulesets()
     default = current_app.config["DEFAULT_RULES"]
     rid = params.get("rules") or default
@@ -187,6 +200,112 @@ def practice():
         again_link=_link(ruleset.id, level, seed, n, _score_text(record), embed),
         new_link=_link(ruleset.id, level, "", 0, "", embed),
         calculator_link=permalink(dict(dealt.params), "/"))
+
+
+# --- a teacher's quiz: exactly the hands given, in order ---------------------------------
+
+
+def _quiz(params: dict[str, str], given: list[str], embed: bool):
+    """`/practice?hands=…`: hand n of the teacher's series, asking `ask`, revealing `reveal`."""
+    rulesets = _rulesets()
+    rid = params.get("rules") or current_app.config["DEFAULT_RULES"]
+    ruleset = rulesets.get(rid)
+    ask = params.get("ask", "").strip() or "fan"
+    reveal = params.get("reveal", "").strip() or "after"
+    lines = split_lines(given)
+    problems: list[str] = []
+    if ruleset is None:
+        problems.append(f"unknown ruleset {rid[:40]!r}; choose one of {', '.join(sorted(rulesets))}")
+    if ask not in ASKS:
+        problems.append(f"ask={ask[:20]!r} is not a question; ask one of {', '.join(ASKS)}")
+    if reveal not in REVEALS:
+        problems.append(f"reveal={reveal[:20]!r}: reveal the answers after each hand or never")
+    number = params.get("n", "1").strip() or "1"
+    n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
+    calc = None
+    if not problems:
+        try:
+            hands = read_lines(lines)
+            if not 1 <= n <= len(hands):
+                problems.append(f"hand {number[:10]!r} is not a hand of this quiz: give n from 1"
+                                f" to {len(hands)}")
+            else:
+                calc = quiz_hand(ruleset, hands[n - 1], params, n)
+        except HandError as err:
+            problems += [e.message for e in err.errors]
+    quiz = {"ask": ask, "asks": ASKS, "reveal": reveal, "count": len(lines), "lines": lines}
+    if problems:
+        return render_template("practice.html", problems=problems, quiz=quiz,
+                               ruleset=ruleset or rulesets[current_app.config["DEFAULT_RULES"]],
+                               rulesets=_sorted_rulesets(), levels=LEVEL_NAMES, level="patterns",
+                               seed="", n=1, embed=embed, dealt=None), 400
+    dials = {k: params[k] for k in DIAL_KEYS if params.get(k)}
+    record = _record(params.get("score", ""))
+    answer = (_quiz_answer(params, ruleset, calc, ask) if "answer" in params else None)
+    verdict = right = None
+    after = record
+    if answer is not None and not answer["errors"]:
+        verdict = check_answer(calc, answer["fan"], answer["items"], answer["payments"])
+        right = quiz_right(verdict, ask)
+        after = (record[0] + int(right), record[1] + 1)
+    described = {**dials, **hands[n - 1], "rules": ruleset.id}   # the hand as the calculator reads it
+    dealt = Deal(ruleset, "", n, "", described, (), calc)
+
+    def link(to: int, score: tuple[int, int]) -> str:
+        return _quiz_link(ruleset.id, lines, ask, reveal, dials, to, _score_text(score), embed)
+    hand = calc.hand
+    shown = list(hand.concealed)
+    shown.remove(hand.win)
+    return render_template(
+        "practice.html", problems=[], quiz=quiz, right=right, ruleset=ruleset,
+        rulesets=_sorted_rulesets(), levels=LEVEL_NAMES, level="", seed="", n=n, embed=embed,
+        dealt=dealt, calc=calc, hand=hand, concealed=shown, context=_context(dealt),
+        answer=answer, verdict=verdict, record=record, after=after,
+        tickable=_tickable(ruleset, calc.score.settings), per_item=PER_ITEM_DETECTORS,
+        seats=SEATS, seat_names=SEAT_NAMES, arithmetic=explain_points(calc),
+        carry=[("rules", ruleset.id), *[("hands", line) for line in lines], ("ask", ask),
+               ("reveal", reveal), *dials.items(), ("n", str(n))]
+        + ([("score", _score_text(record))] if record[1] else [])
+        + ([("embed", "1")] if embed else []),
+        next_link=link(n + 1, after) if n < len(lines) else "",
+        skip_link=link(n + 1, record) if n < len(lines) else "",
+        again_link=link(n, record), new_link=link(1, (0, 0)), first_link=link(1, (0, 0)),
+        calculator_link=permalink(described, "/"))
+
+
+def quiz_right(verdict, ask: str) -> bool:
+    """Whether the learner gave what the quiz asked: the total, every item, or every payment."""
+    if ask == "breakdown":
+        return verdict.items_right is True
+    if ask == "payments":
+        return all(p.right for p in verdict.payments)
+    return verdict.fan_right
+
+
+def _quiz_answer(params: dict[str, str], ruleset, calc, ask: str) -> dict:
+    """The learner's answer, read as Count the Fan reads it; only what was asked is needed."""
+    answer = _read_answer(params, ruleset, calc.score.settings)
+    errors = answer["errors"]
+    if ask == "breakdown" and not answer["items"]:
+        errors["ticks"] = "tick every item that counts in this hand"
+    if ask != "fan" and errors.get("fan", "").startswith("type the fan"):
+        errors.pop("fan")
+    if ask == "payments":
+        blank = [s for s in SEATS if s not in answer["payments"]
+                 and not errors.get(f"pay.{s}")]
+        for seat in blank:
+            errors[f"pay.{seat}"] = "give what this seat gains (or pays: a plain number)"
+    return answer
+
+
+def _quiz_link(rid: str, lines: list[str], ask: str, reveal: str, dials: dict[str, str], n: int,
+               score: str, embed: bool) -> str:
+    """A quiz address: the teacher's hands and questions, the hand, the running score."""
+    items = [("rules", rid), *[("hands", line) for line in lines], ("ask", ask),
+             ("reveal", reveal), *dials.items(), ("n", str(n))]
+    if score:
+        items.append(("score", score))
+    return ("/embed/practice?" if embed else "/practice?") + urlencode(items, safe="/,")
 
 
 def _link(rid: str, level: str, seed: str, n: int, score: str, embed: bool) -> str:

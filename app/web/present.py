@@ -180,7 +180,8 @@ def tile_script() -> str:
     environ = request.environ
     script = environ.get(_TILE_SCRIPT)
     if script is None:
-        ruleset = current_app.extensions["rulesets"].get(request.args.get("rules", ""))
+        rid = request.args.get("rules") or (request.view_args or {}).get("rid", "")  # /rules/<rid>
+        ruleset = current_app.extensions["rulesets"].get(rid)
         script = environ[_TILE_SCRIPT] = ("simplified" if ruleset is not None
                                           and ruleset.words.script == "simplified" else "traditional")
     return script

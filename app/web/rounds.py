@@ -170,7 +170,7 @@ def round_page():
     ruleset = rulesets.get(rules) or rulesets["sichuan"]
     lines = [ln for ln in text_lines(text) if ln.kind != "note"]
     return render_template(
-        "round.html", rulesets=with_rounds, rules=rules, text=text, errors=loose, placed=placed,
+        "round.html", embed=args.get("embed") == "1", rulesets=with_rounds, rules=rules, text=text, errors=loose, placed=placed,
         all_errors=errors, ledger=ledger, example=EXAMPLE, win_link=win_link,
         link=permalink({"rules": rules, "round": text}, "/round") if ledger else "",
         carried=carried, sheet_add=_sheet_add(text, rules, carried) if ledger else "",

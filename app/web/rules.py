@@ -26,6 +26,40 @@ def ruleset(rid: str):
             if p.optional:
                 params["options"] = ",".join(filter(None, [params.get("options", ""), p.id]))
             example_links[p.id] = permalink(params, "/ticks" if "ticks" in params else "/")
-    worked = [(ex, permalink({"rules": rs.id, **ex.params}, "/ticks" if "ticks" in ex.params else "/"))
+    worked = [(ex, permalink({"rules": rs.id, **ex.params}, "/ticks" if "ticks" in ex.params else "/"),
+               _tiles(ex.params.get("hand", "")), permalink({"rules": rs.id, **ex.params}, "/card"))
               for ex in rs.examples]
-    return render_template("ruleset.html", rs=rs, example_links=example_links, worked=worked)
+    return render_template("ruleset.html", rs=rs, example_links=example_links, worked=worked,
+                           quiz_link=quiz_link(rs))
+
+
+def _tiles(hand: str) -> list:
+    """A worked example's concealed tiles, shown beside it (none when it gives no tiles)."""
+    from ..errors import NotationError
+    from ..tiles import parse_tiles
+    try:
+        return list(parse_tiles(hand))
+    except NotationError:
+        return []
+
+
+def quiz_link(rs) -> str:
+    """"Quiz me on these": the worked examples that are whole tile hands, as a teacher's quiz."""
+    from urllib.parse import urlencode
+
+    from ..errors import HandError
+    from ..quiz import LINE_KEYS, MAX_HANDS, format_line, quiz_hand
+    lines = []
+    for number, ex in enumerate(rs.examples, 1):
+        if "hand" not in ex.params or not set(ex.params) <= set(LINE_KEYS):
+            continue
+        try:
+            quiz_hand(rs, ex.params, {}, number)
+        except HandError:
+            continue   # an example of a refusal is no question
+        lines.append(format_line(ex.params))
+    if not lines:
+        return ""
+    items = [("rules", rs.id), *[("hands", line) for line in lines[:MAX_HANDS]], ("ask", "fan"),
+             ("reveal", "after")]
+    return "/practice?" + urlencode(items, safe="/,")

@@ -116,6 +116,34 @@ def lesson_site(tmp_path_factory, live_server):
 </script>
 </body></html>
 """)
+    # The one-line embed: three cards, a teacher's quiz and the full calculator, one script.
+    quiz = "&".join(["rules=hong-kong", "hands=123m456m789m234p55s%20by%3Dself-draw",
+                     "hands=111m222p333s444z55z", "ask=fan"])
+    (folder / "cards.html").write_text(f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A lesson with cards</title>
+<link rel="icon" href="data:,"></head>
+<body>
+<h1>Lesson 4: three winning hands</h1>
+<p>All chows, self-drawn:</p>
+<div id="card-1" data-mahjong="rules=hong-kong&hand=123m456m789m234p55s&by=self-draw&seat=S"
+     data-view="card"></div>
+<p>All pongs with honours:</p>
+<div id="card-2" data-mahjong="rules=hong-kong&hand=111m222p333s444z55z" data-view="card"></div>
+<p>A Sichuan flush, dark:</p>
+<div id="card-3" data-mahjong="rules=sichuan&hand=111p123p777p789p55p&by=self-draw&theme=dark"
+     data-view="card"></div>
+<h2>Your turn</h2>
+<div id="quiz" data-mahjong="{quiz}" data-view="quiz"></div>
+<h2>Try your own</h2>
+<div id="calculator" data-mahjong="rules=hong-kong-course" data-view="calculator"></div>
+<script src="{app_origin}/static/embed.js" async></script>
+</body></html>
+""")
+    (folder / "blank.html").write_text("""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>An oEmbed consumer</title>
+<link rel="icon" href="data:,"></head><body><h1>Embedded by oEmbed</h1><div id="slot"></div>
+</body></html>
+""")
     handler = partial(_QuietHandler, directory=str(folder))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -1,0 +1,128 @@
+"""oEmbed (https://oembed.com): a lesson site's editor turns a calculator link into a frame.
+
+`GET /oembed?url=<a calculator permalink>&maxwidth=&maxheight=&format=json` answers a `rich`
+object whose `html` is the frame: a result, a card or a rules page's worked example becomes
+its hand card; a practice series, a round and the embed view frame themselves. Every such page
+names its oEmbed address in a discovery `<link>` (see `discovery_link`).
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+from urllib.parse import urlencode, urlsplit
+
+from flask import Blueprint, abort, current_app, jsonify, request
+from markupsafe import escape
+
+from .present import permalink
+
+bp = Blueprint("oembed", __name__)
+
+PROVIDER = "Mahjong scoring calculator"
+DEFAULT_WIDTH = 600
+MAX_DIMENSION = 10_000
+
+
+class Frame(NamedTuple):
+    """What an oEmbed answer frames: a path of this calculator, its query, a name, a height."""
+
+    path: str
+    query: str
+    title: str
+    height: int
+
+
+def frame_for(url: str, host: str, rulesets) -> Frame | None:
+    """The frame a calculator address embeds as; None for an address of another site or a
+    page that is not a permalink (an empty form, the API, an unknown ruleset)."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.lower():
+        return None
+    query = parts.query
+    args = _args(query)
+    hand = args.get("hand") or args.get("ticks") or args.get("fan")
+    path = parts.path or "/"
+    if path in ("/", "/ticks", "/card") and hand:
+        return Frame("/card", query, f"Mahjong hand card: {hand}", 700)
+    if path == "/embed":
+        return Frame("/embed", query, "Mahjong scoring calculator", 900)
+    if path in ("/practice", "/embed/practice") and (args.get("seed") or args.get("hands")):
+        return Frame("/embed/practice", query, "Mahjong quiz: count the fan", 900)
+    if path == "/round" and args.get("round"):
+        return Frame("/round", urlencode({**args, "embed": "1"}), "Mahjong round ledger", 900)
+    rules = re.fullmatch(r"/rules/([a-z0-9-]+)", path)
+    if rules and rules[1] in rulesets:
+        return _rules_example(rulesets[rules[1]], parts.fragment)
+    return None
+
+
+def _rules_example(ruleset, fragment: str) -> Frame | None:
+    """A rules page's worked example (`#worked-<id>`) or pattern example (`#<pattern>`)."""
+    params = None
+    worked = fragment.removeprefix("worked-")
+    for example in ruleset.examples:
+        if fragment.startswith("worked-") and example.id == worked:
+            params = {"rules": ruleset.id, **example.params}
+    pattern = ruleset.by_id.get(fragment)
+    if params is None and pattern is not None and pattern.example:
+        params = {"rules": ruleset.id, **pattern.example}
+        if pattern.optional:
+            params["options"] = ",".join(filter(None, [params.get("options", ""), pattern.id]))
+    if params is None:
+        return None
+    link = permalink(params, "")
+    return Frame("/card", link.removeprefix("?"), f"Mahjong hand card: {ruleset.name.en}", 700)
+
+
+def _args(query: str) -> dict[str, str]:
+    from urllib.parse import parse_qsl
+    return dict(parse_qsl(query, keep_blank_values=False))
+
+
+def _dimension(name: str) -> int | None:
+    raw = request.args.get(name, "").strip()
+    if not raw:
+        return None
+    if not re.fullmatch(r"[0-9]{1,5}", raw) or not 1 <= int(raw) <= MAX_DIMENSION:
+        abort(400, description=f"{name} must be a whole number of pixels from 1 to {MAX_DIMENSION}")
+    return int(raw)
+
+
+def frame_html(src: str, title: str, width: int, height: int, script: str) -> str:
+    """The frame a consumer pastes, with the script that fits it to its content."""
+    return (f'<iframe src="{escape(src)}" title="{escape(title)}" width="{width}" '
+            f'height="{height}" loading="lazy" style="border: 0; max-width: 100%"></iframe>'
+            f'<script src="{escape(script)}" async></script>')
+
+
+@bp.get("/oembed")
+def oembed():
+    fmt = request.args.get("format", "json").strip() or "json"
+    if fmt != "json":
+        abort(501, description=f"format {fmt[:20]!r} is not served: only json")
+    url = request.args.get("url", "")
+    if not url:
+        abort(400, description="name the calculator address to embed: url=…")
+    frame = frame_for(url, request.host, current_app.extensions["rulesets"])
+    if frame is None:
+        abort(404, description="That address is not a calculator page that can be embedded.")
+    max_width, max_height = _dimension("maxwidth"), _dimension("maxheight")
+    width = min(DEFAULT_WIDTH, max_width or DEFAULT_WIDTH)
+    height = min(frame.height, max_height or frame.height)
+    root = request.url_root.rstrip("/")
+    src = f"{root}{frame.path}" + (f"?{frame.query}" if frame.query else "")
+    script = root + "/static/embed.js"
+    return jsonify({
+        "version": "1.0", "type": "rich", "provider_name": PROVIDER, "provider_url": root + "/",
+        "title": frame.title, "width": width, "height": height,
+        "html": frame_html(src, frame.title, width, height, script),
+    })
+
+
+def discovery_link() -> str:
+    """This page's oEmbed address, for its `<link rel="alternate">`; empty when it has none."""
+    if request.method != "GET" or request.endpoint in (None, "static", "oembed.oembed"):
+        return ""
+    if frame_for(request.url, request.host, current_app.extensions["rulesets"]) is None:
+        return ""
+    return "/oembed?" + urlencode({"url": request.url, "format": "json"})
