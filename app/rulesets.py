@@ -518,6 +518,8 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
                                                       " the switch to change")
     rulings = _rulings(c, top.get("rulings", []))
     _check_citations(c, top, {r.id for r in rulings})
+    words = _words(c, top.get("words", {}))
+    _check_chinese_names(c, top, words.script)
     return Ruleset(
         id=rid, name=c.name(top["name"], "name"), source=c.text(top, "source", ""),
         summary=c.text(top, "summary", ""),
@@ -533,8 +535,26 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         settlement=_settlement(c, top["settlement"]) if "settlement" in top else None,
         conditions=_conditions(c, top.get("conditions", {}), events, liability),
         rulings=rulings,
-        words=_words(c, top.get("words", {})),
+        words=words,
     )
+
+
+NAMED_LISTS = ("categories", "patterns", "events", "curves", "payments", "switches", "liability")
+
+
+def _check_chinese_names(c: _Checker, top: dict, script: str) -> None:
+    """Every named entry has its Chinese name; a simplified-script family's has it in simplified.
+
+    Runs after the entries are checked, so each `name` is a mapping with text values.
+    """
+    for key in NAMED_LISTS:
+        for i, entry in enumerate(top.get(key, [])):
+            name = entry["name"]
+            if not name.get("zh"):
+                raise c.fail(f"{key}[{i}].name.zh", f"{name['en']!r} has no Chinese name")
+            if script == "simplified" and not name.get("zh_hans"):
+                raise c.fail(f"{key}[{i}].name.zh_hans", f"{name['en']!r} has no simplified"
+                                                         " Chinese name (words.script is simplified)")
 
 
 def _words(c: _Checker, value: Any) -> Words:
@@ -570,6 +590,7 @@ def _rulings(c: _Checker, value: Any) -> tuple[Ruling, ...]:
 
 CITATION = re.compile(r"\b[Rr]ulings? ((?:\d+)(?:(?:, | and |–)\d+)*)")
 SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
+SEED_NUMBER = re.compile(r"\bseeds? 00\d\b", re.IGNORECASE)
 SHOWN_TEXT = ("name", "summary", "source", "explain", "note", "title", "why", "point", "ruling",
               "choices")
 
@@ -594,6 +615,8 @@ def _check_citations(c: _Checker, data: Any, known: set[int], path: str = "") ->
                         raise c.fail(where, f"cites ruling {number}, which is not under rulings")
                 if SEED_FILE.search(value):
                     raise c.fail(where, "names a seed file; name the lesson by its title")
+                if SEED_NUMBER.search(value):
+                    raise c.fail(where, "names a seed by number; name the lesson by its title")
             else:
                 _check_citations(c, value, known, where)
     elif isinstance(data, list):
