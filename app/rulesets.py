@@ -184,6 +184,16 @@ class Words:
     suits: Mapping[str, str] = field(default_factory=lambda: {"m": "萬", "p": "筒", "s": "索"})
     winds: Mapping[str, str] = field(default_factory=lambda: {"E": "東", "S": "南", "W": "西",
                                                               "N": "北"})
+    # Headings and field labels of the pages, in the family's own terms and script.
+    brand: str = "番數計算"           # the site's name in the page header
+    calculate: str = "計番"           # the calculator's heading
+    calculator: str = "番數計算機"     # the tick-box calculator's heading
+    which_discard: str = "打哪張"      # the discard adviser's and discard drill's headings
+    fan_to_money: str = "番數換錢"     # the fan-to-payment page's heading
+    practice: str = "計番練習"         # the counting drill's heading
+    sheet: str = "計分表"             # the game sheet's heading
+    flowers: str = "花"               # the flowers field's label
+    seasons: str = "季"               # the seasons field's label
 
 
 @dataclass(frozen=True, slots=True)
@@ -558,7 +568,8 @@ def _check_chinese_names(c: _Checker, top: dict, script: str) -> None:
 
 
 def _words(c: _Checker, value: Any) -> Words:
-    data = c.mapping(value, "words", (), ("script", "discard", "self_draw", "suits", "winds"))
+    data = c.mapping(value, "words", (), ("script", "discard", "self_draw", "suits", "winds",
+                                          *WORD_LABELS))
     script = c.text(data, "script", "words", "traditional")
     if script not in ("traditional", "simplified"):
         raise c.fail("words.script", f"expected traditional or simplified, found {script!r}")
@@ -566,10 +577,16 @@ def _words(c: _Checker, value: Any) -> Words:
     suits = c.mapping(data.get("suits", dict(default.suits)), "words.suits", ("m", "p", "s"), ())
     winds = c.mapping(data.get("winds", dict(default.winds)), "words.winds",
                       ("E", "S", "W", "N"), ())
+    labels = {key: c.text(data, key, "words", getattr(default, key)) for key in WORD_LABELS}
     return Words(script, c.text(data, "discard", "words", default.discard),
                  c.text(data, "self_draw", "words", default.self_draw),
                  {k: c.typed(v, f"words.suits.{k}", str, "text") for k, v in suits.items()},
-                 {k: c.typed(v, f"words.winds.{k}", str, "text") for k, v in winds.items()})
+                 {k: c.typed(v, f"words.winds.{k}", str, "text") for k, v in winds.items()},
+                 **labels)
+
+
+WORD_LABELS = ("brand", "calculate", "calculator", "which_discard", "fan_to_money", "practice",
+               "sheet", "flowers", "seasons")
 
 
 def _rulings(c: _Checker, value: Any) -> tuple[Ruling, ...]:

@@ -14,7 +14,7 @@ from werkzeug.datastructures import MultiDict
 from ..description import describe
 from ..payments import fmt
 from ..request import Calculation, WaitsResult
-from ..rulesets import CITATION, Amount
+from ..rulesets import CITATION, Amount, Words
 
 # Fields that may hold several values; in links they are written compactly (`flowers=13`,
 # `events=a,b`), in forms they arrive repeated (`flowers=1&flowers=3`).
@@ -188,6 +188,16 @@ def tile_script() -> str:
 
 
 _TILE_SCRIPT = "mahjong.tile_script"
+
+
+def page_words(ruleset=None):
+    """The words a page's headings and labels use: its ruleset's, else the family the address
+    names (`rules=` or /rules/<rid>), else the Cantonese defaults."""
+    if ruleset:
+        return ruleset.words
+    rid = request.args.get("rules") or (request.view_args or {}).get("rid", "")
+    found = current_app.extensions["rulesets"].get(rid)
+    return found.words if found is not None else Words()
 
 
 @lru_cache(maxsize=1024)
