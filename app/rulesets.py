@@ -184,6 +184,16 @@ class Words:
     suits: Mapping[str, str] = field(default_factory=lambda: {"m": "萬", "p": "筒", "s": "索"})
     winds: Mapping[str, str] = field(default_factory=lambda: {"E": "東", "S": "南", "W": "西",
                                                               "N": "北"})
+    # Headings and field labels of the pages, in the family's own terms and script.
+    brand: str = "番數計算"           # the site's name in the page header
+    calculate: str = "計番"           # the calculator's heading
+    calculator: str = "番數計算機"     # the tick-box calculator's heading
+    which_discard: str = "打哪張"      # the discard adviser's and discard drill's headings
+    fan_to_money: str = "番數換錢"     # the fan-to-payment page's heading
+    practice: str = "計番練習"         # the counting drill's heading
+    sheet: str = "計分表"             # the game sheet's heading
+    flowers: str = "花"               # the flowers field's label
+    seasons: str = "季"               # the seasons field's label
 
 
 @dataclass(frozen=True, slots=True)
@@ -518,6 +528,8 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
                                                       " the switch to change")
     rulings = _rulings(c, top.get("rulings", []))
     _check_citations(c, top, {r.id for r in rulings})
+    words = _words(c, top.get("words", {}))
+    _check_chinese_names(c, top, words.script)
     return Ruleset(
         id=rid, name=c.name(top["name"], "name"), source=c.text(top, "source", ""),
         summary=c.text(top, "summary", ""),
@@ -533,12 +545,31 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         settlement=_settlement(c, top["settlement"]) if "settlement" in top else None,
         conditions=_conditions(c, top.get("conditions", {}), events, liability),
         rulings=rulings,
-        words=_words(c, top.get("words", {})),
+        words=words,
     )
 
 
+NAMED_LISTS = ("categories", "patterns", "events", "curves", "payments", "switches", "liability")
+
+
+def _check_chinese_names(c: _Checker, top: dict, script: str) -> None:
+    """Every named entry has its Chinese name; a simplified-script family's has it in simplified.
+
+    Runs after the entries are checked, so each `name` is a mapping with text values.
+    """
+    for key in NAMED_LISTS:
+        for i, entry in enumerate(top.get(key, [])):
+            name = entry["name"]
+            if not name.get("zh"):
+                raise c.fail(f"{key}[{i}].name.zh", f"{name['en']!r} has no Chinese name")
+            if script == "simplified" and not name.get("zh_hans"):
+                raise c.fail(f"{key}[{i}].name.zh_hans", f"{name['en']!r} has no simplified"
+                                                         " Chinese name (words.script is simplified)")
+
+
 def _words(c: _Checker, value: Any) -> Words:
-    data = c.mapping(value, "words", (), ("script", "discard", "self_draw", "suits", "winds"))
+    data = c.mapping(value, "words", (), ("script", "discard", "self_draw", "suits", "winds",
+                                          *WORD_LABELS))
     script = c.text(data, "script", "words", "traditional")
     if script not in ("traditional", "simplified"):
         raise c.fail("words.script", f"expected traditional or simplified, found {script!r}")
@@ -546,10 +577,16 @@ def _words(c: _Checker, value: Any) -> Words:
     suits = c.mapping(data.get("suits", dict(default.suits)), "words.suits", ("m", "p", "s"), ())
     winds = c.mapping(data.get("winds", dict(default.winds)), "words.winds",
                       ("E", "S", "W", "N"), ())
+    labels = {key: c.text(data, key, "words", getattr(default, key)) for key in WORD_LABELS}
     return Words(script, c.text(data, "discard", "words", default.discard),
                  c.text(data, "self_draw", "words", default.self_draw),
                  {k: c.typed(v, f"words.suits.{k}", str, "text") for k, v in suits.items()},
-                 {k: c.typed(v, f"words.winds.{k}", str, "text") for k, v in winds.items()})
+                 {k: c.typed(v, f"words.winds.{k}", str, "text") for k, v in winds.items()},
+                 **labels)
+
+
+WORD_LABELS = ("brand", "calculate", "calculator", "which_discard", "fan_to_money", "practice",
+               "sheet", "flowers", "seasons")
 
 
 def _rulings(c: _Checker, value: Any) -> tuple[Ruling, ...]:
@@ -570,6 +607,7 @@ def _rulings(c: _Checker, value: Any) -> tuple[Ruling, ...]:
 
 CITATION = re.compile(r"\b[Rr]ulings? ((?:\d+)(?:(?:, | and |–)\d+)*)")
 SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
+SEED_NUMBER = re.compile(r"\bseeds? 00\d\b", re.IGNORECASE)
 SHOWN_TEXT = ("name", "summary", "source", "explain", "note", "title", "why", "point", "ruling",
               "choices")
 
@@ -594,6 +632,8 @@ def _check_citations(c: _Checker, data: Any, known: set[int], path: str = "") ->
                         raise c.fail(where, f"cites ruling {number}, which is not under rulings")
                 if SEED_FILE.search(value):
                     raise c.fail(where, "names a seed file; name the lesson by its title")
+                if SEED_NUMBER.search(value):
+                    raise c.fail(where, "names a seed by number; name the lesson by its title")
             else:
                 _check_citations(c, value, known, where)
     elif isinstance(data, list):

@@ -11,17 +11,17 @@ from app.rulesets import Curve, Name, build_ruleset, load_ruleset, registry
 MINIMAL = {
     "name": {"en": "Test", "zh": "測試"},
     "dials": {"min": 0, "cap": 8, "curve": "doubling", "payment": "split"},
-    "curves": [{"id": "doubling", "name": {"en": "Doubling"}, "kind": "doubling"}],
-    "payments": [{"id": "split", "name": {"en": "Split"},
+    "curves": [{"id": "doubling", "name": {"en": "Doubling", "zh": "加倍"}, "kind": "doubling"}],
+    "payments": [{"id": "split", "name": {"en": "Split", "zh": "半銃"},
                   "discard": {"discarder": 2, "others": 1}, "self_draw": {"each": 2}}],
-    "events": [{"id": "last-tile", "name": {"en": "Last tile"}, "by": "self-draw"}],
-    "categories": [{"id": "hands", "name": {"en": "Hands"}}],
+    "events": [{"id": "last-tile", "name": {"en": "Last tile", "zh": "海底"}, "by": "self-draw"}],
+    "categories": [{"id": "hands", "name": {"en": "Hands", "zh": "番種"}}],
     "patterns": [
-        {"id": "all-pongs", "name": {"en": "All pongs"}, "fan": 3, "category": "hands",
+        {"id": "all-pongs", "name": {"en": "All pongs", "zh": "對對糊"}, "fan": 3, "category": "hands",
          "detect": "all_pongs"},
-        {"id": "full-flush", "name": {"en": "Full flush"}, "fan": 6, "category": "hands",
+        {"id": "full-flush", "name": {"en": "Full flush", "zh": "清一色"}, "fan": 6, "category": "hands",
          "detect": "full_flush"},
-        {"id": "pure-pongs", "name": {"en": "Pure pongs"}, "fan": 10, "category": "hands",
+        {"id": "pure-pongs", "name": {"en": "Pure pongs", "zh": "清碰"}, "fan": 10, "category": "hands",
          "requires": ["all-pongs", "full-flush"], "includes": ["all-pongs", "full-flush"]},
     ],
 }
@@ -158,7 +158,7 @@ patterns:
   - {id: all-pongs, fan: 5}
   - {id: nine-gates, remove: true}
   - id: lucky-sevens
-    name: {en: Lucky sevens}
+    name: {en: Lucky sevens, zh: 七星}
     fan: 2
     category: house-rules
     detect: always
@@ -207,3 +207,39 @@ def test_a_broken_house_variant_is_refused_naming_the_file_and_key(tmp_path, tex
     with pytest.raises(RulesetError) as err:
         _house(tmp_path, text)
     assert message in str(err.value)
+
+
+@pytest.mark.parametrize("key, index", [("patterns", 0), ("categories", 0), ("events", 0),
+                                        ("curves", 0), ("payments", 0)])
+def test_an_entry_without_a_chinese_name_stops_loading_naming_the_file_and_key(key, index):
+    def change(data):
+        del data[key][index]["name"]["zh"]
+    with pytest.raises(RulesetError, match=rf"^test\.yaml: {key}\[{index}\]\.name\.zh: .* has no Chinese name"):
+        build(change)
+
+
+def test_a_simplified_script_family_needs_the_simplified_chinese_name_too():
+    def change(data):
+        data["words"] = {"script": "simplified"}
+        for key in ("categories", "events", "curves", "payments", "patterns"):
+            for entry in data[key]:
+                entry["name"]["zh_hans"] = entry["name"]["zh"]
+        del data["patterns"][1]["name"]["zh_hans"]
+    with pytest.raises(RulesetError, match=r"^test\.yaml: patterns\[1\]\.name\.zh_hans: 'Full flush'"):
+        build(change)
+
+
+def test_every_shipped_entry_has_its_chinese_name_in_its_family_script():
+    for rs in registry().values():
+        named = [*rs.categories, *rs.patterns, *rs.events.values(), *rs.curves.values(),
+                 *rs.payments.values(), *rs.switches, *rs.liability]
+        assert all(n.name.zh for n in named), rs.id
+        if rs.words.script == "simplified":
+            assert all(n.name.zh_hans for n in named), rs.id
+
+
+def test_hong_kong_special_dragon_hands_have_descriptive_chinese_names_said_to_be_descriptive():
+    hk = registry()["hong-kong"]
+    for pid, zh in (("jade-dragon", "發財清索"), ("ruby-dragon", "紅中清萬"), ("pearl-dragon", "白板清筒")):
+        assert hk.by_id[pid].name.zh == zh
+        assert "descriptive" in hk.by_id[pid].note

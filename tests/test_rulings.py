@@ -99,3 +99,19 @@ def test_the_family_nine_cards_refusal_does_not_borrow_the_hong_kong_pao_wording
             "liable": "S", "discarder": "S"}).json
     message = answer["errors"][0]["message"]
     assert "9-cards" in message and "pins nobody" not in message and "包" not in message
+
+
+@pytest.mark.parametrize("text", ["seed 003 example 1", "as Seeds 001 and 003 say"])
+def test_a_seed_named_by_number_in_an_example_source_stops_loading(tmp_path: Path, text):
+    data = yaml.safe_load((RULESET_DIR / "hong-kong.yaml").read_text(encoding="utf-8"))
+    data["examples"][2]["source"] = text
+    path = tmp_path / "hong-kong.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(RulesetError, match=r"hong-kong\.yaml: examples\[2\]\.source: names a seed by number"):
+        load_ruleset(path)
+
+
+def test_every_shipped_example_source_names_its_lesson_by_the_rulesets_source_title():
+    for rs in registry().values():
+        for example in rs.examples:
+            assert rs.source.split(" — ")[0] in example.source, (rs.id, example.id)

@@ -22,44 +22,44 @@ RULES = {
     "dials": {"min": 1, "cap": 10, "curve": "doubling", "payment": "half"},
     "ranges": {"min": [0, 10], "cap": [1, 16], "uncapped": True},
     "conditions": {"won": True},    # players who already won play on, as in a blood battle
-    "curves": [{"id": "doubling", "name": {"en": "Doubling"}, "kind": "doubling"},
-               {"id": "linear", "name": {"en": "Linear"}, "kind": "linear"}],
+    "curves": [{"id": "doubling", "name": {"en": "Doubling", "zh": "加倍"}, "kind": "doubling"},
+               {"id": "linear", "name": {"en": "Linear", "zh": "番數即分數"}, "kind": "linear"}],
     "payments": [
-        {"id": "half", "name": {"en": "Discarder pays half"},
+        {"id": "half", "name": {"en": "Discarder pays half", "zh": "半銃"},
          "discard": {"discarder": 2, "others": 1}, "self_draw": {"each": 2}},
-        {"id": "all", "name": {"en": "Discarder pays all"},
+        {"id": "all", "name": {"en": "Discarder pays all", "zh": "全銃"},
          "discard": {"discarder": 4, "others": 0}, "self_draw": {"each": 2}},
-        {"id": "quarter", "name": {"en": "Quarters"}, "curve": "linear",
+        {"id": "quarter", "name": {"en": "Quarters", "zh": "四分"}, "curve": "linear",
          "discard": {"discarder": "1/2", "others": "1/4"}, "self_draw": {"each": "1/2"}},
     ],
-    "events": [{"id": "last-tile", "name": {"en": "Last tile"}, "by": "self-draw"}],
-    "categories": [{"id": "hands", "name": {"en": "Hands"}},
-                   {"id": "honours", "name": {"en": "Honours"}},
-                   {"id": "special", "name": {"en": "Special"}},
-                   {"id": "won", "name": {"en": "How you won"}}],
-    "liability": [{"id": "dragons-pao", "name": {"en": "Dragons pao"},
+    "events": [{"id": "last-tile", "name": {"en": "Last tile", "zh": "海底"}, "by": "self-draw"}],
+    "categories": [{"id": "hands", "name": {"en": "Hands", "zh": "番種"}},
+                   {"id": "honours", "name": {"en": "Honours", "zh": "字牌"}},
+                   {"id": "special", "name": {"en": "Special", "zh": "特殊"}},
+                   {"id": "won", "name": {"en": "How you won", "zh": "食糊方法"}}],
+    "liability": [{"id": "dragons-pao", "name": {"en": "Dragons pao", "zh": "包三元"},
                    "pattern": "great-three-dragons"}],
     "patterns": [
-        {"id": "all-chows", "name": {"en": "All chows"}, "fan": 1, "category": "hands", "detect": "all_chows"},
-        {"id": "all-pongs", "name": {"en": "All pongs"}, "fan": 3, "category": "hands", "detect": "all_pongs",
+        {"id": "all-chows", "name": {"en": "All chows", "zh": "平糊"}, "fan": 1, "category": "hands", "detect": "all_chows"},
+        {"id": "all-pongs", "name": {"en": "All pongs", "zh": "對對糊"}, "fan": 3, "category": "hands", "detect": "all_pongs",
          "group": "shape"},
-        {"id": "single-wait-pongs", "name": {"en": "Single-wait pongs"}, "fan": 3, "category": "hands",
+        {"id": "single-wait-pongs", "name": {"en": "Single-wait pongs", "zh": "單釣對對"}, "fan": 3, "category": "hands",
          "detect": "all_pongs_single_wait", "group": "shape"},
-        {"id": "half-flush", "name": {"en": "Half flush"}, "fan": 3, "category": "hands", "detect": "half_flush"},
-        {"id": "dragon-pong", "name": {"en": "Dragon pong"}, "fan": 1, "category": "honours",
+        {"id": "half-flush", "name": {"en": "Half flush", "zh": "混一色"}, "fan": 3, "category": "hands", "detect": "half_flush"},
+        {"id": "dragon-pong", "name": {"en": "Dragon pong", "zh": "箭刻"}, "fan": 1, "category": "honours",
          "detect": "dragon_pongs"},
         {"id": "great-three-dragons", "name": {"en": "Great three dragons", "zh": "大三元"}, "fan": 8,
          "category": "hands", "detect": "great_three_dragons", "includes": ["dragon-pong"]},
-        {"id": "all-honours", "name": {"en": "All honours"}, "fan": 10, "category": "special",
+        {"id": "all-honours", "name": {"en": "All honours", "zh": "字一色"}, "fan": 10, "category": "special",
          "detect": "all_honours", "replaces_categories": ["hands", "honours"]},
-        {"id": "great-four-winds", "name": {"en": "Great four winds"}, "fan": 13, "category": "special",
+        {"id": "great-four-winds", "name": {"en": "Great four winds", "zh": "大四喜"}, "fan": 13, "category": "special",
          "detect": "great_four_winds", "limit": True, "alone": True},
-        {"id": "self-draw", "name": {"en": "Self-draw"}, "fan": 1, "category": "won", "detect": "self_draw"},
-        {"id": "last-tile", "name": {"en": "Last tile"}, "fan": 1, "category": "won", "event": "last-tile",
+        {"id": "self-draw", "name": {"en": "Self-draw", "zh": "自摸"}, "fan": 1, "category": "won", "detect": "self_draw"},
+        {"id": "last-tile", "name": {"en": "Last tile", "zh": "海底"}, "fan": 1, "category": "won", "event": "last-tile",
          "includes": ["self-draw"]},
-        {"id": "concealed-pongs", "name": {"en": "Concealed pongs"}, "fan": 6, "category": "hands",
+        {"id": "concealed-pongs", "name": {"en": "Concealed pongs", "zh": "坎坎糊"}, "fan": 6, "category": "hands",
          "detect": "four_concealed_pongs", "by": "self-draw"},
-        {"id": "seven-pairs", "name": {"en": "Seven pairs"}, "fan": 4, "category": "hands",
+        {"id": "seven-pairs", "name": {"en": "Seven pairs", "zh": "七對"}, "fan": 4, "category": "hands",
          "detect": "seven_pairs", "optional": True},
     ],
     "shapes": {"seven_pairs": "seven-pairs", "thirteen_orphans": False},
@@ -118,7 +118,7 @@ def test_a_limit_hand_pays_the_cap_and_stands_alone():
 def test_on_a_tie_within_a_group_the_more_specific_later_pattern_counts():
     result = calc(hand="55m", melds="111m,222m,333m,444m", win="5m")
     assert items(result)["single-wait-pongs"] == 3
-    assert items(result)["all-pongs"] == "only one shape counts: Single-wait pongs is the more specific"
+    assert items(result)["all-pongs"] == "only one shape counts: Single-wait pongs 單釣對對 is the more specific"
 
 
 def test_a_pattern_needing_a_self_draw_is_recognised_but_not_counted_on_a_discard():
@@ -197,7 +197,7 @@ def test_a_liable_discarder_pays_the_whole_discard_but_another_discarder_pays_no
 
 
 def test_liability_on_a_hand_without_its_pattern_is_refused_with_what_it_needs():
-    with pytest.raises(HandError, match="no liability rule applies to this hand: Dragons pao needs"
+    with pytest.raises(HandError, match="no liability rule applies to this hand: Dragons pao 包三元 needs"
                                         " Great three dragons 大三元"):
         calc(ticks="half-flush", liable="S", by="self-draw")
 
@@ -215,7 +215,7 @@ def test_a_hand_holding_an_instant_win_is_refused_when_won_another_way():
     with pytest.raises(HandError) as err:
         calculate({**pongs, "by": "discard"}, rulesets)
     assert [(e.field, e.message) for e in err.value.errors] == [
-        ("by", "All pongs wins the moment it is held, as a self-draw win; a hand holding it"
+        ("by", "All pongs 對對糊 wins the moment it is held, as a self-draw win; a hand holding it"
                " cannot be a discard win")]
     with pytest.raises(HandError):
         calculate({"rules": "test", "ticks": "all-pongs", "by": "discard"}, rulesets)
@@ -259,10 +259,10 @@ def test_bad_requests_name_the_field(params, field, fragment):
 
 
 def test_a_switch_that_takes_the_flowers_out_works_by_its_data_not_its_name():
-    rules = {**RULES, "switches": [{"id": "bare-tiles", "name": {"en": "Bare tiles"},
+    rules = {**RULES, "switches": [{"id": "bare-tiles", "name": {"en": "Bare tiles", "zh": "無花"},
                                     "flowers": False}],
              "patterns": RULES["patterns"] + [
-                 {"id": "own-flower", "name": {"en": "Own flower"}, "fan": 1, "category": "won",
+                 {"id": "own-flower", "name": {"en": "Own flower", "zh": "正花"}, "fan": 1, "category": "won",
                   "detect": "own_flower", "flowers": True}]}
     rulesets = {"test": build_ruleset(rules, "test.yaml", "test")}
     hand = {"rules": "test", "hand": "123m456m789m234p55s", "seat": "S", "fan": ""}

@@ -66,9 +66,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.after_request(_no_foreign_host)   # runs first: the headers go on its new answer
     _error_pages(app)
     from ..payments import fmt
-    from .present import cite, tile_img, tile_name
+    from .present import cite, page_words, tile_img, tile_name
     app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img, cite=cite,
-                                 tile_name=tile_name, oembed_link=oembed.discovery_link,
+                                 tile_name=tile_name, words_for=page_words, oembed_link=oembed.discovery_link,
                                  icon_uri=_icon_uri(Path(app.static_folder)))
     return app
 

@@ -31,7 +31,7 @@ from ..scoring import default_settings, inactive, value
 from ..sheet import DIAL_KEYS
 from ..tiles import TILES
 from .forms import SEAT_NAMES, DialsMixin, attach_errors, set_choices
-from .present import form_data, page_params, permalink
+from .present import form_data, page_params, page_words, permalink
 
 bp = Blueprint("practice", __name__)
 
@@ -45,7 +45,7 @@ MAX_HAND = 1000            # hands in a series
 SEED = re.compile(r"[A-Za-z0-9_-]{1,40}")
 SCORE = re.compile(r"([0-9]{1,4})/([0-9]{1,4})")
 AMOUNT = re.compile(r"[+\-−]?[0-9]{1,9}(?:[./][0-9]{1,9})?")
-SUIT_NAMES = {"m": "Characters 萬", "p": "Dots 筒", "s": "Bamboo 索"}
+SUIT_NAMES = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
 
 
 def _rulesets():
@@ -191,7 +191,7 @@ def _practice(embed: bool):
         levels=LEVEL_NAMES, level=level, seed=seed, n=n, embed=embed, dealt=dealt, calc=calc,
         hand=hand, concealed=shown, context=_context(dealt), answer=answer, verdict=verdict,
         record=record, after=after, tickable=_tickable(ruleset, calc.score.settings),
-        per_item=PER_ITEM_DETECTORS, seats=SEATS, seat_names=SEAT_NAMES,
+        per_item=PER_ITEM_DETECTORS, seats=SEATS, seat_names=seat_names(ruleset.words),
         arithmetic=explain_points(calc),
         next_link=_link(ruleset.id, level, seed, n + 1, _score_text(after), embed)
         if n < MAX_HAND else "",
@@ -262,7 +262,7 @@ def _quiz(params: dict[str, str], given: list[str], embed: bool):
         dealt=dealt, calc=calc, hand=hand, concealed=shown, context=_context(dealt),
         answer=answer, verdict=verdict, record=record, after=after,
         tickable=_tickable(ruleset, calc.score.settings), per_item=PER_ITEM_DETECTORS,
-        seats=SEATS, seat_names=SEAT_NAMES, arithmetic=explain_points(calc),
+        seats=SEATS, seat_names=seat_names(ruleset.words), arithmetic=explain_points(calc),
         carry=[("rules", ruleset.id), *[("hands", line) for line in lines], ("ask", ask),
                ("reveal", reveal), *dials.items(), ("n", str(n))]
         + ([("score", _score_text(record))] if record[1] else [])
@@ -378,21 +378,28 @@ def _tickable(ruleset, settings):
             for cat in ruleset.categories]
 
 
+def seat_names(words) -> dict[str, str]:
+    """Each seat in English and in the family's own wind character: `East 东` on a Sichuan page."""
+    return {s: f"{SEAT_NAMES[s].split()[0]} {words.winds[s]}" for s in SEATS}
+
+
 def _context(dealt) -> list[tuple[str, str]]:
     """The win context in words: (what, how) lines."""
     ruleset, calc = dealt.ruleset, dealt.calculation
-    ctx = calc.hand.context
-    lines = [("Seat", SEAT_NAMES[ctx.seat] + (" — the dealer" if ctx.seat == "E" else "")),
-             ("Round", SEAT_NAMES[ctx.round])]
+    ctx, words = calc.hand.context, ruleset.words
+    seat = seat_names(words).__getitem__
+    lines = [("Seat", seat(ctx.seat) + (" — the dealer" if ctx.seat == "E" else "")),
+             ("Round", seat(ctx.round))]
     if ctx.by is WinBy.SELF_DRAW:
-        lines.append(("Won by", "self-draw 自摸: the winning tile came from the wall"))
+        lines.append(("Won by", f"self-draw {words.self_draw}: the winning tile came from the wall"))
     else:
-        lines.append(("Won by", f"a discard 出銃 from {SEAT_NAMES[calc.table.discarder]}"))
+        lines.append(("Won by", f"a discard {words.discard} from {seat(calc.table.discarder)}"))
     for event in sorted(ctx.events):
         spec = ruleset.events.get(event)
         lines.append(("How", f"{spec.name.en} {spec.name.zh}".strip() if spec else event))
     if ctx.missing:
-        lines.append(("Missing suit 定缺", f"{SUIT_NAMES[ctx.missing]} — the hand holds none"))
+        lines.append(("Missing suit 定缺", f"{SUIT_NAMES[ctx.missing]} {words.suits[ctx.missing]}"
+                                          " — the hand holds none"))
     options = [o for o in calc.score.settings.options]
     for option in sorted(options):
         pattern = ruleset.by_id.get(option)
@@ -408,7 +415,8 @@ def bonus_tiles(hand) -> list:
 
 
 bp.add_app_template_global(bonus_tiles, "bonus_tiles")
-bp.add_app_template_global(lambda s: SEAT_NAMES.get(s, s), "seat_name")
+bp.add_app_template_global(
+    lambda s, ruleset=None: seat_names(page_words(ruleset)).get(s, s), "seat_name")
 
 __all__ = ["bp"]
 

@@ -14,7 +14,7 @@ from werkzeug.datastructures import MultiDict
 from ..description import describe
 from ..payments import fmt
 from ..request import Calculation, WaitsResult
-from ..rulesets import CITATION, Amount
+from ..rulesets import CITATION, Amount, Words
 
 # Fields that may hold several values; in links they are written compactly (`flowers=13`,
 # `events=a,b`), in forms they arrive repeated (`flowers=1&flowers=3`).
@@ -190,6 +190,16 @@ def tile_script() -> str:
 _TILE_SCRIPT = "mahjong.tile_script"
 
 
+def page_words(ruleset=None):
+    """The words a page's headings and labels use: its ruleset's, else the family the address
+    names (`rules=` or /rules/<rid>), else the Cantonese defaults."""
+    if ruleset:
+        return ruleset.words
+    rid = request.args.get("rules") or (request.view_args or {}).get("rid", "")
+    found = current_app.extensions["rulesets"].get(rid)
+    return found.words if found is not None else Words()
+
+
 @lru_cache(maxsize=1024)
 def _tile_img(root: str, tile, script: str, cls: str) -> Markup:
     """Made once per tile, script, class and mount point: url_for and escaping were a quarter
@@ -203,13 +213,11 @@ def _tile_img(root: str, tile, script: str, cls: str) -> Markup:
         cls, src, label, label)
 
 
-_SEED = re.compile(r"\bseeds? 00\d(?:(?:, | and )00\d)*\b")
-
-
 def cite(text: str, ruleset) -> Markup:
-    """A ruleset's text for a page: each cited ruling links to its entry on the rules page,
-    and a seed number reads "the lesson" (a learner cannot look a seed number up)."""
-    shown = _SEED.sub("the lesson", str(escape(text)))
+    """A ruleset's text for a page: each cited ruling links to its entry on the rules page.
+
+    The loader has refused any seed number or seed file name in the text, so none is shown."""
+    shown = str(escape(text))
     known = {r.id for r in ruleset.rulings}
     page = url_for("rules.ruleset", rid=ruleset.id)
 
