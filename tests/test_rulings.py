@@ -42,6 +42,15 @@ def test_every_ruling_the_rules_page_cites_links_to_its_entry_on_the_page(rid):
     assert not cited(unlinked), cited(unlinked)
 
 
+@pytest.mark.parametrize("rid", sorted(RULESETS))
+def test_the_rulings_are_in_the_body_and_the_title_is_plain_text(rid):
+    text = page(f"/rules/{rid}")
+    title = re.search(r"<title>(.*?)</title>", text, re.S)[1]
+    assert title == f"{html.escape(RULESETS[rid].name.en)} rules — Mahjong scoring calculator"
+    body = text[text.index("<body"):]
+    assert '<h2 id="rulings">' in body and body.count('<dt id="ruling-') == len(RULESETS[rid].rulings)
+
+
 def test_the_points_page_links_its_convention_and_curve_citations():
     text = page("/points?rules=hong-kong&fan=5&payment=discarder-pays-half")
     assert 'href="/rules/hong-kong#ruling-36"' in text
