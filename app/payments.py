@@ -138,6 +138,9 @@ def _settle(ruleset: Ruleset, settings: Settings, table: Table, points: int, tot
                 owed[seat] = 0
                 why[seat] = f"{table.liable} is liable ({liability.name}) and pays for everyone"
                 role[seat] = "none"
+    elif table.liable in why and table.by is WinBy.DISCARD:   # pinned, but not on this win
+        why[table.liable] += (f"; liable only on a self-draw or for their own discard: here"
+                              f" {table.discarder} discarded the winning tile and pays as usual")
     collected = sum(owed.values())
     rows = []
     for seat in SEATS:

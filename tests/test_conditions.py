@@ -427,3 +427,13 @@ def test_a_tick_request_without_a_way_of_winning_says_which_it_took():
     calc = calculate({"rules": "hong-kong", "ticks": "all-chows,self-draw"})
     assert calc.table.by.value == "self-draw"
     assert ("by", "self-draw") in {(a.field, a.value) for a in calc.assumed}
+
+
+def test_a_liable_player_who_did_not_discard_is_told_why_the_discarder_pays():
+    # ruling 51: if another player discards the winning tile, that player pays as usual
+    calc = calculate({"rules": "hong-kong-course", "hand": "123m99m555z", "melds": "777z,666z",
+                      "win": "5z", "by": "discard", "seat": "S", "discarder": "N", "liable": "W",
+                      "options": "no-flowers", "payment": "hkma"})
+    rows = {p.seat: p for p in calc.payments}
+    assert rows["N"].role == "discarder" and rows["W"].amount == 0
+    assert "here N discarded the winning tile and pays as usual" in rows["W"].reason
