@@ -311,8 +311,6 @@ def score_ticks(ticks: Mapping[str, int], ruleset: Ruleset, settings: Settings |
     if unknown:
         raise HandError([FieldError("ticks", f"unknown pattern {', '.join(unknown)} in"
                                              f" {ruleset.name.en}")])
-    if _instant(ruleset):
-        refuse_other_ways(key_of(ticks, ruleset), ruleset, settings, by)
     items, total, _ = select(dict(ticks), ruleset, settings, by)
     return _finish(ruleset, settings, None, items, total)
 

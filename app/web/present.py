@@ -180,8 +180,7 @@ def tile_script() -> str:
     environ = request.environ
     script = environ.get(_TILE_SCRIPT)
     if script is None:
-        rid = request.args.get("rules") or (request.view_args or {}).get("rid", "")  # /rules/<rid>
-        ruleset = current_app.extensions["rulesets"].get(rid)
+        ruleset = _named_ruleset()
         script = environ[_TILE_SCRIPT] = ("simplified" if ruleset is not None
                                           and ruleset.words.script == "simplified" else "traditional")
     return script
@@ -195,9 +194,14 @@ def page_words(ruleset=None):
     names (`rules=` or /rules/<rid>), else the Cantonese defaults."""
     if ruleset:
         return ruleset.words
-    rid = request.args.get("rules") or (request.view_args or {}).get("rid", "")
-    found = current_app.extensions["rulesets"].get(rid)
+    found = _named_ruleset()
     return found.words if found is not None else Words()
+
+
+def _named_ruleset():
+    """The ruleset the address names (`rules=`, or /rules/<rid>), if any."""
+    rid = request.args.get("rules") or (request.view_args or {}).get("rid", "")
+    return current_app.extensions["rulesets"].get(rid)
 
 
 @lru_cache(maxsize=1024)
