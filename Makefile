@@ -13,7 +13,7 @@ RUN_STAMP  := $(VENV)/.run-$(HASH)
 TEST_STAMP := $(VENV)/.test-$(HASH)
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run dev test lint bench load install chromium constraints fresh-clone
+.PHONY: run dev test lint bench load install chromium constraints fresh-clone catalogs translations
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,10 +39,12 @@ install: $(TEST_STAMP)
 # "Load test", for figures). FLASK_DEBUG is dropped: left over in a shell, it would turn
 # Flask's debug mode on. MAHJONG_SERVER_NAME / MAHJONG_TRUSTED_HOSTS name the public host.
 run: $(RUN_STAMP)
+	$(BIN)/pybabel -q compile -d app/translations
 	env -u FLASK_DEBUG HOST=$(HOST) PORT=$(PORT) $(BIN)/mahjong-calculator serve
 
 # Flask's development server, reloading on every change to the code or templates.
 dev: $(RUN_STAMP)
+	$(BIN)/pybabel -q compile -d app/translations
 	$(BIN)/flask --app "app.web:create_app()" run --debug --reload --port $(PORT)
 
 # Installs Debian's chromium for the browser tests unless it is already there.
@@ -58,8 +60,23 @@ chromium:
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 
-test: $(TEST_STAMP) chromium lint
+test: $(TEST_STAMP) chromium lint catalogs
 	$(BIN)/python -m pytest
+
+# The gettext catalogs (app/translations/<locale>/LC_MESSAGES/messages.po), compiled to the
+# .mo files the app reads; run by `make run` and `make test`, so they are never stale. A wheel
+# compiles its own (hatch_build.py).
+catalogs: $(TEST_STAMP)
+	$(BIN)/pybabel -q compile -d app/translations
+
+# After changing a sentence in app/ or templates/: extract every message into messages.pot and
+# merge it into each language's .po (new sentences arrive untranslated: translate them there;
+# tests/test_translations.py fails until every one is). Adding a language: README, "Languages".
+translations: $(TEST_STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg -k Msg -k N_ --sort-by-file --no-wrap \
+		--project=mahjong-scoring-calculator --copyright-holder= -o app/translations/messages.pot .
+	$(BIN)/pybabel -q update -i app/translations/messages.pot -d app/translations \
+		--no-fuzzy-matching --no-wrap --ignore-obsolete
 
 # Re-pin constraints.txt to the newest releases pyproject.toml admits (then run `make test`).
 constraints:

@@ -60,6 +60,18 @@ class Text:
 NO_TEXT = Text("")
 
 
+@dataclass(frozen=True, slots=True)
+class Name(Text):
+    """A name: written in English sentences as "Half flush 混一色", English and the family's Chinese.
+
+    >>> str(Name("Half flush", "混一色", "混一色")), Name("Half flush", "混一色", "混一色").in_lang("zh-Hans")
+    ('Half flush 混一色', '混一色')
+    """
+
+    def __str__(self) -> str:
+        return f"{self.en} {self.zh}".strip()
+
+
 class Msg(str):
     """An English sentence that remembers how it was made, so it can be said in another language.
 
@@ -88,7 +100,7 @@ def _remake(msgid: str, params: dict[str, Any]) -> Msg:
 
 def _english(value: Any) -> Any:
     if isinstance(value, Text):
-        return value.en
+        return str(value)
     return value
 
 

@@ -25,7 +25,7 @@ from .conditions import (
 from .detectors import DETECTORS
 from .errors import RulesetError
 from .hand import MeldKind, WinBy
-from .i18n import FIELDS, LANGS, NO_TEXT, SCRIPTS, Text
+from .i18n import FIELDS, LANGS, NO_TEXT, SCRIPTS, Name, Text
 from .readings import ShapeRules
 from .resources import folder
 
@@ -40,7 +40,6 @@ CURVE_KINDS = ("linear", "doubling", "half-spicy", "table")
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
-Name = Text   # a display name is a shown text: English, Traditional and Simplified Chinese
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,7 +375,8 @@ class _Checker:
         raise self.fail(path, f"expected a number or a fraction like 1/2, found {value!r}")
 
     def name(self, value: Any, path: str) -> Name:
-        return self.translated(value, path)
+        text = self.translated(value, path)
+        return Name(text.en, text.zh_hant, text.zh_hans, text.native)
 
     def translated(self, value: Any, path: str) -> Text:
         """A shown text in all three languages: `{en: …, zh_hant: …, zh_hans: …}`."""

@@ -16,7 +16,7 @@ from werkzeug.exceptions import SecurityError
 
 from ..resources import folder, ruleset_dir
 from ..rulesets import load_all
-from . import caching, compression
+from . import caching, compression, i18n
 from .bodies import MAX_BODY, REFUSED, BodyLimit
 from .forms import PART_CACHE_SIZE, PartCache
 
@@ -41,7 +41,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         FORM_PART_CACHE_SIZE=PART_CACHE_SIZE,
     )
     app.config.update(config or {})
-    app.json.sort_keys = False   # keep answers in the order INTERFACE.md shows
+    i18n.install(app)   # the page language (lang=), its catalogs, and JSON in that language
     app.extensions["rulesets"] = load_all(Path(app.config["RULESET_DIR"]))
     app.extensions["form_parts"] = PartCache(
         lambda: app.jinja_env.get_template("macros.html").module, app.config["FORM_PART_CACHE_SIZE"])

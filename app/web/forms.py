@@ -23,6 +23,7 @@ from ..errors import FieldError
 from ..hand import SEATS
 from ..rulesets import Ruleset
 from ..tiles import PLAYING_TILES
+from .i18n import page_lang
 
 
 @lru_cache(maxsize=256)
@@ -308,6 +309,7 @@ class PartCache:
         return getattr(self.macros(), name)
 
     def get(self, key):
+        key = (page_lang(), key)   # a part's words are in the page language
         with self.lock:
             chunks = self.entries.get(key)
             if chunks is not None:
@@ -315,6 +317,7 @@ class PartCache:
             return chunks
 
     def put(self, key, chunks):
+        key = (page_lang(), key)
         with self.lock:
             self.entries[key] = chunks
             if len(self.entries) > self.size:

@@ -14,7 +14,8 @@ from werkzeug.datastructures import MultiDict
 from ..description import describe
 from ..payments import fmt
 from ..request import Calculation, WaitsResult
-from ..rulesets import CITATION, Amount, Words
+from ..rulesets import CITATION, DEFAULT_WORDS, Amount, Words
+from .i18n import page_lang, say_here
 
 # Fields that may hold several values; in links they are written compactly (`flowers=13`,
 # `events=a,b`), in forms they arrive repeated (`flowers=1&flowers=3`).
@@ -160,16 +161,27 @@ def tile_img(tile, cls: str = "tile") -> Markup:
 
     The name is in the page's family's script: simplified on a Sichuan page (一万, 一条).
     """
-    return _tile_img(request.script_root, tile, tile_script(), cls)
+    return _tile_img(request.script_root, tile, _tile_naming(), cls)
 
 
 def tile_name(tile) -> str:
     """A tile's accessible name in the script of the page's family ('1 Characters 一万')."""
-    return _label(tile, tile_script())
+    return _label(tile, _tile_naming())
 
 
-def _label(tile, script: str) -> str:
-    return f"{tile.name_en} {tile.name_zh_hans}" if script == "simplified" else tile.label
+def _label(tile, naming: str) -> str:
+    """`traditional`/`simplified`: English and Chinese; `zh-Hant`/`zh-Hans`: Chinese alone."""
+    if naming == "zh-Hant":
+        return tile.name_zh
+    if naming == "zh-Hans":
+        return tile.name_zh_hans
+    return f"{tile.name_en} {tile.name_zh_hans}" if naming == "simplified" else tile.label
+
+
+def _tile_naming() -> str:
+    """How this page names tiles: in its language if Chinese, else English and the family's script."""
+    lang = page_lang()
+    return lang if lang != "en" else tile_script()
 
 
 def tile_script() -> str:
@@ -181,8 +193,13 @@ def tile_script() -> str:
     script = environ.get(_TILE_SCRIPT)
     if script is None:
         ruleset = _named_ruleset()
-        script = environ[_TILE_SCRIPT] = ("simplified" if ruleset is not None
-                                          and ruleset.words.script == "simplified" else "traditional")
+        lang = page_lang()
+        if lang != "en":
+            script = "simplified" if lang == "zh-Hans" else "traditional"
+        else:
+            script = ("simplified" if ruleset is not None and ruleset.words.script == "simplified"
+                      else "traditional")
+        environ[_TILE_SCRIPT] = script
     return script
 
 
@@ -192,10 +209,11 @@ _TILE_SCRIPT = "mahjong.tile_script"
 def page_words(ruleset=None):
     """The words a page's headings and labels use: its ruleset's, else the family the address
     names (`rules=` or /rules/<rid>), else the Cantonese defaults."""
-    if ruleset:
-        return ruleset.words
-    found = _named_ruleset()
-    return found.words if found is not None else Words()
+    lang = page_lang()
+    found = ruleset or _named_ruleset()
+    if found is not None:
+        return found.words_in(lang)
+    return DEFAULT_WORDS["zh_hans"] if lang == "zh-Hans" else Words()
 
 
 def _named_ruleset():
@@ -220,8 +238,9 @@ def _tile_img(root: str, tile, script: str, cls: str) -> Markup:
 def cite(text: str, ruleset) -> Markup:
     """A ruleset's text for a page: each cited ruling links to its entry on the rules page.
 
-    The loader has refused any seed number or seed file name in the text, so none is shown."""
-    shown = str(escape(text))
+    The text is said in the page language (a Chinese text cites "裁定 N"). The loader has
+    refused any seed number or seed file name in the text, so none is shown."""
+    shown = str(escape(say_here(text)))
     known = {r.id for r in ruleset.rulings}
     page = url_for("rules.ruleset", rid=ruleset.id)
 

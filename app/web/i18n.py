@@ -1,0 +1,171 @@
+"""The page language: chosen by `lang=` in the address, kept by every link and form.
+
+No cookie and no session: the language is part of every permalink, so a page stays
+cacheable and shareable. Only `/` without `lang` reads Accept-Language, and answers with a
+redirect to the address with `lang` (and `Vary: Accept-Language`). Gettext catalogs live in
+`app/translations/` (`make translations` extracts and updates them; they are compiled at
+install or build time). Ruleset texts carry their own translations (`app.i18n.Text`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from flask import Flask, g, has_request_context, redirect, request
+from flask.json.provider import DefaultJSONProvider
+from flask_babel import Babel, get_translations
+from markupsafe import Markup, escape
+
+from ..i18n import DEFAULT_LANG, LANGS, Msg, Text, from_accept_language, pick_lang, say, say_all
+
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+LOCALES = {"en": "en", "zh-Hant": "zh_Hant", "zh-Hans": "zh_Hans"}   # lang= → catalog folder
+# Each language named in itself, for the switch on every page.
+SELF_NAMES = {"en": "English", "zh-Hant": "繁體中文", "zh-Hans": "简体中文"}
+
+
+def install(app: Flask) -> None:
+    """Wire the language into requests, links, templates and JSON answers."""
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
+    Babel(app, locale_selector=lambda: LOCALES[page_lang()])
+    app.url_defaults(_keep_lang)
+    app.before_request(_language_of_front_page)
+    app.after_request(_content_language)
+    app.jinja_env.finalize = _finalize
+    app.jinja_env.globals.update(page_lang=page_lang, with_lang=with_lang, lang_input=lang_input,
+                                 language_links=language_links, html_lang=html_lang,
+                                 named=named)
+    app.json = _SayingJSON(app)
+    app.jinja_env.filters.update(say=say_here)
+
+
+def explicit_lang() -> str | None:
+    """The language the address names with `lang=`, or None."""
+    if not has_request_context():
+        return None
+    if "explicit_lang" not in g:
+        g.explicit_lang = pick_lang(request.args.get("lang"))
+    return g.explicit_lang
+
+
+def page_lang() -> str:
+    """The language this page is written in."""
+    return explicit_lang() or DEFAULT_LANG
+
+
+def html_lang() -> str:
+    """The page language as `<html lang>` and Content-Language write it."""
+    return page_lang()
+
+
+def gettext_here(msgid: str) -> str:
+    """The catalog's translation of a message id in the page language ('' when none)."""
+    translated = get_translations().gettext(msgid)
+    return translated if translated != msgid else ""
+
+
+def say_here(value: Any) -> Any:
+    """A Text or Msg in the page language; anything else as it is."""
+    lang = page_lang()
+    return say(value, lang, gettext_here) if lang != DEFAULT_LANG or isinstance(value, Text) else value
+
+
+def say_json(value: Any) -> Any:
+    """A JSON answer's sentences in the page language."""
+    return say_all(value, page_lang(), gettext_here)
+
+
+def _finalize(value: Any) -> Any:
+    """Every `{{ value }}` of a template: Text and Msg values in the page language."""
+    if isinstance(value, Text | Msg):
+        return say_here(value)
+    return value
+
+
+def with_lang(url: str, lang: str | None = None) -> str:
+    """A site address with this page's `lang=` (or the one given), kept or replaced.
+
+    >>> with_lang("/sheet?rules=sichuan&lang=en", "zh-Hant")
+    '/sheet?rules=sichuan&lang=zh-Hant'
+    """
+    lang = lang or explicit_lang()
+    if not lang:
+        return url
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "lang"]
+    query.append(("lang", lang))
+    return urlunsplit(("", "", parts.path, urlencode(query, safe=",:/"), parts.fragment))
+
+
+def lang_input() -> Markup:
+    """The hidden field that carries the language through a GET form."""
+    lang = explicit_lang()
+    return Markup('<input type="hidden" name="lang" value="%s">') % lang if lang else Markup("")
+
+
+def language_links() -> list[tuple[str, str, str, bool]]:
+    """(lang, its own name, this page in it, whether it is this page's) for the switch."""
+    here = request.full_path if request.query_string else request.path
+    current = page_lang()
+    return [(lang, SELF_NAMES[lang], with_lang(here, lang), lang == current) for lang in LANGS]
+
+
+def _keep_lang(endpoint: str | None, values: dict[str, Any]) -> None:
+    """url_for() keeps the page's language on every page address (not on static files)."""
+    lang = explicit_lang()
+    if lang and endpoint != "static" and "lang" not in values:
+        values["lang"] = lang
+
+
+def _language_of_front_page():
+    """`/` without `lang`: the reader's Accept-Language picks the language, by a redirect."""
+    if request.path != "/" or "lang" in request.args:
+        return None
+    wanted = from_accept_language(request.headers.get("Accept-Language"))
+    if wanted in (None, DEFAULT_LANG):
+        return None
+    response = redirect(with_lang(request.full_path if request.query_string else "/", wanted), 302)
+    response.headers["Vary"] = "Accept-Language"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _content_language(response):
+    """Content-Language on every answer in a language; Vary where Accept-Language chose."""
+    response.headers["Content-Language"] = html_lang()
+    if request.path == "/" and "lang" not in request.args:
+        response.vary.add("Accept-Language")
+    return response
+
+
+class _SayingJSON(DefaultJSONProvider):
+    """JSON answers say their sentences (Msg) and texts (Text) in the page language."""
+
+    sort_keys = False   # keep answers in the order INTERFACE.md shows
+
+    @staticmethod
+    def default(o: Any) -> Any:
+        if isinstance(o, Text):
+            return o.en
+        return DefaultJSONProvider.default(o)
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if has_request_context() and page_lang() != DEFAULT_LANG:
+            obj = say_json(obj)
+        return super().dumps(obj, **kwargs)
+
+
+def named(value: Text) -> Markup:
+    """A name as a page shows it: English with the family's Chinese, or the Chinese alone."""
+    lang = page_lang()
+    if lang == DEFAULT_LANG:
+        return Markup('%s <span lang="%s">%s</span>') % (value.en, _script_tag(value.native),
+                                                         value.zh)
+    return escape(value.in_lang(lang))
+
+
+def _script_tag(native: str) -> str:
+    return "zh-Hans" if native == "zh_hans" else "zh-Hant"
+
