@@ -73,7 +73,7 @@ catalogs: $(TEST_STAMP)
 # merge it into each language's .po (new sentences arrive untranslated: translate them there;
 # tests/test_translations.py fails until every one is). Adding a language: README, "Languages".
 translations: $(TEST_STAMP)
-	$(BIN)/pybabel -q extract -F babel.cfg -k Msg -k N_ --sort-by-file --no-wrap \
+	$(BIN)/pybabel -q extract -F babel.cfg -k Msg -k N_ -k lazy_gettext --sort-by-file --no-wrap \
 		--project=mahjong-scoring-calculator --copyright-holder= -o app/translations/messages.pot .
 	$(BIN)/pybabel -q update -i app/translations/messages.pot -d app/translations \
 		--no-fuzzy-matching --no-wrap --ignore-obsolete

@@ -12,8 +12,9 @@ from functools import lru_cache
 from operator import eq
 
 from .conditions import EVENT_RULES, event_errors
-from .errors import FieldError, HandError, NotationError
+from .errors import FieldError, HandError
 from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
+from .i18n import Msg
 from .tiles import (
     NUM_KINDS,
     TILES,
@@ -138,7 +139,8 @@ def _read_in_full(params: Mapping[str, str], complete: bool,
     for name, value in params.items():
         limit = MAX_LENGTH.get(name)
         if limit is not None and len(value) > limit:
-            errors.append(FieldError(name, f"{len(value)} characters is too long (at most {limit})"))
+            errors.append(FieldError(name, Msg("{n} characters is too long (at most {limit})",
+                                               n=len(value), limit=limit)))
     if errors:
         raise HandError(errors)
 
@@ -162,30 +164,37 @@ def _field(errors: list[FieldError], name: str, reader, *args):
     """Run one field's reader, turning its ValueError into a FieldError."""
     try:
         return reader(*args)
-    except NotationError as err:
-        errors.append(FieldError(name, str(err)))
-    except ValueError as err:
-        errors.append(FieldError(name, str(err)))
+    except ValueError as err:   # NotationError too
+        errors.append(FieldError(name, message_of(err)))
     return None
+
+
+def message_of(err: ValueError) -> str:
+    """An error's sentence, kept as the Msg it was raised with so a page can say it in its
+    language; else its English text."""
+    first = err.args[0] if len(err.args) == 1 else None
+    return first if isinstance(first, Msg) else str(err)
 
 
 def _read_concealed(text: str) -> tuple[Tile, ...]:
     if not text.strip():
-        raise ValueError("no tiles given; type the concealed tiles, e.g. 123m456p789s234p55s")
+        raise ValueError(Msg("no tiles given; type the concealed tiles, e.g. 123m456p789s234p55s"))
     tiles = parse_tiles(text)
     bonus = [t.code for t in tiles if t.is_bonus] if tiles and max(tiles) >= NUM_KINDS else []
     if bonus:
         raise ValueError(
-            f"{' '.join(bonus)} {'is a bonus tile' if len(bonus) == 1 else 'are bonus tiles'};"
-            " give flowers and seasons in their own fields"
-        )
+            Msg("{tiles} is a bonus tile; give flowers and seasons in their own fields",
+                tiles=bonus[0]) if len(bonus) == 1 else
+            Msg("{tiles} are bonus tiles; give flowers and seasons in their own fields",
+                tiles=" ".join(bonus)))
     return tiles
 
 
 def _read_melds(text: str) -> tuple[Meld, ...]:
     tokens = [t for t in re.split(r"[,\s]+", text.strip()) if t]
     if len(tokens) > MAX_MELDS:
-        raise ValueError(f"{len(tokens)} melds given; a hand has at most {MAX_MELDS}")
+        raise ValueError(Msg("{n} melds given; a hand has at most {most}", n=len(tokens),
+                             most=MAX_MELDS))
     return tuple(read_meld(token) for token in tokens)
 
 
@@ -199,33 +208,39 @@ def read_meld(token: str) -> Meld:
     match = _MELD_TOKEN.fullmatch(token)
     prefix, body = match["prefix"], match["tiles"]
     tiles = tuple(sorted(parse_tiles(body)))
-    shown = f"'{token}'"
     if any(t.is_bonus for t in tiles):
-        raise ValueError(f"{shown} holds a bonus tile; flowers and seasons are not melds")
+        raise ValueError(Msg("'{token}' holds a bonus tile; flowers and seasons are not melds",
+                             token=token))
     alike = len({t.index for t in tiles}) == 1
     if len(tiles) == 4:
         if not alike:
-            raise ValueError(f"{shown} is not a meld: four tiles make a kong only when all four"
-                             " are alike (a chow has three tiles)")
+            raise ValueError(Msg("'{token}' is not a meld: four tiles make a kong only when all"
+                                 " four are alike (a chow has three tiles)", token=token))
         if prefix in ("chow", "pong"):
-            raise ValueError(f"{shown} has four tiles: write it as kong:, ckong: or akong:")
+            raise ValueError(Msg("'{token}' has four tiles: write it as kong:, ckong: or akong:",
+                                 token=token))
         return Meld(MeldKind(prefix or "kong"), tiles)
     if len(tiles) != 3:
-        raise ValueError(f"{shown} is not a meld: a meld has three tiles (four for a kong)")
+        raise ValueError(Msg("'{token}' is not a meld: a meld has three tiles (four for a kong)",
+                             token=token))
     if prefix in ("kong", "ckong", "akong"):
-        raise ValueError(f"{shown} has three tiles: a kong needs four alike")
+        raise ValueError(Msg("'{token}' has three tiles: a kong needs four alike", token=token))
     if alike:
         if prefix == "chow":
-            raise ValueError(f"{shown} is three alike: that is a pong, not a chow")
+            raise ValueError(Msg("'{token}' is three alike: that is a pong, not a chow",
+                                 token=token))
         return Meld(MeldKind.PONG, tiles)
     if prefix == "pong":
-        raise ValueError(f"{shown} is not a pong: a pong needs three alike")
+        raise ValueError(Msg("'{token}' is not a pong: a pong needs three alike", token=token))
     if len({t.suit for t in tiles}) > 1:
-        raise ValueError(f"{shown} is not a meld: a chow needs three tiles of one suit")
+        raise ValueError(Msg("'{token}' is not a meld: a chow needs three tiles of one suit",
+                             token=token))
     if tiles[0].is_honour:
-        raise ValueError(f"{shown} is not a meld: a chow cannot be made of honours")
+        raise ValueError(Msg("'{token}' is not a meld: a chow cannot be made of honours",
+                             token=token))
     if not (tiles[1].index == tiles[0].index + 1 and tiles[2].index == tiles[0].index + 2):
-        raise ValueError(f"{shown} is not a meld: a chow needs three consecutive tiles")
+        raise ValueError(Msg("'{token}' is not a meld: a chow needs three consecutive tiles",
+                             token=token))
     return Meld(MeldKind.CHOW, tiles)
 
 
@@ -260,7 +275,8 @@ def _read_by(text: str) -> WinBy:
     if not key:
         return WinBy.DISCARD  # ruling 76
     if key not in _BY_ALIASES:
-        raise ValueError(f"'{text}' is not a way of winning; use self-draw or discard")
+        raise ValueError(Msg("'{text}' is not a way of winning; use self-draw or discard",
+                             text=text))
     return _BY_ALIASES[key]
 
 
@@ -269,7 +285,7 @@ def _read_seat(text: str) -> str:
     if not key:
         return "E"  # ruling 76
     if key not in SEATS:
-        raise ValueError(f"'{text}' is not a wind; use E, S, W or N")
+        raise ValueError(Msg("'{text}' is not a wind; use E, S, W or N", text=text))
     return key
 
 
@@ -278,9 +294,11 @@ def _read_bonus_numbers(text: str) -> tuple[int, ...]:
     numbers: list[int] = []
     for char in digits:
         if char not in "1234":
-            raise ValueError(f"'{char}' in '{text}' is not a bonus tile number; use 1-4")
+            raise ValueError(Msg("'{char}' in '{text}' is not a bonus tile number; use 1-4",
+                                 char=char, text=text))
         if int(char) in numbers:
-            raise ValueError(f"{char} is listed twice in '{text}'; there is one of each")
+            raise ValueError(Msg("{char} is listed twice in '{text}'; there is one of each",
+                                 char=char, text=text))
         numbers.append(int(char))
     return tuple(sorted(numbers))
 
@@ -290,9 +308,10 @@ def _read_events(text: str) -> frozenset[str]:
     for event in ids:
         if event not in EVENT_RULES:
             shown = event if _EVENT_ID.fullmatch(event) else repr(event)
-            raise ValueError(f"unknown event {shown}; known events: {', '.join(EVENT_RULES)}")
+            raise ValueError(Msg("unknown event {event}; known events: {known}", event=shown,
+                                 known=", ".join(EVENT_RULES)))
     if len(set(ids)) != len(ids):
-        raise ValueError(f"an event is listed twice in '{text}'")
+        raise ValueError(Msg("an event is listed twice in '{text}'", text=text))
     return frozenset(ids)
 
 
@@ -301,7 +320,7 @@ def _read_missing(text: str) -> str | None:
     if not key:
         return None
     if key not in ("m", "p", "s"):
-        raise ValueError(f"'{text}' is not a suit; the missing suit is m, p or s")
+        raise ValueError(Msg("'{text}' is not a suit; the missing suit is m, p or s", text=text))
     return key
 
 
@@ -310,11 +329,12 @@ def _read_win(text: str, typed: tuple[Tile, ...]) -> Tile:
         return typed[-1]  # INTERFACE: default is the last tile of `hand`
     tiles = _one_or_more(text)
     if len(tiles) != 1:
-        raise ValueError(f"'{text}' is {len(tiles)} tiles; give the one winning tile")
+        raise ValueError(Msg("'{text}' is {n} tiles; give the one winning tile", text=text,
+                             n=len(tiles)))
     win = tiles[0]
     if win not in typed:
-        raise ValueError(f"{win.code} is not in the hand; the hand lists the concealed tiles"
-                         " including the winning tile")
+        raise ValueError(Msg("{tile} is not in the hand; the hand lists the concealed tiles"
+                             " including the winning tile", tile=win.code))
     return win
 
 
@@ -333,10 +353,13 @@ def _check_copies(errors: list[FieldError], typed: tuple[Tile, ...], melds: tupl
             counts[t] += 1
     if max(counts) <= 4:
         return
-    where = "hand and melds together" if melds else "in the hand"
     for i, n in enumerate(counts):
         if n > 4:
-            errors.append(FieldError("hand", f"{n} copies of {TILES[i].code} ({where}); a set has only four"))
+            code = TILES[i].code
+            errors.append(FieldError("hand", Msg(
+                "{n} copies of {tile} (hand and melds together); a set has only four",
+                n=n, tile=code) if melds else Msg(
+                "{n} copies of {tile} (in the hand); a set has only four", n=n, tile=code)))
 
 
 def _check_size(errors: list[FieldError], typed: tuple[Tile, ...], melds: tuple[Meld, ...],
@@ -344,24 +367,28 @@ def _check_size(errors: list[FieldError], typed: tuple[Tile, ...], melds: tuple[
     needed = 14 if complete else 13
     have = len(typed) + 3 * len(melds)
     if have != needed:
-        meld_part = f" and {_count(len(melds), 'meld')}" if melds else ""
-        what = "a winning hand" if complete else "a hand waiting to win"
-        errors.append(FieldError(
-            "hand",
-            f"{_count(len(typed), 'tile')} in the hand{meld_part} make {have}; {what} needs {needed}"
-            f" (each meld counts 3, a kong too){_size_hint(typed, melds, needed)}",
-        ))
+        meld_part = Msg(" and {melds}", melds=_melds(len(melds))) if melds else ""
+        what = Msg("a winning hand") if complete else Msg("a hand waiting to win")
+        errors.append(FieldError("hand", Msg(
+            "{tiles} in the hand{melds} make {have}; {what} needs {needed}"
+            " (each meld counts 3, a kong too){hint}",
+            tiles=_tiles(len(typed)), melds=meld_part, have=have, what=what, needed=needed,
+            hint=_size_hint(typed, melds, needed))))
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def _tiles(n: int) -> Msg:
+    return Msg("{n} tile", n=n) if n == 1 else Msg("{n} tiles", n=n)
+
+
+def _melds(n: int) -> Msg:
+    return Msg("{n} meld", n=n) if n == 1 else Msg("{n} melds", n=n)
 
 
 def _size_hint(typed: tuple[Tile, ...], melds: tuple[Meld, ...], needed: int) -> str:
     concealed_needed = needed - 3 * len(melds)
     if not melds or concealed_needed <= 0:
         return ""
-    return f": with these melds, type {concealed_needed} concealed tiles"
+    return Msg(": with these melds, type {n} concealed tiles", n=concealed_needed)
 
 
 def _check_events(errors: list[FieldError], context: WinContext, melds: tuple[Meld, ...],

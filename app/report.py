@@ -1,23 +1,28 @@
 """Plain-text report of a calculation: the breakdown and who pays whom, for the command line."""
 from __future__ import annotations
 
+from .i18n import Msg, Text
 from .payments import fmt
 from .request import Calculation
 
 
-def explain_points(calc: Calculation) -> str:
+def explain_points(calc: Calculation) -> Msg:
     """The arithmetic sentence, as the tutorial pages write it ("2⁵ = 32 base points")."""
     score = calc.score
     curve = calc.ruleset.curves[score.settings.curve]
     fan = score.capped_fan
     if curve.kind == "doubling":
-        head = f"2{_superscript(fan)} = {score.points} base points"
+        power = "2" + _superscript(fan)
+        head = Msg("{power} = {points} base points", power=power, points=score.points)
     elif curve.kind == "linear":
-        head = f"{fan} fan = {score.points} points"
+        head = Msg("{fan} fan = {points} points", fan=fan, points=score.points)
     else:
-        head = f"{fan} fan → {score.points} points on the {curve.name.en} table"
+        name = curve.name   # a Text: its English alone in the English sentence
+        head = Msg("{fan} fan → {points} points on the {table} table", fan=fan,
+                   points=score.points, table=Text(name.en, name.zh_hant, name.zh_hans, name.native))
     if score.total_fan != score.capped_fan:
-        head = f"{score.total_fan} fan, capped at {score.capped_fan}: " + head
+        head = Msg("{fan} fan, capped at {cap}: {sentence}", fan=score.total_fan,
+                   cap=score.capped_fan, sentence=head)
     return head
 
 

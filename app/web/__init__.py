@@ -14,6 +14,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 from flask import Flask, abort, jsonify, render_template, request
 from werkzeug.exceptions import SecurityError
 
+from ..i18n import Msg
 from ..resources import folder, ruleset_dir
 from ..rulesets import load_all
 from . import caching, compression, i18n
@@ -66,9 +67,21 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.after_request(_no_foreign_host)   # runs first: the headers go on its new answer
     _error_pages(app)
     from ..payments import fmt
-    from .present import cite, page_words, tile_img, tile_name
+    from .present import (
+        cite,
+        field_label,
+        kind_label,
+        page_words,
+        role_label,
+        tile_img,
+        tile_name,
+        value_label,
+        wait_label,
+    )
     app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img, cite=cite,
                                  tile_name=tile_name, words_for=page_words, oembed_link=oembed.discovery_link,
+                                 field_label=field_label, value_label=value_label,
+                                 role_label=role_label, kind_label=kind_label, wait_label=wait_label,
                                  icon_uri=_icon_uri(Path(app.static_folder)))
     return app
 
@@ -123,34 +136,37 @@ def _error_pages(app: Flask) -> None:
     def wants_json() -> bool:
         return request.path.startswith("/api/")
 
-    def page(code: int, title: str, message: str):
+    def page(code: int, title: str, message: str):   # Msg values: said in the page language
         if wants_json():
             return jsonify({"valid": False, "errors": [{"field": "", "message": message}]}), code
         return render_template("error.html", code=code, title=title, message=message), code
 
     def not_allowed(e):
         allowed = sorted(set(e.valid_methods or ["GET"]) - {"HEAD", "OPTIONS"})
-        response, code = page(405, "Method not allowed",
-                              f"This address answers {' and '.join(allowed)} requests only.")
+        joiner = " and " if i18n.page_lang() == "en" else "、"
+        response, code = page(405, Msg("Method not allowed"),
+                              Msg("This address answers {methods} requests only.",
+                                  methods=joiner.join(allowed)))
         response = app.make_response((response, code))
         response.headers["Allow"] = ", ".join(e.valid_methods or ["GET"])   # RFC 9110: a 405 says
         return response
 
-    app.register_error_handler(404, lambda e: page(404, "Not found", "There is no page at this address."))
+    app.register_error_handler(404, lambda e: page(404, Msg("Not found"),
+                                                  Msg("There is no page at this address.")))
     app.register_error_handler(405, not_allowed)
-    app.register_error_handler(400, lambda e: page(400, "Bad request",
-                                                  _told(e, "The request could not be read.")))
+    app.register_error_handler(400, lambda e: page(400, Msg("Bad request"),
+                                                  _told(e, Msg("The request could not be read."))))
     # A Host outside TRUSTED_HOSTS: no address can be built for it, so a plain answer.
     app.register_error_handler(SecurityError, lambda e: app.response_class(
         "This server does not answer for that host name.\n", 400, mimetype="text/plain"))
-    app.register_error_handler(413, lambda e: page(413, "Request too large", _told(
-        e, f"A request may carry at most {MAX_BODY} bytes.")))
-    app.register_error_handler(414, lambda e: page(414, "Address too long",
-                                                  "The address is longer than any hand description."))
-    app.register_error_handler(501, lambda e: page(501, "Not implemented",
-                                                  _told(e, "This address does not serve that.")))
-    app.register_error_handler(500, lambda e: page(500, "Something went wrong",
-                                                  "The calculator hit an internal error."))
+    app.register_error_handler(413, lambda e: page(413, Msg("Request too large"), _told(
+        e, Msg("A request may carry at most {most} bytes.", most=MAX_BODY))))
+    app.register_error_handler(414, lambda e: page(414, Msg("Address too long"),
+                                                  Msg("The address is longer than any hand description.")))
+    app.register_error_handler(501, lambda e: page(501, Msg("Not implemented"),
+                                                  _told(e, Msg("This address does not serve that."))))
+    app.register_error_handler(500, lambda e: page(500, Msg("Something went wrong"),
+                                                  Msg("The calculator hit an internal error.")))
 
 
 def _told(error, default: str) -> str:

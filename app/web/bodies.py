@@ -13,6 +13,8 @@ import io
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..i18n import Msg
+
 MAX_BODY = 64 * 1024      # bytes: the largest round is a few kilobytes of JSON
 REFUSED = "mahjong.body_refused"   # environ key: (status, message) when a body is refused
 JUDGED = "mahjong.body_judged"     # environ key: the body was read (or refused) already
@@ -36,7 +38,7 @@ def is_chunked(transfer_encoding: str | None) -> bool:
 
 
 def too_long(length: int) -> str:
-    return f"the body is {length} bytes; at most {MAX_BODY}"
+    return Msg("the body is {length} bytes; at most {most}", length=length, most=MAX_BODY)
 
 
 def verdict(environ: dict[str, Any]) -> tuple[int, str] | None:
@@ -57,11 +59,12 @@ def verdict(environ: dict[str, Any]) -> tuple[int, str] | None:
                 break
             data += chunk
     except Exception as err:   # the server's parser: a bad chunk size, a missing CRLF, a hang-up
-        return 400, f"the body could not be read ({type(err).__name__})"
+        return 400, Msg("the body could not be read ({error})", error=type(err).__name__)
     if len(data) > MAX_BODY:
-        return 413, f"the body is more than {MAX_BODY} bytes; at most {MAX_BODY}"
+        return 413, Msg("the body is more than {most} bytes; at most {most}", most=MAX_BODY)
     if not chunked and len(data) < length:
-        return 400, f"the body ended after {len(data)} of its {length} bytes"
+        return 400, Msg("the body ended after {got} of its {length} bytes", got=len(data),
+                        length=length)
     environ["wsgi.input"] = io.BytesIO(bytes(data))
     environ["CONTENT_LENGTH"] = str(len(data))
     environ.pop("HTTP_TRANSFER_ENCODING", None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template, request
 
 from ..errors import FieldError, HandError
+from ..i18n import Msg
 from .present import canonical_params, page_params, permalink
 
 bp = Blueprint("card", __name__)
@@ -22,8 +23,9 @@ def read_show(values: list[str]) -> tuple[frozenset[str], list[FieldError]]:
     named = [part.strip() for v in values for part in v.split(",") if part.strip()]
     unknown = [n for n in named if n not in PARTS]
     if unknown:
-        return frozenset(PARTS), [FieldError("show", f"'{unknown[0]}' is not a part of a card: "
-                                                     f"name any of {', '.join(PARTS)}")]
+        return frozenset(PARTS), [FieldError("show", Msg("'{part}' is not a part of a card: "
+                                                         "name any of {parts}",
+                                                         part=unknown[0], parts=", ".join(PARTS)))]
     return frozenset(named or PARTS), []
 
 
@@ -31,7 +33,8 @@ def read_theme(value: str) -> tuple[str, list[FieldError]]:
     """The card's colours: light (the default) or dark."""
     value = value.strip() or "light"
     if value not in THEMES:
-        return "light", [FieldError("theme", f"'{value}' is not a theme: light or dark")]
+        return "light", [FieldError("theme", Msg("'{value}' is not a theme: light or dark",
+                                                 value=value))]
     return value, []
 
 
@@ -54,8 +57,8 @@ def card():
     calc = None
     if not errors:
         if not (params.get("hand") or params.get("ticks") or params.get("fan")):
-            errors = [FieldError("hand", "a card needs a hand: add hand=… (MPSZ notation) "
-                                         "to the address")]
+            errors = [FieldError("hand", Msg("a card needs a hand: add hand=… (MPSZ notation) "
+                                             "to the address"))]
         else:
             try:
                 calc = calculate(params, current_app.extensions["rulesets"])

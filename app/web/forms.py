@@ -13,6 +13,8 @@ from functools import lru_cache
 
 import wtforms.widgets
 import wtforms.widgets.core
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 from wtforms import Form, RadioField, SelectField, SelectMultipleField, StringField
@@ -21,9 +23,11 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..errors import FieldError
 from ..hand import SEATS
+from ..i18n import Msg, Text
 from ..rulesets import Ruleset
 from ..tiles import PLAYING_TILES
 from .i18n import page_lang
+from .present import field_label
 
 
 @lru_cache(maxsize=256)
@@ -56,6 +60,8 @@ wtforms.widgets.core.Input.html_params = staticmethod(html_params)
 wtforms.widgets.core.Button.html_params = staticmethod(html_params)
 
 SEAT_NAMES = {"E": "East 東", "S": "South 南", "W": "West 西", "N": "North 北"}
+
+
 def choices(pairs) -> list[SelectChoice]:
     """WTForms choices from (value, label) pairs."""
     return [SelectChoice(value, label) for value, label in pairs]
@@ -84,38 +90,38 @@ class LenientSelectField(SelectField):
 class DialsMixin:
     """The dials and switches every mode shares."""
 
-    rules = LenientSelectField("Rules")
-    min = StringField("Minimum fan")
-    cap = StringField("Fan cap")
-    curve = LenientSelectField("Doubling curve")
-    payment = LenientSelectField("Who pays on a discard")
-    stake = StringField("Stake")
-    options = MultiCheckboxField("House rules")
-    by = RadioField("How the hand was won", choices=choices([("discard", "On a discard 出銃"),
-                                                              ("self-draw", "Self-draw 自摸")]),
+    rules = LenientSelectField(lazy_gettext("Rules"))
+    min = StringField(lazy_gettext("Minimum fan"))
+    cap = StringField(lazy_gettext("Fan cap"))
+    curve = LenientSelectField(lazy_gettext("Doubling curve"))
+    payment = LenientSelectField(lazy_gettext("Who pays on a discard"))
+    stake = StringField(lazy_gettext("Stake"))
+    options = MultiCheckboxField(lazy_gettext("House rules"))
+    by = RadioField(lazy_gettext("How the hand was won"),
+                    choices=choices([("discard", "On a discard 出銃"), ("self-draw", "Self-draw 自摸")]),
                     default="discard")
-    seat = LenientSelectField("Winner's seat", choices=SEAT_CHOICES, default="E")
-    discarder = LenientSelectField("Discarder")
-    won = MultiCheckboxField("Already won this round", choices=SEAT_CHOICES)
-    liable = LenientSelectField("Liable player 包牌")
+    seat = LenientSelectField(lazy_gettext("Winner's seat"), choices=SEAT_CHOICES, default="E")
+    discarder = LenientSelectField(lazy_gettext("Discarder"))
+    won = MultiCheckboxField(lazy_gettext("Already won this round"), choices=SEAT_CHOICES)
+    liable = LenientSelectField(lazy_gettext("Liable player 包牌"))
 
 
 class CalculatorForm(DialsMixin, Form):
     """Tile mode: the hand, its melds and the win context."""
 
-    hand = StringField("Hand: concealed tiles, the winning tile included")
-    win = StringField("Winning tile")
-    melds = StringField("Declared melds")
-    draft = StringField("Meld being built")
-    target = RadioField("Tiles you pick go to", choices=choices([("hand", "the hand"), ("meld", "a new meld")]),
-                        default="hand")
-    round = LenientSelectField("Round wind", choices=SEAT_CHOICES, default="E")
-    flowers = MultiCheckboxField("Flowers", choices=choices(
+    hand = StringField(lazy_gettext("Hand: concealed tiles, the winning tile included"))
+    win = StringField(lazy_gettext("Winning tile"))
+    melds = StringField(lazy_gettext("Declared melds"))
+    draft = StringField(lazy_gettext("Meld being built"))
+    target = RadioField(lazy_gettext("Tiles you pick go to"),
+                        choices=choices([("hand", "the hand"), ("meld", "a new meld")]), default="hand")
+    round = LenientSelectField(lazy_gettext("Round wind"), choices=SEAT_CHOICES, default="E")
+    flowers = MultiCheckboxField(lazy_gettext("Flowers"), choices=choices(
         (str(i), n) for i, n in enumerate(BONUS_NAMES["flowers"], 1)))
-    seasons = MultiCheckboxField("Seasons", choices=choices(
+    seasons = MultiCheckboxField(lazy_gettext("Seasons"), choices=choices(
         (str(i), n) for i, n in enumerate(BONUS_NAMES["seasons"], 1)))
-    events = MultiCheckboxField("How the winning tile came")
-    missing = LenientSelectField("Declared missing suit 定缺",
+    events = MultiCheckboxField(lazy_gettext("How the winning tile came"))
+    missing = LenientSelectField(lazy_gettext("Declared missing suit 定缺"),
                                  choices=choices([("", "none"), ("m", "Characters 萬"),
                                                   ("p", "Dots 筒"), ("s", "Bamboo 索")]))
 
@@ -123,43 +129,66 @@ class CalculatorForm(DialsMixin, Form):
 class DiscardForm(CalculatorForm):
     """What to discard: the calculator's hand (14 tiles before the discard) and the tiles seen."""
 
-    hand = StringField("Hand: 14 tiles, the one just drawn included")
-    seen = StringField("Tiles seen on the table")
+    hand = StringField(lazy_gettext("Hand: 14 tiles, the one just drawn included"))
+    seen = StringField(lazy_gettext("Tiles seen on the table"))
 
 
 class TicksForm(DialsMixin, Form):
     """Tick-box mode: the patterns the hand qualifies for."""
 
-    ticks = MultiCheckboxField("Patterns")
+    ticks = MultiCheckboxField(lazy_gettext("Patterns"))
+
+
+def _shown(name: Text) -> str:
+    """A name in a choice: English with the family's Chinese on an English page, else the
+    page language's Chinese alone."""
+    lang = page_lang()
+    return f"{name.en} {name.zh}".strip() if lang == "en" else name.in_lang(lang)
+
+
+def _both(english: str, chinese: str) -> str:
+    """A choice's English with the family's word beside it; the word alone on a Chinese page."""
+    return f"{english} {chinese}" if page_lang() == "en" else chinese
+
+
+BONUS_NAMES_ZH = {"zh-Hant": {"flowers": "梅蘭菊竹", "seasons": "春夏秋冬"},
+                  "zh-Hans": {"flowers": "梅兰菊竹", "seasons": "春夏秋冬"}}
 
 
 def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
-    """Fill the choices that depend on the ruleset."""
-    form.rules.choices = choices((r.id, f"{r.name.en} {r.name.zh}") for r in rulesets)
-    form.curve.choices = choices([("", "the convention's own")] + [
-        (c.id, f"{c.name.en} {c.name.zh}".strip()) for c in ruleset.curves.values()])
-    form.payment.choices = choices((p.id, f"{p.name.en} {p.name.zh}".strip())
-                                   for p in ruleset.payments.values())
-    options = [(p.id, f"{p.name.en} {p.name.zh}".strip()) for p in ruleset.patterns if p.optional]
-    options += [(s.id, f"{s.name.en} {s.name.zh}".strip()
-                 + (" (round ledger)" if s.settlement else "")) for s in ruleset.switches]
+    """Fill the choices that depend on the ruleset (and the page language)."""
+    lang = page_lang()
+    english = lang == "en"
+    form.rules.choices = choices((r.id, _shown(r.name)) for r in rulesets)
+    form.curve.choices = choices([("", _("the convention's own"))] + [
+        (c.id, _shown(c.name)) for c in ruleset.curves.values()])
+    form.payment.choices = choices((p.id, _shown(p.name)) for p in ruleset.payments.values())
+    options = [(p.id, _shown(p.name)) for p in ruleset.patterns if p.optional]
+    options += [(s.id, _shown(s.name) + (_(" (round ledger)") if s.settlement else ""))
+                for s in ruleset.switches]
     form.options.choices = choices(options)
-    words = ruleset.words
-    seats = choices((s, f"{SEAT_NAMES[s].split()[0]} {words.winds[s]}") for s in SEATS)
+    words = ruleset.words_in(lang)
+    seats = choices((s, _both(SEAT_NAMES[s].split()[0], words.winds[s])) for s in SEATS)
     for name in ("seat", "round", "won"):
         if hasattr(form, name):
             getattr(form, name).choices = seats
-    form.by.choices = choices([("discard", f"On a discard {words.discard}"),
-                               ("self-draw", f"Self-draw {words.self_draw}")])
+    form.by.choices = choices([("discard", _both("On a discard", words.discard)),
+                               ("self-draw", _both("Self-draw", words.self_draw))])
     if hasattr(form, "missing"):
-        form.missing.choices = choices([("", "none"), ("m", f"Characters {words.suits['m']}"),
-                                        ("p", f"Dots {words.suits['p']}"),
-                                        ("s", f"Bamboo {words.suits['s']}")])
-    form.discarder.choices = choices([("", "the next seat")]) + seats
-    form.liable.choices = choices([("", "nobody")]) + seats
+        form.missing.choices = choices([("", _("none")), ("m", _both("Characters", words.suits["m"])),
+                                        ("p", _both("Dots", words.suits["p"])),
+                                        ("s", _both("Bamboo", words.suits["s"]))])
+    if hasattr(form, "target"):
+        form.target.choices = choices([("hand", _("the hand")), ("meld", _("a new meld"))])
+    if not english:
+        for name in ("flowers", "seasons"):
+            if hasattr(form, name):
+                getattr(form, name).choices = choices(
+                    (str(i), c) for i, c in enumerate(BONUS_NAMES_ZH[lang][name], 1))
+    form.discarder.choices = choices([("", _("the next seat"))]) + seats
+    form.liable.choices = choices([("", _("nobody"))]) + seats
     if hasattr(form, "events"):
-        form.events.choices = choices((e.id, f"{e.name.en} {e.name.zh}".strip())
-                                      for e in ruleset.events.values())
+        form.events.choices = choices((e.id, _shown(e.name)) for e in ruleset.events.values())
     if hasattr(form, "ticks"):
         form.ticks.choices = choices((p.id, p.id) for p in ruleset.patterns)
     # fields the templates leave out under this ruleset: an error about one of them is shown
@@ -181,8 +210,16 @@ def attach_errors(form: Form, errors: tuple[FieldError, ...]) -> list[str]:
         if field is not None and hasattr(field, "errors"):
             field.errors = list(field.errors or []) + [error.message]
         else:
-            loose.append(error.message if not error.field else f"{error.field}: {error.message}")
+            loose.append(loose_error(error))
     return loose
+
+
+def loose_error(error: FieldError) -> str:
+    """An error shown apart from the fields: "stake: …", the field named in the page language."""
+    if not error.field:
+        return error.message
+    label = field_label(error.field)
+    return Msg("{field}: {message}", field=Text(error.field, label, label), message=error.message)
 
 
 PICKER_TILES = PLAYING_TILES
@@ -246,7 +283,7 @@ class FormView:
             if error.field in self.text and error.field not in self.hidden_fields:
                 self.errors.setdefault(error.field, []).append(error.message)
             else:
-                loose.append(error.message if not error.field else f"{error.field}: {error.message}")
+                loose.append(loose_error(error))
         return loose
 
     def field(self, macro: str, name: str, *args) -> Markup:

@@ -12,8 +12,11 @@ from typing import NamedTuple
 from urllib.parse import urlencode, urlsplit
 
 from flask import Blueprint, abort, current_app, jsonify, request
+from flask_babel import force_locale
 from markupsafe import escape
 
+from ..i18n import Msg, Text, pick_lang, say
+from .i18n import LOCALES, gettext_here, page_lang
 from .present import permalink
 
 bp = Blueprint("oembed", __name__)
@@ -28,7 +31,7 @@ class Frame(NamedTuple):
 
     path: str
     query: str
-    title: str
+    title: Msg      # said in the language of the framed page (its `lang=`)
     height: int
 
 
@@ -43,13 +46,13 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     hand = args.get("hand") or args.get("ticks") or args.get("fan")
     path = parts.path or "/"
     if path in ("/", "/ticks", "/card") and hand:
-        return Frame("/card", query, f"Mahjong hand card: {hand}", 700)
+        return Frame("/card", query, Msg("Mahjong hand card: {hand}", hand=hand), 700)
     if path == "/embed":
-        return Frame("/embed", query, "Mahjong scoring calculator", 900)
+        return Frame("/embed", query, Msg("Mahjong scoring calculator"), 900)
     if path in ("/practice", "/embed/practice") and (args.get("seed") or args.get("hands")):
-        return Frame("/embed/practice", query, "Mahjong quiz: count the fan", 900)
+        return Frame("/embed/practice", query, Msg("Mahjong quiz: count the fan"), 900)
     if path == "/round" and args.get("round"):
-        return Frame("/round", urlencode({**args, "embed": "1"}), "Mahjong round ledger", 900)
+        return Frame("/round", urlencode({**args, "embed": "1"}), Msg("Mahjong round ledger"), 900)
     rules = re.fullmatch(r"/rules/([a-z0-9-]+)", path)
     if rules and rules[1] in rulesets:
         return _rules_example(rulesets[rules[1]], parts.fragment)
@@ -71,7 +74,9 @@ def _rules_example(ruleset, fragment: str) -> Frame | None:
     if params is None:
         return None
     link = permalink(params, "")
-    return Frame("/card", link.removeprefix("?"), f"Mahjong hand card: {ruleset.name.en}", 700)
+    name = ruleset.name   # a Text: its English alone in the English title
+    return Frame("/card", link.removeprefix("?"), Msg("Mahjong hand card: {hand}", hand=Text(
+        name.en, name.zh_hant, name.zh_hans, name.native)), 700)
 
 
 def _args(query: str) -> dict[str, str]:
@@ -84,7 +89,8 @@ def _dimension(name: str) -> int | None:
     if not raw:
         return None
     if not re.fullmatch(r"[0-9]{1,5}", raw) or not 1 <= int(raw) <= MAX_DIMENSION:
-        abort(400, description=f"{name} must be a whole number of pixels from 1 to {MAX_DIMENSION}")
+        abort(400, description=Msg("{name} must be a whole number of pixels from 1 to {most}",
+                                   name=name, most=MAX_DIMENSION))
     return int(raw)
 
 
@@ -99,24 +105,32 @@ def frame_html(src: str, title: str, width: int, height: int, script: str) -> st
 def oembed():
     fmt = request.args.get("format", "json").strip() or "json"
     if fmt != "json":
-        abort(501, description=f"format {fmt[:20]!r} is not served: only json")
+        abort(501, description=Msg("format {format} is not served: only json",
+                                   format=repr(fmt[:20])))
     url = request.args.get("url", "")
     if not url:
-        abort(400, description="name the calculator address to embed: url=…")
+        abort(400, description=Msg("name the calculator address to embed: url=…"))
     frame = frame_for(url, request.host, current_app.extensions["rulesets"])
     if frame is None:
-        abort(404, description="That address is not a calculator page that can be embedded.")
+        abort(404, description=Msg("That address is not a calculator page that can be embedded."))
     max_width, max_height = _dimension("maxwidth"), _dimension("maxheight")
     width = min(DEFAULT_WIDTH, max_width or DEFAULT_WIDTH)
     height = min(frame.height, max_height or frame.height)
     root = request.url_root.rstrip("/")
     src = f"{root}{frame.path}" + (f"?{frame.query}" if frame.query else "")
     script = root + "/static/embed.js"
+    title = framed_title(frame.title, pick_lang(_args(frame.query).get("lang")) or page_lang())
     return jsonify({
         "version": "1.0", "type": "rich", "provider_name": PROVIDER, "provider_url": root + "/",
-        "title": frame.title, "width": width, "height": height,
-        "html": frame_html(src, frame.title, width, height, script),
+        "title": title, "width": width, "height": height,
+        "html": frame_html(src, title, width, height, script),
     })
+
+
+def framed_title(title: Msg, lang: str) -> str:
+    """A frame's title in the language of the page it frames (the address's `lang=`)."""
+    with force_locale(LOCALES[lang]):
+        return say(title, lang, gettext_here)
 
 
 def discovery_link() -> str:

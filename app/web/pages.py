@@ -11,9 +11,10 @@ import re
 from flask import Blueprint, current_app, redirect, render_template, request
 from markupsafe import Markup
 
-from ..description import read_meld
+from ..description import message_of, read_meld
 from ..detectors import PER_ITEM_DETECTORS
 from ..errors import FieldError, HandError, NotationError
+from ..i18n import Msg
 from ..report import explain_points
 from ..request import calculate, calculate_waits
 from ..tiles import TILES, format_tiles, parse_tiles
@@ -156,25 +157,25 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
         if action == "add":
             t = parse_tiles(value)
             if len(t) != 1:
-                return edited, FieldError("hand", f"'{value}' is not one tile")
+                return edited, FieldError("hand", Msg("'{value}' is not one tile", value=value))
             key = "draft" if params.get("target") == "meld" else "hand"
             edited[key] = format_tiles(parse_tiles(edited.get(key, "")) + t)
         elif action == "remove":
             tiles = list(parse_tiles(edited.get("hand", "")))
             index = _whole_number(value, -1)
             if not 0 <= index < len(tiles):
-                return edited, FieldError("hand", f"there is no tile {value} to remove")
+                return edited, FieldError("hand", Msg("there is no tile {value} to remove", value=value))
             removed = tiles.pop(index)
             edited["hand"] = format_tiles(tiles)
             if edited.get("win") == removed.code and removed not in tiles:
                 edited.pop("win")
         elif action == "make":
             if value not in MELD_KINDS:
-                return edited, FieldError("draft", f"'{value}' is not a kind of meld")
+                return edited, FieldError("draft", Msg("'{value}' is not a kind of meld", value=value))
             token = format_tiles(parse_tiles(edited.get("draft", "")))
             if not token:
-                return edited, FieldError("draft", "pick the tiles of the new meld first"
-                                                   " (choose 'a new meld', then click its tiles)")
+                return edited, FieldError("draft", Msg("pick the tiles of the new meld first"
+                                                       " (choose 'a new meld', then click its tiles)"))
             meld = read_meld(token if value in ("chow", "pong") else f"{value}:{token}")
             edited["melds"] = ",".join(filter(None, [edited.get("melds", ""), meld.token]))
             edited.pop("draft", None)
@@ -183,7 +184,7 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
             melds = [t for t in re.split(r"[,\s]+", edited.get("melds", "").strip()) if t]
             index = _whole_number(value, -1)
             if not 0 <= index < len(melds):
-                return edited, FieldError("melds", f"there is no meld {value} to remove")
+                return edited, FieldError("melds", Msg("there is no meld {value} to remove", value=value))
             melds.pop(index)
             edited["melds"] = ",".join(melds)
         elif action == "undraft":
@@ -192,9 +193,9 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
             for key in ("hand", "melds", "draft", "win"):
                 edited.pop(key, None)
     except NotationError as err:
-        return edited, FieldError("draft" if action == "make" else "hand", str(err))
+        return edited, FieldError("draft" if action == "make" else "hand", message_of(err))
     except ValueError as err:
-        return edited, FieldError("draft", str(err))
+        return edited, FieldError("draft", message_of(err))
     return edited, None
 
 

@@ -8,10 +8,12 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 from flask import current_app, request, url_for
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
 from ..description import describe
+from ..i18n import N_, Msg
 from ..payments import fmt
 from ..request import Calculation, WaitsResult
 from ..rulesets import CITATION, DEFAULT_WORDS, Amount, Words
@@ -115,7 +117,8 @@ def score_json(calc: Calculation, given: Mapping[str, str]) -> dict:
         "hand": calc.hand.description if calc.hand is not None else None,
         "permalink": permalink(params, "/ticks" if calc.ticks is not None else "/"),
         "grouping": list(score.reading.grouping) if score.reading is not None else [],
-        "patterns": [{"id": i.pattern.id, "name": i.pattern.name.en, "name_zh": i.pattern.name.zh,
+        # the name a Name: its English, or its Chinese in a Chinese answer (see i18n)
+        "patterns": [{"id": i.pattern.id, "name": i.pattern.name, "name_zh": i.pattern.name.zh,
                       "fan": i.fan, "count": i.count, "counted": i.counted, "note": i.note}
                      for i in score.items],
         "total_fan": score.total_fan,
@@ -151,7 +154,8 @@ def waits_json(result: WaitsResult) -> dict:
     if result.house_rules:
         answer["house_rules"] = [
             {"option": h.option, "waits": [t.code for t in h.tiles],
-             "note": f"ready under the house rule {h.name}, off: add options={h.option} to play it"}
+             "note": Msg("ready under the house rule {rule}, off: add options={option} to play it",
+                         rule=result.ruleset.by_id[h.option].name, option=h.option)}
             for h in result.house_rules]
     return answer
 
@@ -248,6 +252,67 @@ def cite(text: str, ruleset) -> Markup:
         return re.sub(r"\d+", lambda n: (f'<a href="{page}#ruling-{n[0]}">{n[0]}</a>'
                                          if int(n[0]) in known else n[0]), match[0])
     return Markup(CITATION.sub(link, shown))
+
+
+# The words of the hand description as a Chinese page shows them; an English page shows the
+# description's own words (`by = discard`, `E`, `pong`), as the public vocabulary writes them.
+FIELD_LABELS = {
+    "rules": N_("Rules"), "hand": N_("Hand"), "win": N_("Winning tile"), "melds": N_("Declared melds"),
+    "by": N_("How the hand was won"), "seat": N_("Winner's seat"), "round": N_("Round wind"),
+    "flowers": N_("Flowers"), "seasons": N_("Seasons"), "events": N_("How the winning tile came"),
+    "missing": N_("Declared missing suit"), "ticks": N_("Patterns"), "fan": N_("Fan"),
+    "options": N_("House rules"), "min": N_("Minimum fan"), "cap": N_("Fan cap"),
+    "curve": N_("Doubling curve"), "payment": N_("Who pays on a discard"), "stake": N_("Stake"),
+    "discarder": N_("Discarder"), "winner": N_("Winner"), "won": N_("Already won this round"),
+    "liable": N_("Liable player"), "draft": N_("Meld being built"), "show": N_("Parts shown"),
+    "theme": N_("Colours"), "seen": N_("Tiles seen on the table"),
+}
+ROLE_LABELS = {"winner": N_("winner"), "discarder": N_("discarder"), "payer": N_("payer"),
+               "liable": N_("liable"), "already-won": N_("already won"), "none": N_("none")}
+# (The message ids below are looked up on Chinese pages only: "single" is both a kind of
+# group and a kind of wait, so each says which.)
+KIND_LABELS = {"chow": N_("chow"), "pong": N_("pong"), "kong": N_("kong"),
+               "ckong": N_("concealed kong"), "akong": N_("added kong"), "pair": N_("pair"),
+               "single": N_("single tile (a group)")}
+WAIT_LABELS = {"single": N_("single (a wait)"), "edge": N_("edge"), "closed": N_("closed"),
+               "two-sided": N_("two-sided"), "pair-pair": N_("pair-pair"),
+               "thirteen-sided": N_("thirteen-sided")}
+
+
+def _chinese() -> bool:
+    return page_lang() != "en"
+
+
+def field_label(field: str) -> str:
+    """A hand-description field as a page names it: `stake` in English, its label in Chinese."""
+    return _(FIELD_LABELS[field]) if _chinese() and field in FIELD_LABELS else field
+
+
+def value_label(field: str, value: str) -> str:
+    """A field's value as a page shows it: a seat's wind, a way of winning; else as it is."""
+    if not _chinese():
+        return value
+    if field in ("seat", "winner", "round", "discarder", "liable") and value in ("E", "S", "W", "N"):
+        return page_words().winds[value]
+    if field == "by" and value in ("discard", "self-draw"):
+        words = page_words()
+        return words.discard if value == "discard" else words.self_draw
+    return value
+
+
+def role_label(role: str) -> str:
+    """A payment row's role (`winner`, `payer` …) in the page language."""
+    return _(ROLE_LABELS[role]) if _chinese() and role in ROLE_LABELS else role
+
+
+def kind_label(kind: str) -> str:
+    """A group's or meld's kind (`pong`, `ckong` …): the notation in English, a name in Chinese."""
+    return _(KIND_LABELS[kind]) if _chinese() and kind in KIND_LABELS else kind
+
+
+def wait_label(wait: str) -> str:
+    """The shape of a wait (`edge`, `two-sided` …) in the page language."""
+    return _(WAIT_LABELS[wait]) if _chinese() and wait in WAIT_LABELS else wait
 
 
 def errors_json(errors) -> dict:
