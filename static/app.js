@@ -50,17 +50,27 @@
   try { storage = window.localStorage; } catch (e) { storage = null; }   // private modes refuse
   if (!storage) { return; }
 
+  // The sheet is kept without its page language (lang=): a page brings it back in its own.
+  var inLanguage = function (query, lang) {
+    var params = new URLSearchParams(query);
+    params.delete("lang");
+    if (lang) { params.set("lang", lang); }
+    return params;
+  };
   var state = document.getElementById("sheet-state");
   if (state) {
     var search = window.location.search;
-    if (!search && storage.getItem(KEY)) {
-      // the bare address: bring back the sheet kept in this browser
-      window.location.replace("/sheet?" + storage.getItem(KEY));
+    var here = new URLSearchParams(search);
+    var lang = here.get("lang") || "";
+    here.delete("lang");
+    if (!here.toString() && storage.getItem(KEY)) {
+      // the bare address (in any language): bring back the sheet kept in this browser
+      window.location.replace("/sheet?" + inLanguage(storage.getItem(KEY), lang).toString());
       return;
     }
     var link = state.getAttribute("data-link") || "";
     if (link.indexOf("?") >= 0 && state.getAttribute("data-valid") === "yes" && !/[?&]new=1/.test(search)) {
-      storage.setItem(KEY, link.slice(link.indexOf("?") + 1));
+      storage.setItem(KEY, inLanguage(link.slice(link.indexOf("?") + 1), "").toString());
     }
     var printButton = document.getElementById("print-button");
     if (printButton && window.print) {
@@ -74,7 +84,7 @@
   var kept = storage.getItem(KEY);
   if (add && !add.getAttribute("data-carried") && kept) {
     var target = new URL(add.href, window.location.href);
-    var params = new URLSearchParams(kept);
+    var params = inLanguage(kept, target.searchParams.get("lang"));
     params.set("add", target.searchParams.get("add") || "");
     add.href = "/sheet?" + params.toString();
   }

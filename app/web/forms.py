@@ -151,6 +151,11 @@ def _both(english: str, chinese: str) -> str:
     return f"{english} {chinese}" if page_lang() == "en" else chinese
 
 
+def discarder_word(words) -> str:
+    """The discarder in Chinese, in the family's own term (出銃者, 点炮者)."""
+    return f"{words.discard}者"
+
+
 BONUS_NAMES_ZH = {"zh-Hant": {"flowers": "梅蘭菊竹", "seasons": "春夏秋冬"},
                   "zh-Hans": {"flowers": "梅兰菊竹", "seasons": "春夏秋冬"}}
 
@@ -186,6 +191,8 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
                 getattr(form, name).choices = choices(
                     (str(i), c) for i, c in enumerate(BONUS_NAMES_ZH[lang][name], 1))
     form.discarder.choices = choices([("", _("the next seat"))]) + seats
+    if not english:   # the family's own word: 出銃者 on a Hong Kong page, 点炮者 on a Sichuan one
+        form.discarder.label.text = discarder_word(words)
     form.liable.choices = choices([("", _("nobody"))]) + seats
     if hasattr(form, "events"):
         form.events.choices = choices((e.id, _shown(e.name)) for e in ruleset.events.values())

@@ -301,8 +301,11 @@ def value_label(field: str, value: str) -> str:
 
 
 def role_label(role: str) -> str:
-    """A payment row's role (`winner`, `payer` …) in the page language."""
-    return _(ROLE_LABELS[role]) if _chinese() and role in ROLE_LABELS else role
+    """A payment row's role (`winner`, `payer` …) in the page language; the discarder in the
+    family's own term (出銃者, 点炮者)."""
+    if not _chinese() or role not in ROLE_LABELS:
+        return role
+    return f"{page_words().discard}者" if role == "discarder" else _(ROLE_LABELS[role])
 
 
 def kind_label(kind: str) -> str:
