@@ -34,6 +34,7 @@ PAGES = {
     "errors-impossible": "/?rules=hong-kong&hand=123m456m789m234p55s&events=heavenly-hand&by=discard",
     "picker-draft": "/?rules=hong-kong&hand=123m&draft=77m&target=meld",
     "picker-melds": "/?rules=hong-kong&hand=123m456m&melds=ckong:5555z,777p&draft=77m&target=meld",
+    "result-liable-paid": "/?rules=hong-kong-course&hand=777z123m99s&melds=555z,666z&liable=W&discarder=N",
     "result-capped": f"/?rules=hong-kong&hand={HAND}&by=self-draw&min=1&cap=2",
     "result-below-minimum": f"/?rules=hong-kong&hand={HAND}&by=self-draw&min=8",
     "ticks-capped": "/ticks?rules=hong-kong&ticks=half-flush,dragon-pong&cap=3",
