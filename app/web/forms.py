@@ -193,6 +193,9 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
     form.discarder.choices = choices([("", _("the next seat"))]) + seats
     if not english:   # the family's own word: 出銃者 on a Hong Kong page, 点炮者 on a Sichuan one
         form.discarder.label.text = discarder_word(words)
+        # (a message only Chinese pages look up: the English label stays "Who pays on a discard")
+        form.payment.label.text = _("Who pays when a player deals in (%(discard)s)",
+                                    discard=words.discard)
     form.liable.choices = choices([("", _("nobody"))]) + seats
     if hasattr(form, "events"):
         form.events.choices = choices((e.id, _shown(e.name)) for e in ruleset.events.values())
