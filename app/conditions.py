@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
+from .i18n import NO_TEXT, Text
 from .tiles import Tile
 
 if TYPE_CHECKING:   # rulesets imports this module for the data classes below
@@ -92,7 +93,7 @@ class EventCondition:
 
     melds: tuple[MeldKind, ...] | None = None   # the meld kinds the hand may show; None: any
     not_with: tuple[str, ...] = ()              # events that cannot happen with it here
-    why: str = ""                               # the lesson's words, shown with the refusal
+    why: Text = NO_TEXT                         # the lesson's words, shown with the refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +101,7 @@ class LiabilityCondition:
     """What one family adds to a liability rule: who can have supplied the tile."""
 
     supplied: str | None = None    # a tile group (dragons, winds): a claimed meld of it shows
-    why: str = ""
+    why: Text = NO_TEXT
 
 
 @dataclass(frozen=True, slots=True)

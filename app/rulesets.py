@@ -25,6 +25,7 @@ from .conditions import (
 from .detectors import DETECTORS
 from .errors import RulesetError
 from .hand import MeldKind, WinBy
+from .i18n import FIELDS, LANGS, NO_TEXT, SCRIPTS, Text
 from .readings import ShapeRules
 from .resources import folder
 
@@ -39,16 +40,7 @@ CURVE_KINDS = ("linear", "doubling", "half-spicy", "table")
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
-@dataclass(frozen=True, slots=True)
-class Name:
-    """A display name in English and Chinese (traditional, and simplified where it differs)."""
-
-    en: str
-    zh: str
-    zh_hans: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.en} {self.zh}".strip()
+Name = Text   # a display name is a shown text: English, Traditional and Simplified Chinese
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +58,7 @@ class Pattern:
     fan: int
     category: str
     position: int
-    explain: str = ""
+    explain: Text = NO_TEXT
     detect: str | None = None          # detector key; None with an event, or tick-box only
     events: tuple[str, ...] = ()       # win-moment events: present when any of them is
     by: WinBy | None = None            # the way of winning it needs
@@ -81,7 +73,7 @@ class Pattern:
     optional: bool = False             # a house rule, off unless switched on
     supersedes: tuple[str, ...] = ()   # switched on, it turns these off
     flowers: bool = False              # exists only when flowers are in play
-    note: str = ""                     # house-rule remark shown on the rules page
+    note: Text = NO_TEXT               # house-rule remark shown on the rules page
     example: Mapping[str, str] | None = None
 
     @property
@@ -98,7 +90,7 @@ class Curve:
     name: Name
     kind: str
     table: tuple[int, ...] = ()
-    explain: str = ""
+    explain: Text = NO_TEXT
 
     def points(self, fan: int) -> int:
         """Base points for a fan total.
@@ -124,7 +116,7 @@ class PaymentRule:
 
     id: str
     name: Name
-    explain: str
+    explain: Text
     curve: str | None
     unit: Amount
     discarder: Amount
@@ -139,7 +131,7 @@ class Liability:
 
     id: str
     name: Name
-    explain: str
+    explain: Text
     pattern: str | None = None
     exposed_melds: int = 0
     self_draw: bool = True
@@ -167,8 +159,8 @@ class WorkedExample:
     """A worked example of the tutorial page: a hand description and what it comes to."""
 
     id: str
-    title: str
-    source: str
+    title: Text
+    source: Text
     params: Mapping[str, str]
     total_fan: int | None = None
     payments: Mapping[str, Amount] | None = None
@@ -201,9 +193,9 @@ class Ruling:
     """A reading this project takes where the lesson is silent or unclear (RULINGS.md)."""
 
     id: int
-    point: str
-    ruling: str
-    choices: str = ""
+    point: Text
+    ruling: Text
+    choices: Text = NO_TEXT
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +211,7 @@ class Switch:
 
     id: str
     name: Name
-    explain: str
+    explain: Text
     flowers: bool = True     # False: with the switch on, flowers and seasons are out of play
     settlement: Mapping[str, Any] = field(default_factory=dict)   # round rules it changes
 
@@ -239,8 +231,8 @@ class Ruleset:
 
     id: str
     name: Name
-    source: str
-    summary: str
+    source: Text
+    summary: Text
     honours: bool
     flowers: bool
     missing_suit: bool
@@ -266,6 +258,11 @@ class Ruleset:
     conditions: Conditions = NO_CONDITIONS   # what cannot happen at this family's table
     rulings: tuple[Ruling, ...] = ()         # the readings its texts cite as "ruling N"
     words: Words = field(default_factory=Words)   # its words for discard, suits, winds
+    words_zh: Mapping[str, Words] = field(default_factory=dict)   # the same, per script
+
+    def words_in(self, lang: str) -> Words:
+        """The family's words for a page language: its own script on an English page."""
+        return self.words_zh.get(FIELDS.get(lang, ""), self.words)
 
     def pattern(self, pattern_id: str) -> Pattern:
         return self.by_id[pattern_id]
@@ -325,6 +322,7 @@ class _Checker:
 
     def __init__(self, filename: str) -> None:
         self.filename = filename
+        self.native = "zh_hant"   # the script English pages show beside English (words.script)
 
     def fail(self, path: str, message: str) -> RulesetError:
         return RulesetError(f"{self.filename}: {path}: {message}")
@@ -378,9 +376,25 @@ class _Checker:
         raise self.fail(path, f"expected a number or a fraction like 1/2, found {value!r}")
 
     def name(self, value: Any, path: str) -> Name:
-        data = self.mapping(value, path, ("en",), ("zh", "zh_hans"))
-        return Name(self.typed(data["en"], f"{path}.en", str, "text"),
-                    self.text(data, "zh", path), self.text(data, "zh_hans", path))
+        return self.translated(value, path)
+
+    def translated(self, value: Any, path: str) -> Text:
+        """A shown text in all three languages: `{en: …, zh_hant: …, zh_hans: …}`."""
+        if isinstance(value, str):
+            raise self.fail(path, "expected the text in every language: a mapping with "
+                                  "en, zh_hant and zh_hans")
+        keys = tuple(FIELDS[lang] for lang in LANGS)
+        data = self.mapping(value, path, (), keys)
+        for key in keys:
+            if not data.get(key):
+                raise self.fail(f"{path}.{key}", f"{data.get('en', '')!r} has no {_LANGUAGE[key]}"
+                                                 " translation" if key != "en" else "missing text")
+            self.typed(data[key], f"{path}.{key}", str, "text")
+        return Text(data["en"], data["zh_hant"], data["zh_hans"], self.native)
+
+    def shown(self, data: dict, key: str, path: str) -> Text:
+        """An optional shown text of an entry, in all three languages."""
+        return self.translated(data[key], _join(path, key)) if key in data else NO_TEXT
 
     def entries(self, value: Any, key: str, what: str, required: tuple[str, ...],
                 optional: tuple[str, ...]):
@@ -403,6 +417,9 @@ class _Checker:
             return ()
         items = self.typed(data[key], f"{path}.{key}", list, "a list of ids")
         return tuple(self.ident(item, f"{path}.{key}[{i}]") for i, item in enumerate(items))
+
+
+_LANGUAGE = {"zh_hant": "Traditional Chinese", "zh_hans": "Simplified Chinese"}
 
 
 def _join(path: str, key: str) -> str:
@@ -500,6 +517,8 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
     if rid != stem:
         raise c.fail("id", f"{rid!r} must equal the file name {stem!r}")
 
+    words, words_zh = _words(c, top.get("words", {}))
+    c.native = "zh_hans" if words.script == "simplified" else "zh_hant"
     tiles = c.mapping(top.get("tiles", {}), "tiles", (), ("honours", "flowers"))
     shapes = c.mapping(top.get("shapes", {}), "shapes", (),
                        ("seven_pairs", "seven_pairs_quads", "thirteen_orphans"))
@@ -528,11 +547,9 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
                                                       " the switch to change")
     rulings = _rulings(c, top.get("rulings", []))
     _check_citations(c, top, {r.id for r in rulings})
-    words = _words(c, top.get("words", {}))
-    _check_chinese_names(c, top, words.script)
     return Ruleset(
-        id=rid, name=c.name(top["name"], "name"), source=c.text(top, "source", ""),
-        summary=c.text(top, "summary", ""),
+        id=rid, name=c.name(top["name"], "name"), source=c.shown(top, "source", ""),
+        summary=c.shown(top, "summary", ""),
         honours=c.flag(tiles, "honours", "tiles", True), flowers=c.flag(tiles, "flowers", "tiles", True),
         missing_suit=c.flag(top, "missing_suit", "", False),
         seven_pairs=seven_pairs, seven_pairs_quads=c.flag(shapes, "seven_pairs_quads", "shapes"),
@@ -546,47 +563,42 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         conditions=_conditions(c, top.get("conditions", {}), events, liability),
         rulings=rulings,
         words=words,
+        words_zh=words_zh,
     )
 
 
-NAMED_LISTS = ("categories", "patterns", "events", "curves", "payments", "switches", "liability")
-
-
-def _check_chinese_names(c: _Checker, top: dict, script: str) -> None:
-    """Every named entry has its Chinese name; a simplified-script family's has it in simplified.
-
-    Runs after the entries are checked, so each `name` is a mapping with text values.
-    """
-    for key in NAMED_LISTS:
-        for i, entry in enumerate(top.get(key, [])):
-            name = entry["name"]
-            if not name.get("zh"):
-                raise c.fail(f"{key}[{i}].name.zh", f"{name['en']!r} has no Chinese name")
-            if script == "simplified" and not name.get("zh_hans"):
-                raise c.fail(f"{key}[{i}].name.zh_hans", f"{name['en']!r} has no simplified"
-                                                         " Chinese name (words.script is simplified)")
-
-
-def _words(c: _Checker, value: Any) -> Words:
-    data = c.mapping(value, "words", (), ("script", "discard", "self_draw", "suits", "winds",
-                                          *WORD_LABELS))
+def _words(c: _Checker, value: Any) -> tuple[Words, dict[str, Words]]:
+    """The family's words in its own script, and in each script by key (zh_hant, zh_hans)."""
+    data = c.mapping(value, "words", (), ("script", *SCRIPTS))
     script = c.text(data, "script", "words", "traditional")
     if script not in ("traditional", "simplified"):
         raise c.fail("words.script", f"expected traditional or simplified, found {script!r}")
-    default = Words()
-    suits = c.mapping(data.get("suits", dict(default.suits)), "words.suits", ("m", "p", "s"), ())
-    winds = c.mapping(data.get("winds", dict(default.winds)), "words.winds",
+    by_script = {key: _script_words(c, data.get(key, {}), f"words.{key}", DEFAULT_WORDS[key])
+                 for key in SCRIPTS}
+    return by_script["zh_hans" if script == "simplified" else "zh_hant"], by_script
+
+
+def _script_words(c: _Checker, value: Any, path: str, default: Words) -> Words:
+    data = c.mapping(value, path, (), ("discard", "self_draw", "suits", "winds", *WORD_LABELS))
+    suits = c.mapping(data.get("suits", dict(default.suits)), f"{path}.suits", ("m", "p", "s"), ())
+    winds = c.mapping(data.get("winds", dict(default.winds)), f"{path}.winds",
                       ("E", "S", "W", "N"), ())
-    labels = {key: c.text(data, key, "words", getattr(default, key)) for key in WORD_LABELS}
-    return Words(script, c.text(data, "discard", "words", default.discard),
-                 c.text(data, "self_draw", "words", default.self_draw),
-                 {k: c.typed(v, f"words.suits.{k}", str, "text") for k, v in suits.items()},
-                 {k: c.typed(v, f"words.winds.{k}", str, "text") for k, v in winds.items()},
+    labels = {key: c.text(data, key, path, getattr(default, key)) for key in WORD_LABELS}
+    return Words(default.script, c.text(data, "discard", path, default.discard),
+                 c.text(data, "self_draw", path, default.self_draw),
+                 {k: c.typed(v, f"{path}.suits.{k}", str, "text") for k, v in suits.items()},
+                 {k: c.typed(v, f"{path}.winds.{k}", str, "text") for k, v in winds.items()},
                  **labels)
 
 
 WORD_LABELS = ("brand", "calculate", "calculator", "which_discard", "fan_to_money", "practice",
                "sheet", "flowers", "seasons")
+DEFAULT_WORDS = {   # Cantonese terms, as a Hong Kong table writes them
+    "zh_hant": Words(),
+    "zh_hans": Words("simplified", "出铳", "自摸", {"m": "万", "p": "筒", "s": "索"},
+                     {"E": "东", "S": "南", "W": "西", "N": "北"}, "番数计算", "计番", "番数计算机",
+                     "打哪张", "番数换钱", "计番练习", "计分表", "花", "季"),
+}
 
 
 def _rulings(c: _Checker, value: Any) -> tuple[Ruling, ...]:
@@ -600,12 +612,13 @@ def _rulings(c: _Checker, value: Any) -> tuple[Ruling, ...]:
         if number in seen:
             raise c.fail(f"{path}.id", f"ruling {number} is listed twice")
         seen.add(number)
-        out.append(Ruling(number, c.text(data, "point", path), c.text(data, "ruling", path),
-                          c.text(data, "choices", path)))
+        out.append(Ruling(number, c.translated(data["point"], f"{path}.point"),
+                          c.translated(data["ruling"], f"{path}.ruling"),
+                          c.shown(data, "choices", path)))
     return tuple(out)
 
 
-CITATION = re.compile(r"\b[Rr]ulings? ((?:\d+)(?:(?:, | and |–)\d+)*)")
+CITATION = re.compile(r"\b[Rr]ulings? ((?:\d+)(?:(?:, | and |–)\d+)*)|裁定\s*((?:\d+)(?:(?:、|，|,|及|和|與|与|–|-)\d+)*)")
 SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
 SEED_NUMBER = re.compile(r"\bseeds? 00\d\b", re.IGNORECASE)
 SHOWN_TEXT = ("name", "summary", "source", "explain", "note", "title", "why", "point", "ruling",
@@ -613,12 +626,14 @@ SHOWN_TEXT = ("name", "summary", "source", "explain", "note", "title", "why", "p
 
 
 def cited(text: str) -> list[int]:
-    """The ruling numbers a text cites: "rulings 58, 74" → [58, 74].
+    """The ruling numbers a text cites, in English or Chinese: "rulings 58, 74" → [58, 74].
 
     >>> cited("both rows count (2, ruling 70); see rulings 58, 74 and 75")
     [70, 58, 74, 75]
+    >>> cited("兩行都計（2，裁定 70）；見裁定 58、74")
+    [70, 58, 74]
     """
-    return [int(n) for m in CITATION.finditer(text) for n in re.findall(r"\d+", m[1])]
+    return [int(n) for m in CITATION.finditer(text) for n in re.findall(r"\d+", m[1] or m[2])]
 
 
 def _check_citations(c: _Checker, data: Any, known: set[int], path: str = "") -> None:
@@ -626,19 +641,27 @@ def _check_citations(c: _Checker, data: Any, known: set[int], path: str = "") ->
     if isinstance(data, dict):
         for key, value in data.items():
             where = _join(path, str(key))
-            if isinstance(value, str) and key in SHOWN_TEXT:
-                for number in cited(value):
-                    if number not in known:
-                        raise c.fail(where, f"cites ruling {number}, which is not under rulings")
-                if SEED_FILE.search(value):
-                    raise c.fail(where, "names a seed file; name the lesson by its title")
-                if SEED_NUMBER.search(value):
-                    raise c.fail(where, "names a seed by number; name the lesson by its title")
+            if key in SHOWN_TEXT and isinstance(value, dict):   # {en, zh_hant, zh_hans}
+                for lang, text in value.items():
+                    if isinstance(text, str):
+                        _check_shown(c, text, known, f"{where}.{lang}")
+            elif key in SHOWN_TEXT and isinstance(value, str):
+                _check_shown(c, value, known, where)
             else:
                 _check_citations(c, value, known, where)
     elif isinstance(data, list):
         for i, value in enumerate(data):
             _check_citations(c, value, known, f"{path}[{i}]")
+
+
+def _check_shown(c: _Checker, text: str, known: set[int], where: str) -> None:
+    for number in cited(text):
+        if number not in known:
+            raise c.fail(where, f"cites ruling {number}, which is not under rulings")
+    if SEED_FILE.search(text):
+        raise c.fail(where, "names a seed file; name the lesson by its title")
+    if SEED_NUMBER.search(text):
+        raise c.fail(where, "names a seed by number; name the lesson by its title")
 
 
 def _conditions(c: _Checker, value: Any, events: dict[str, EventSpec],
@@ -663,7 +686,7 @@ def _conditions(c: _Checker, value: Any, events: dict[str, EventSpec],
             if other not in events or other == eid:
                 raise c.fail(f"{path}.not_with[{k}]", f"{other!r} is not another event of this"
                                                       " file's events")
-        event_conditions[eid] = EventCondition(melds, not_with, c.text(given, "why", path))
+        event_conditions[eid] = EventCondition(melds, not_with, c.shown(given, "why", path))
     rules = {rule.id for rule in liability}
     raw_liability = _keyed(c, data.get("liability", {}), "conditions.liability", rules,
                            "liability rule")
@@ -675,7 +698,7 @@ def _conditions(c: _Checker, value: Any, events: dict[str, EventSpec],
         if supplied is not None and supplied not in TILE_GROUPS:
             raise c.fail(f"{path}.supplied", f"expected one of {', '.join(TILE_GROUPS)},"
                                              f" found {supplied!r}")
-        liability_conditions[lid] = LiabilityCondition(supplied, c.text(given, "why", path))
+        liability_conditions[lid] = LiabilityCondition(supplied, c.shown(given, "why", path))
     return Conditions(c.flag(data, "won", "conditions"), event_conditions, liability_conditions)
 
 
@@ -745,8 +768,8 @@ def _examples(c: _Checker, value: Any) -> tuple[WorkedExample, ...]:
         if total is not None:
             c.typed(total, f"{path}.expect.total_fan", int, "a whole number of fan")
         out.append(WorkedExample(c.ident(data["id"], f"{path}.id"),
-                                 c.typed(data["title"], f"{path}.title", str, "text"),
-                                 c.text(data, "source", path),
+                                 c.translated(data["title"], f"{path}.title"),
+                                 c.shown(data, "source", path),
                                  {str(k): str(v) for k, v in params.items()}, total, payments))
     return tuple(out)
 
@@ -804,7 +827,7 @@ def _curves(c: _Checker, value: Any) -> dict[str, Curve]:
             raise c.fail(f"{path}.table", f"only a curve of kind table has one (this is {kind})")
         cid = c.ident(data["id"], f"{path}.id")
         out[cid] = Curve(cid, c.name(data["name"], f"{path}.name"), kind, table,
-                         c.text(data, "explain", path))
+                         c.shown(data, "explain", path))
     return out
 
 
@@ -819,7 +842,7 @@ def _payments(c: _Checker, value: Any, curves: dict[str, Curve]) -> dict[str, Pa
         self_draw = c.mapping(data["self_draw"], f"{path}.self_draw", ("each",), ("plus",))
         pid = c.ident(data["id"], f"{path}.id")
         out[pid] = PaymentRule(
-            pid, c.name(data["name"], f"{path}.name"), c.text(data, "explain", path), curve,
+            pid, c.name(data["name"], f"{path}.name"), c.shown(data, "explain", path), curve,
             c.number(data.get("unit", 1), f"{path}.unit"),
             c.number(discard["discarder"], f"{path}.discard.discarder"),
             c.number(discard["others"], f"{path}.discard.others"),
@@ -836,7 +859,7 @@ def _switches(c: _Checker, value: Any) -> tuple[Switch, ...]:
         changes = _settlement_fields(c, data["settlement"], f"{path}.settlement", ()) if (
             "settlement" in data) else {}
         out.append(Switch(c.ident(data["id"], f"{path}.id"), c.name(data["name"], f"{path}.name"),
-                          c.text(data, "explain", path), c.flag(data, "flowers", path, True),
+                          c.shown(data, "explain", path), c.flag(data, "flowers", path, True),
                           changes))
     return tuple(out)
 
@@ -881,14 +904,14 @@ def _patterns(c: _Checker, value: Any, category_ids: set[str],
                 raise c.fail(f"{path}.replaces_categories[{k}]", f"unknown category {cat!r}")
         out.append(Pattern(
             id=pid, name=c.name(data["name"], f"{path}.name"), fan=fan, category=category,
-            position=i, explain=c.text(data, "explain", path), detect=detect, events=pattern_events,
+            position=i, explain=c.shown(data, "explain", path), detect=detect, events=pattern_events,
             by=by, requires=c.id_list(data, "requires", path),
             group=c.ident(data["group"], f"{path}.group") if "group" in data else None,
             includes=c.id_list(data, "includes", path),
             replaces=c.id_list(data, "replaces", path) + tuple(f"@{cat}" for cat in categories_replaced),
             alone=c.flag(data, "alone", path), limit=c.flag(data, "limit", path), instant=instant,
             optional=c.flag(data, "optional", path), supersedes=c.id_list(data, "supersedes", path),
-            flowers=c.flag(data, "flowers", path), note=c.text(data, "note", path), example=example,
+            flowers=c.flag(data, "flowers", path), note=c.shown(data, "note", path), example=example,
         ))
     return out
 
@@ -987,7 +1010,7 @@ def _liability(c: _Checker, value: Any, by_id: dict[str, Pattern]) -> tuple[Liab
             raise c.fail(f"{path}.pattern", f"unknown pattern {pattern!r}")
         out.append(Liability(
             c.ident(data["id"], f"{path}.id"), c.name(data["name"], f"{path}.name"),
-            c.text(data, "explain", path), pattern,
+            c.shown(data, "explain", path), pattern,
             c.typed(data.get("exposed_melds", 0), f"{path}.exposed_melds", int, "a whole number"),
             c.flag(data, "self_draw", path, True), c.flag(data, "discard", path, True)))
     return tuple(out)

@@ -40,7 +40,7 @@ def test_no_command_prints_the_usage_and_an_unknown_one_fails(capsys):
 
 HOUSE = """\
 extends: hong-kong
-name: {en: Our house, zh: 家規}
+name: {en: Our house, zh_hant: 家規, zh_hans: 家规}
 dials: {min: 0}
 patterns:
   - {id: all-pongs, fan: 5}

@@ -9,19 +9,19 @@ from app.errors import RulesetError
 from app.rulesets import Curve, Name, build_ruleset, load_ruleset, registry
 
 MINIMAL = {
-    "name": {"en": "Test", "zh": "測試"},
+    "name": {"en": "Test", "zh_hant": "測試", "zh_hans": "測試"},
     "dials": {"min": 0, "cap": 8, "curve": "doubling", "payment": "split"},
-    "curves": [{"id": "doubling", "name": {"en": "Doubling", "zh": "加倍"}, "kind": "doubling"}],
-    "payments": [{"id": "split", "name": {"en": "Split", "zh": "半銃"},
+    "curves": [{"id": "doubling", "name": {"en": "Doubling", "zh_hant": "加倍", "zh_hans": "加倍"}, "kind": "doubling"}],
+    "payments": [{"id": "split", "name": {"en": "Split", "zh_hant": "半銃", "zh_hans": "半銃"},
                   "discard": {"discarder": 2, "others": 1}, "self_draw": {"each": 2}}],
-    "events": [{"id": "last-tile", "name": {"en": "Last tile", "zh": "海底"}, "by": "self-draw"}],
-    "categories": [{"id": "hands", "name": {"en": "Hands", "zh": "番種"}}],
+    "events": [{"id": "last-tile", "name": {"en": "Last tile", "zh_hant": "海底", "zh_hans": "海底"}, "by": "self-draw"}],
+    "categories": [{"id": "hands", "name": {"en": "Hands", "zh_hant": "番種", "zh_hans": "番種"}}],
     "patterns": [
-        {"id": "all-pongs", "name": {"en": "All pongs", "zh": "對對糊"}, "fan": 3, "category": "hands",
+        {"id": "all-pongs", "name": {"en": "All pongs", "zh_hant": "對對糊", "zh_hans": "對對糊"}, "fan": 3, "category": "hands",
          "detect": "all_pongs"},
-        {"id": "full-flush", "name": {"en": "Full flush", "zh": "清一色"}, "fan": 6, "category": "hands",
+        {"id": "full-flush", "name": {"en": "Full flush", "zh_hant": "清一色", "zh_hans": "清一色"}, "fan": 6, "category": "hands",
          "detect": "full_flush"},
-        {"id": "pure-pongs", "name": {"en": "Pure pongs", "zh": "清碰"}, "fan": 10, "category": "hands",
+        {"id": "pure-pongs", "name": {"en": "Pure pongs", "zh_hant": "清碰", "zh_hans": "清碰"}, "fan": 10, "category": "hands",
          "requires": ["all-pongs", "full-flush"], "includes": ["all-pongs", "full-flush"]},
     ],
 }
@@ -71,7 +71,7 @@ def _set(path, value):
      "test.yaml: patterns[0].instant: an instant win needs `by`: the one way it is won"),
     (_set(["patterns", 2, "detect"], "all_pongs"), "patterns[2].requires: a package is present when"),
     (_set(["curves", 0, "table"], [1, 2, 4]), "curves[0].table: only a curve of kind table has one"),
-    (lambda d: (d["curves"].append({"id": "flat", "name": {"en": "Flat"}, "kind": "linear"}),
+    (lambda d: (d["curves"].append({"id": "flat", "name": {"en": "Flat", "zh_hant": "甲", "zh_hans": "甲"}, "kind": "linear"}),
                 d["payments"][0].update(curve="flat")),
      "test.yaml: dials.curve: the default payment 'split' uses the curve 'flat'"),
     (_set(["examples"], [{"id": "one", "title": "One", "params": {"hand": "123m"},
@@ -89,18 +89,18 @@ def _set(path, value):
     (_set(["payments", 0, "discard"], {"discarder": 2}), "payments[0].discard: missing key 'others'"),
     (_set(["payments", 0, "unit"], "lots"), "payments[0].unit: expected a number or a fraction"),
     (_set(["events", 0, "id"], "moon-landing"), "events[0].id: unknown event 'moon-landing'"),
-    (_set(["name"], "Test"), "test.yaml: name: expected a mapping"),
+    (_set(["name"], "Test"), "test.yaml: name: expected the text in every language"),
     (_set(["shapes"], {"seven_pairs": "all-pongs"}), "shapes.seven_pairs: expected true, false or the id of an optional pattern"),
     (lambda d: d.pop("patterns"), "test.yaml: (top): missing key 'patterns'"),
     (_set(["id"], "other"), "test.yaml: id: 'other' must equal the file name 'test'"),
-    (_set(["summary"], 3), "test.yaml: summary: expected text, found 3"),
+    (_set(["summary"], 3), "test.yaml: summary: expected a mapping, found int"),
     (_set(["missing_suit"], "yes"), "test.yaml: missing_suit: expected true or false"),
-    (_set(["switches"], [{"id": "transfer", "name": {"en": "Transfer"},
+    (_set(["switches"], [{"id": "transfer", "name": {"en": "Transfer", "zh_hant": "甲", "zh_hans": "甲"},
                           "settlement": {"kong_transfer_on_cannon": True}}]),
      "test.yaml: switches[0].settlement: the file has no settlement section for the switch to change"),
     (_set(["switches"], [{"id": "pigs", "name": {"en": "Pigs"}, "settlement": {"pig_fine": 16}}]),
      "test.yaml: switches[0].settlement.pig_fine: unknown key"),
-    (_set(["switches"], [{"id": "bare", "name": {"en": "Bare"}, "flowers": "no"}]),
+    (_set(["switches"], [{"id": "bare", "name": {"en": "Bare", "zh_hant": "甲", "zh_hans": "甲"}, "flowers": "no"}]),
      "test.yaml: switches[0].flowers: expected true or false"),
 ])
 def test_a_broken_file_is_refused_naming_the_file_and_key(change, message):
@@ -111,7 +111,7 @@ def test_a_broken_file_is_refused_naming_the_file_and_key(change, message):
 
 def test_a_package_of_packages_is_refused():
     def change(data):
-        data["patterns"].append({"id": "mega", "name": {"en": "Mega"}, "fan": 20,
+        data["patterns"].append({"id": "mega", "name": {"en": "Mega", "zh_hant": "甲", "zh_hans": "甲"}, "fan": 20,
                                  "category": "hands", "requires": ["pure-pongs"]})
     with pytest.raises(RulesetError, match=r"patterns\[3\].requires\[0\]: 'pure-pongs' is itself a package"):
         build(change)
@@ -152,13 +152,13 @@ def test_curves_reproduce_the_seed_conversion_tables(kind, table, points):
 
 HOUSE = """
 extends: hong-kong
-name: {en: Our house rules, zh: 家規}
+name: {en: Our house rules, zh_hant: 家規, zh_hans: 家规}
 dials: {min: 1}
 patterns:
   - {id: all-pongs, fan: 5}
   - {id: nine-gates, remove: true}
   - id: lucky-sevens
-    name: {en: Lucky sevens, zh: 七星}
+    name: {en: Lucky sevens, zh_hant: 七星, zh_hans: 七星}
     fan: 2
     category: house-rules
     detect: always
@@ -195,12 +195,12 @@ def test_a_house_variant_scores_with_its_changes(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("extends: nowhere\nname: {en: X}", "house.yaml: extends: there is no nowhere.yaml beside it and no shipped ruleset of that id"),
-    ("extends: house\nname: {en: X}", "house.yaml: extends: 'house' leads back to this file"),
-    ("extends: [hong-kong]\nname: {en: X}", "house.yaml: extends: expected the id of another ruleset file"),
-    ("extends: hong-kong\nname: {en: X}\npatterns:\n  - {id: no-such, remove: true}",
+    ("extends: nowhere\nname: {en: X, zh_hant: 甲, zh_hans: 甲}", "house.yaml: extends: there is no nowhere.yaml beside it and no shipped ruleset of that id"),
+    ("extends: house\nname: {en: X, zh_hant: 甲, zh_hans: 甲}", "house.yaml: extends: 'house' leads back to this file"),
+    ("extends: [hong-kong]\nname: {en: X, zh_hant: 甲, zh_hans: 甲}", "house.yaml: extends: expected the id of another ruleset file"),
+    ("extends: hong-kong\nname: {en: X, zh_hant: 甲, zh_hans: 甲}\npatterns:\n  - {id: no-such, remove: true}",
      "house.yaml: patterns[0].remove: the extended file has no patterns entry 'no-such' to remove"),
-    ("extends: hong-kong\nname: {en: X}\npatterns:\n  - {id: all-pongs, fan: lots}",
+    ("extends: hong-kong\nname: {en: X, zh_hant: 甲, zh_hans: 甲}\npatterns:\n  - {id: all-pongs, fan: lots}",
      "house.yaml: patterns["),
 ])
 def test_a_broken_house_variant_is_refused_naming_the_file_and_key(tmp_path, text, message):
@@ -211,31 +211,70 @@ def test_a_broken_house_variant_is_refused_naming_the_file_and_key(tmp_path, tex
 
 @pytest.mark.parametrize("key, index", [("patterns", 0), ("categories", 0), ("events", 0),
                                         ("curves", 0), ("payments", 0)])
-def test_an_entry_without_a_chinese_name_stops_loading_naming_the_file_and_key(key, index):
+@pytest.mark.parametrize("script, language", [("zh_hant", "Traditional Chinese"),
+                                              ("zh_hans", "Simplified Chinese")])
+def test_an_entry_without_a_chinese_name_stops_loading_naming_the_file_and_key(key, index, script,
+                                                                              language):
     def change(data):
-        del data[key][index]["name"]["zh"]
-    with pytest.raises(RulesetError, match=rf"^test\.yaml: {key}\[{index}\]\.name\.zh: .* has no Chinese name"):
+        del data[key][index]["name"][script]
+    with pytest.raises(RulesetError, match=rf"^test\.yaml: {key}\[{index}\]\.name\.{script}: "
+                                           rf".* has no {language} translation"):
         build(change)
 
 
-def test_a_simplified_script_family_needs_the_simplified_chinese_name_too():
+def test_a_shown_text_in_english_only_stops_loading_naming_the_file_and_key():
     def change(data):
-        data["words"] = {"script": "simplified"}
-        for key in ("categories", "events", "curves", "payments", "patterns"):
-            for entry in data[key]:
-                entry["name"]["zh_hans"] = entry["name"]["zh"]
-        del data["patterns"][1]["name"]["zh_hans"]
-    with pytest.raises(RulesetError, match=r"^test\.yaml: patterns\[1\]\.name\.zh_hans: 'Full flush'"):
+        data["patterns"][0]["explain"] = "Four pongs and a pair."
+    with pytest.raises(RulesetError, match=r"^test\.yaml: patterns\[0\]\.explain: expected the text in"
+                                           r" every language"):
         build(change)
+
+
+def test_a_shown_text_missing_one_translation_stops_loading_naming_the_language():
+    def change(data):
+        data["summary"] = {"en": "A test family.", "zh_hant": "測試。"}
+    with pytest.raises(RulesetError, match=r"^test\.yaml: summary\.zh_hans: 'A test family\.' has no"
+                                           r" Simplified Chinese translation"):
+        build(change)
+
+
+def test_a_chinese_text_citing_a_ruling_the_file_lacks_is_refused():
+    def change(data):
+        data["rulings"] = [{"id": 1, "point": {"en": "P", "zh_hant": "點", "zh_hans": "点"},
+                            "ruling": {"en": "R", "zh_hant": "裁", "zh_hans": "裁"}}]
+        data["patterns"][0]["explain"] = {"en": "Pongs (ruling 1).", "zh_hant": "碰（裁定 1、2）",
+                                          "zh_hans": "碰（裁定 1）"}
+    with pytest.raises(RulesetError, match=r"^test\.yaml: patterns\[0\]\.explain\.zh_hant: cites"
+                                           r" ruling 2, which is not under rulings"):
+        build(change)
+
+
+def test_a_shown_text_says_itself_in_each_language():
+    def change(data):
+        data["patterns"][0]["explain"] = {"en": "Four pongs.", "zh_hant": "四副刻子。",
+                                          "zh_hans": "四副刻子。"}
+    explain = build(change).by_id["all-pongs"].explain
+    assert [explain.in_lang(lang) for lang in ("en", "zh-Hant", "zh-Hans")] == [
+        "Four pongs.", "四副刻子。", "四副刻子。"]
+
+
+def test_a_family_gives_its_words_in_each_script_and_shows_its_own_beside_english():
+    def change(data):
+        data["words"] = {"script": "simplified", "zh_hans": {"discard": "点炮"},
+                         "zh_hant": {"discard": "點炮"}}
+    rs = build(change)
+    assert (rs.words.discard, rs.words_in("zh-Hant").discard, rs.words_in("zh-Hans").discard,
+            rs.words_in("en").discard) == ("点炮", "點炮", "点炮", "点炮")
+    assert rs.by_id["all-pongs"].name.zh == rs.by_id["all-pongs"].name.zh_hans
 
 
 def test_every_shipped_entry_has_its_chinese_name_in_its_family_script():
     for rs in registry().values():
         named = [*rs.categories, *rs.patterns, *rs.events.values(), *rs.curves.values(),
                  *rs.payments.values(), *rs.switches, *rs.liability]
-        assert all(n.name.zh for n in named), rs.id
-        if rs.words.script == "simplified":
-            assert all(n.name.zh_hans for n in named), rs.id
+        assert all(n.name.zh_hant and n.name.zh_hans for n in named), rs.id
+        native = "zh_hans" if rs.words.script == "simplified" else "zh_hant"
+        assert all(n.name.zh == getattr(n.name, native) for n in named), rs.id
 
 
 def test_hong_kong_special_dragon_hands_have_descriptive_chinese_names_said_to_be_descriptive():
