@@ -217,8 +217,8 @@ def read_meld(token: str) -> Meld:
             raise ValueError(Msg("'{token}' is not a meld: four tiles make a kong only when all"
                                  " four are alike (a chow has three tiles)", token=token))
         if prefix in ("chow", "pong"):
-            raise ValueError(Msg("'{token}' has four tiles: write it as kong:, ckong: or akong:",
-                                 token=token))
+            raise ValueError(Msg("'{token}' has four tiles: write it as {kong}, {ckong} or {akong}",
+                                 token=token, kong="kong:", ckong="ckong:", akong="akong:"))
         return Meld(MeldKind(prefix or "kong"), tiles)
     if len(tiles) != 3:
         raise ValueError(Msg("'{token}' is not a meld: a meld has three tiles (four for a kong)",
@@ -275,8 +275,8 @@ def _read_by(text: str) -> WinBy:
     if not key:
         return WinBy.DISCARD  # ruling 76
     if key not in _BY_ALIASES:
-        raise ValueError(Msg("'{text}' is not a way of winning; use self-draw or discard",
-                             text=text))
+        raise ValueError(Msg("'{text}' is not a way of winning; use {self_draw} or {discard}",
+                             text=text, self_draw="self-draw", discard="discard"))
     return _BY_ALIASES[key]
 
 

@@ -33,8 +33,8 @@ def read_theme(value: str) -> tuple[str, list[FieldError]]:
     """The card's colours: light (the default) or dark."""
     value = value.strip() or "light"
     if value not in THEMES:
-        return "light", [FieldError("theme", Msg("'{value}' is not a theme: light or dark",
-                                                 value=value))]
+        return "light", [FieldError("theme", Msg("'{value}' is not a theme: {light} or {dark}",
+                                                 value=value, light="light", dark="dark"))]
     return value, []
 
 
@@ -57,8 +57,8 @@ def card():
     calc = None
     if not errors:
         if not (params.get("hand") or params.get("ticks") or params.get("fan")):
-            errors = [FieldError("hand", Msg("a card needs a hand: add hand=… (MPSZ notation) "
-                                             "to the address"))]
+            errors = [FieldError("hand", Msg("a card needs a hand: add {param} (MPSZ notation) "
+                                             "to the address", param="hand=…"))]
         else:
             try:
                 calc = calculate(params, current_app.extensions["rulesets"])

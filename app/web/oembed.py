@@ -105,11 +105,11 @@ def frame_html(src: str, title: str, width: int, height: int, script: str) -> st
 def oembed():
     fmt = request.args.get("format", "json").strip() or "json"
     if fmt != "json":
-        abort(501, description=Msg("format {format} is not served: only json",
-                                   format=repr(fmt[:20])))
+        abort(501, description=Msg("format {format} is not served: only {json}",
+                                   format=repr(fmt[:20]), json="json"))
     url = request.args.get("url", "")
     if not url:
-        abort(400, description=Msg("name the calculator address to embed: url=…"))
+        abort(400, description=Msg("name the calculator address to embed: {param}", param="url=…"))
     frame = frame_for(url, request.host, current_app.extensions["rulesets"])
     if frame is None:
         abort(404, description=Msg("That address is not a calculator page that can be embedded."))

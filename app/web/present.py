@@ -154,8 +154,8 @@ def waits_json(result: WaitsResult) -> dict:
     if result.house_rules:
         answer["house_rules"] = [
             {"option": h.option, "waits": [t.code for t in h.tiles],
-             "note": Msg("ready under the house rule {rule}, off: add options={option} to play it",
-                         rule=result.ruleset.by_id[h.option].name, option=h.option)}
+             "note": Msg("ready under the house rule {rule}, off: add {param} to play it",
+                         rule=result.ruleset.by_id[h.option].name, param=f"options={h.option}")}
             for h in result.house_rules]
     return answer
 
