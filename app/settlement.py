@@ -565,10 +565,11 @@ def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
             kind = _KONG_MELD[event.kind]
             if not any(m.kind is kind and m.first == event.tile for m in hand.melds):
                 prefix = {"exposed": "kong:", "concealed": "ckong:", "added": "akong:"}[event.kind]
+                token = f"{prefix}{event.tile.code[0] * 4}{event.tile.suit}"
                 raise _fail(f"{where}.melds", Msg("{seat} declared a {kind} kong of {tile} (events[{step}]): list it"
                                                   " in the melds as {meld}", seat=seat_name(event.seat),
                                                   kind=KONG_KIND_WORDS[event.kind], tile=event.tile.code, step=step,
-                                                  meld=f"{prefix}{event.tile.code[0] * 4}{event.tile.suit}"))
+                                                  meld=token))
     kind_word = {v: k for k, v in _KONG_MELD.items()}
     for step, calc in wins.items():
         seat = round_.events[step].seat
@@ -578,11 +579,12 @@ def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
             if meld.is_kong and (meld.kind, meld.first) not in declared:
                 word = kind_word[meld.kind]
                 source = " from SEAT" if word == "exposed" else ""
+                line = f"kong {seat} {word} {meld.first.code}{source}"
                 raise _fail(f"events[{step}].melds", Msg("{seat} shows {meld}, {kong} the round never declared:"
                                                          " enter '{line}' before the win, where its kong money"
                                                          " is paid", seat=seat_name(seat), meld=meld.token,
                                                          kong=_KONG_WORDS[word],
-                                                         line=f"kong {seat} {word} {meld.first.code}{source}"))
+                                                         line=line))
 
 
 def _check_copies_across(round_: Round, wins: Mapping[int, Calculation]) -> None:
