@@ -56,7 +56,13 @@ PAGES = {
     "round-step": "/round?" + urlencode({"rules": "sichuan", "round": ROUND_EXAMPLE, "step": "win",
                                          "hand": "123s456s7s", "target": "meld", "draft": "99s"}),
     "round-error": "/round?" + urlencode({"rules": "sichuan", "round": "win N self-draw hand=1m"}),
+    "round-line-error": "/round?" + urlencode({"rules": "sichuan", "round": 'missing E=p\nwin E "'}),
+    "round-for-sheet": "/round?" + urlencode({"rules": "sichuan", "round": ROUND_EXAMPLE, "sheet": "rules=sichuan",
+                                              "entry": "1"}),
     "sheet": "/sheet",
+    "sheet-round": "/sheet?" + urlencode({"rules": "sichuan", "names": "阿明,阿芳,阿強,阿珍",
+                                          "hands": "ledger / missing E=p / win E self-draw hand=123s456s789s234s55s"
+                                                   "\nhand=123m"}),
     "sheet-night": "/sheet?" + urlencode({"rules": "hong-kong", "names": "Ann,Bob,Cy,Di",
                                           "hands": NIGHT}),
     "rules": "/rules/",
