@@ -114,7 +114,7 @@ def _fail(field_name: str, message: str) -> HandError:
 def read_round(data: Mapping) -> Round:
     """Check the shape of a JSON round and build it."""
     if not isinstance(data, Mapping):
-        raise _fail("round", Msg("expected a JSON object"))
+        raise _fail("round", Msg("expected a {format} object", format="JSON"))
     rules = data.get("rules", "sichuan")
     if not isinstance(rules, str):
         raise _fail("rules", Msg("expected a ruleset id"))
@@ -150,8 +150,9 @@ def read_round(data: Mapping) -> Round:
                 raise _fail(f"end.hands.{seat}", Msg("expected {shape}", shape='{"hand": ..., "melds": ...}'))
             _check_strings(hand, ("hand", "melds", "status"), f"end.hands.{seat}")
             if "status" in hand and hand["status"] not in WALL_STATUSES:
-                raise _fail(f"end.hands.{seat}.status", Msg("'{status}' is not a status; use not-ready or pig",
-                                                            status=hand["status"][:20]))
+                raise _fail(f"end.hands.{seat}.status", Msg("'{status}' is not a status; use {first} or {second}",
+                                                            status=hand["status"][:20], first="not-ready",
+                                                            second="pig"))
             wall_hands[seat] = {k: v for k, v in hand.items() if k in ("hand", "melds", "status")}
     options = data.get("options", "")
     if not isinstance(options, str):
@@ -180,11 +181,11 @@ def _read_event(raw, i: int) -> Kong | Win:
     if kind == "kong":
         how = raw.get("kind")
         if how not in KONG_KINDS:
-            raise _fail(f"{where}.kind", Msg("'{kind}' is not a kong kind; use exposed, concealed or added",
-                                             kind=str(how)[:20]))
+            raise _fail(f"{where}.kind", Msg("'{kind}' is not a kong kind; use {first}, {second} or {third}",
+                                             kind=str(how)[:20], first="exposed", second="concealed", third="added"))
         _check_strings(raw, ("tile",), where)
         if "drawn" in raw and not isinstance(raw["drawn"], bool):
-            raise _fail(f"{where}.drawn", Msg("expected true or false"))
+            raise _fail(f"{where}.drawn", Msg("expected {first} or {second}", first="true", second="false"))
         try:
             tiles = parse_tiles(raw.get("tile", ""))
         except ValueError as err:
@@ -212,7 +213,8 @@ def _read_event(raw, i: int) -> Kong | Win:
         _check_strings(raw, ("hand", "melds", "win", "events"), where)
         params = {k: raw[k] for k in ("hand", "melds", "win", "events") if raw.get(k)}
         return Win(seat, win_by, source, params)
-    raise _fail(f"{where}.type", Msg("'{kind}' is not an event; use kong or win", kind=str(kind)[:20]))
+    raise _fail(f"{where}.type", Msg("'{kind}' is not an event; use {first} or {second}", kind=str(kind)[:20],
+                                     first="kong", second="win"))
 
 
 _NOT_FROM_A_DISCARD = {"concealed": N_("a concealed kong is not made from a discard"),
@@ -281,7 +283,8 @@ def parse_round_text(text: str, rules: str = "sichuan") -> dict:
                 hands[seat].update(("status", b.lower()) for b in bits[1:] if "=" not in b)
             data["end"] = {"type": "wall", "hands": hands}
         else:
-            raise line_error(number, Msg("'{head}' is not missing, options, kong, win or wall", head=head[:20]))
+            raise line_error(number, Msg("'{head}' is not {heads} or {last}", head=head[:20],
+                                         heads="missing, options, kong, win", last="wall"))
     return data
 
 
@@ -300,7 +303,8 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -
     ruleset = read_ruleset({"rules": round_.rules}, rulesets)
     if ruleset.settlement is None:
         name = Text(ruleset.name.en, ruleset.name.zh_hant, ruleset.name.zh_hans)
-        raise _fail("rules", Msg("{name} has no round settlement (try sichuan or sichuan-sbr)", name=name))
+        raise _fail("rules", Msg("{name} has no round settlement (try {first} or {second})", name=name,
+                                 first="sichuan", second="sichuan-sbr"))
     settings = read_settings({"options": round_.options}, ruleset)
     rules = ruleset.settlement_with(settings.options)
     stake = settings.stake
@@ -445,10 +449,10 @@ def _check_win_moment(round_: Round, step: int, event: Win, where: str) -> None:
         if not (isinstance(before, Kong) and before.seat == event.discarder):
             what = (Msg("another player's kong") if isinstance(before, Kong) else
                     Msg("a win") if isinstance(before, Win) else Msg("nothing"))
-            raise _fail(f"{where}.events", Msg("杠上炮 (kong-cannon) is a win on the discard made right after the"
+            raise _fail(f"{where}.events", Msg("杠上炮 ({event}) is a win on the discard made right after the"
                                                " discarder's kong, but {seat}'s discard here follows {what};"
                                                " enter {seat}'s kong just before this win",
-                                               seat=seat_name(event.discarder), what=what))
+                                               event="kong-cannon", seat=seat_name(event.discarder), what=what))
     if "robbing-the-kong" in events and isinstance(before, Kong) and (
             before.seat == event.discarder):
         raise _fail(f"events[{step - 1}]", Msg("{seat}'s {kind} kong of {tile} was robbed ({where}), so it never"
@@ -566,9 +570,10 @@ def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
             if not any(m.kind is kind and m.first == event.tile for m in hand.melds):
                 prefix = {"exposed": "kong:", "concealed": "ckong:", "added": "akong:"}[event.kind]
                 token = f"{prefix}{event.tile.code[0] * 4}{event.tile.suit}"
-                raise _fail(f"{where}.melds", Msg("{seat} declared a {kind} kong of {tile} (events[{step}]): list it"
+                raise _fail(f"{where}.melds", Msg("{seat} declared a {kind} kong of {tile} ({event}): list it"
                                                   " in the melds as {meld}", seat=seat_name(event.seat),
-                                                  kind=KONG_KIND_WORDS[event.kind], tile=event.tile.code, step=step,
+                                                  kind=KONG_KIND_WORDS[event.kind], tile=event.tile.code,
+                                                  event=f"events[{step}]",
                                                   meld=token))
     kind_word = {v: k for k, v in _KONG_MELD.items()}
     for step, calc in wins.items():

@@ -202,7 +202,7 @@ def parse_entry(line: str, where: str = "hands") -> Entry:
             at = read_seats(value, where)
         lines = [part.strip() for part in rest.split("/") if part.strip()]
         if not lines:
-            raise _fail(where, Msg("a ledger entry needs the round's lines after 'ledger /'"))
+            raise _fail(where, Msg("a ledger entry needs the round's lines after '{head}'", head=f"{LEDGER} /"))
         return Entry(round_text="\n".join(lines), at=at)
     params: dict[str, str] = {}
     at = None
@@ -218,7 +218,7 @@ def parse_entry(line: str, where: str = "hands") -> Entry:
             raise _fail(where, Msg("'{key}' is not part of a hand here; use {keys} (the rules and dials are the"
                                    " sheet's)", key=key[:20], keys=", ".join(HAND_KEYS)))
     if not params:
-        raise _fail(where, Msg("an empty entry: give the hand, e.g. hand=123m456m789m234p55s"))
+        raise _fail(where, Msg("an empty entry: give the hand, e.g. {example}", example="hand=123m456m789m234p55s"))
     return Entry(params=tuple(params.items()), at=at)
 
 

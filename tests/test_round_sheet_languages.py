@@ -60,7 +60,7 @@ def test_a_payment_reason_is_a_message_that_reads_as_its_english_sentence():
 def test_an_error_of_a_line_is_said_in_chinese_on_its_row(client):
     page = client.get("/round", query_string={"rules": "sichuan", "round": BAD_LINE, "lang": "zh-Hant"})
     row = re.search(r'<tr id="line-1".*?</tr>', page.get_data(as_text=True), re.S)[0]
-    assert "「foo」不是 missing、options、kong、win 或 wall" in html.unescape(row)
+    assert "「foo」不是 missing, options, kong, win 或 wall" in html.unescape(row)
     english = client.get("/round", query_string={"rules": "sichuan", "round": BAD_LINE}).get_data(as_text=True)
     assert "round: &#39;foo&#39; is not missing, options, kong, win or wall" in english
 

@@ -103,14 +103,15 @@ def settle_api():
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
-        return jsonify({"valid": False, "errors": [{"field": "", "message": _("the body is not UTF-8")}]}), 400
+        return jsonify({"valid": False, "errors": [{"field": "", "message": _("the body is not %(encoding)s", encoding="UTF-8")}]}), 400
     if _depth(text) > MAX_DEPTH:
         return jsonify({"valid": False, "errors": [{"field": "", "message":
-                        _("the JSON nests deeper than a round does (at most %(most)s levels)", most=MAX_DEPTH)}]}), 400
+                        _("the %(format)s nests deeper than a round does (at most %(most)s levels)",
+                          format="JSON", most=MAX_DEPTH)}]}), 400
     try:
         data = json.loads(text)
     except ValueError as err:
-        return jsonify({"valid": False, "errors": [{"field": "", "message": _("not JSON: %(error)s", error=err)}]}), 400
+        return jsonify({"valid": False, "errors": [{"field": "", "message": _("not %(format)s: %(error)s", format="JSON", error=err)}]}), 400
     try:
         ledger = settle_round(read_round(data), current_app.extensions["rulesets"])
     except HandError as err:

@@ -14,7 +14,6 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
 from flask_babel import gettext as _
-from flask_babel import pgettext
 from wtforms import Form
 
 from ..errors import FieldError, HandError
@@ -248,7 +247,5 @@ def _csv_words() -> dict[str, str]:
                "total": "total", "payer": "payer", "payee": "payee", "amount": "amount"}
     if page_lang() == "en":
         return english
-    return {"hand": pgettext("sheet.csv", "hand"), "entry": pgettext("sheet.csv", "entry"),
-            "total of": pgettext("sheet.csv", "%(player)s total"), "note": pgettext("sheet.csv", "note"),
-            "total": pgettext("sheet.csv", "total"), "payer": pgettext("sheet.csv", "payer"),
-            "payee": pgettext("sheet.csv", "payee"), "amount": pgettext("sheet.csv", "amount")}
+    return {"hand": _("hand"), "entry": _("entry"), "total of": _("%(player)s total"), "note": _("note"),
+            "total": _("total"), "payer": _("payer"), "payee": _("payee"), "amount": _("amount")}
