@@ -166,7 +166,8 @@ def sheet_page():
 
 def _on_the_form(form: Form, error: FieldError) -> bool:
     """Whether attach_errors put the error beside one of the form's fields."""
-    field = getattr(form, error.field, None) if error.field else None
+    hidden = getattr(form, "hidden_fields", set())
+    field = getattr(form, error.field, None) if error.field and error.field not in hidden else None
     return field is not None and hasattr(field, "errors")
 
 
