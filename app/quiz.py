@@ -41,16 +41,16 @@ def read_line(line: str, number: int) -> dict[str, str]:
         if not eq and index == 0:
             key, value = "hand", word
         elif not eq:
-            raise HandError.single("hands", Msg("hand {n}: '{word}' is not name=value", n=number,
-                                                word=word[:20]))
+            raise HandError.single("hands", Msg("hand {n}: '{word}' is not {form}", n=number,
+                                                word=word[:20], form="name=value"))
         if key not in LINE_KEYS:
             raise HandError.single("hands", Msg("hand {n}: '{key}' is not part of a hand; use"
                                                 " {keys}", n=number, key=key[:20],
                                                 keys=", ".join(LINE_KEYS)))
         params[key] = value
     if not params.get("hand"):
-        raise HandError.single("hands", Msg("hand {n}: no tiles; a quiz hand needs hand=… (MPSZ"
-                                            " notation)", n=number))
+        raise HandError.single("hands", Msg("hand {n}: no tiles; a quiz hand needs {field} (MPSZ"
+                                            " notation)", n=number, field="hand=…"))
     return params
 
 

@@ -219,11 +219,11 @@ def _quiz(params: dict[str, str], given: list[str], embed: bool):
     if ruleset is None:
         problems.append(unknown_ruleset(rid, rulesets))
     if ask not in ASKS:
-        problems.append(Msg("ask={ask} is not a question; ask one of {asks}", ask=repr(ask[:20]),
-                            asks=", ".join(ASKS)))
+        problems.append(Msg("{ask} is not a question; ask one of {asks}",
+                            ask=f"ask={ask[:20]!r}", asks=", ".join(ASKS)))
     if reveal not in REVEALS:
-        problems.append(Msg("reveal={reveal}: reveal the answers after each hand or never",
-                            reveal=repr(reveal[:20])))
+        problems.append(Msg("{reveal}: reveal the answers after each hand or never",
+                            reveal=f"reveal={reveal[:20]!r}"))
     number = params.get("n", "1").strip() or "1"
     n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
     calc = None
