@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .i18n import Msg
 from .payments import fmt
 from .request import Calculation
 from .rulesets import Amount, Pattern
@@ -106,7 +105,7 @@ def check_answer(calc: Calculation, fan: int | None, items: Mapping[str, int] | 
         elif item.counted:
             mark, note = _counted_mark(item.count, claimed)
         elif claimed:
-            mark, note = "extra", Msg("does not count: {note}", note=item.note)
+            mark, note = "extra", f"does not count: {item.note}"
         else:
             mark, note = "not-counted", item.note
         marks.append(Mark(item.pattern, mark, item.count, claimed, item.fan if item.counted else 0,
@@ -115,7 +114,7 @@ def check_answer(calc: Calculation, fan: int | None, items: Mapping[str, int] | 
     for pid, claimed in items.items():   # counted by the player, not in the hand at all
         pattern = ruleset.by_id.get(pid)
         if pattern is not None:
-            marks.append(Mark(pattern, "extra", 0, claimed, 0, Msg("not in this hand")))
+            marks.append(Mark(pattern, "extra", 0, claimed, 0, "not in this hand"))
     checks = []
     for p in calc.payments:
         given = (payments or {}).get(p.seat)
@@ -130,8 +129,9 @@ def _counted_mark(count: int, claimed: int) -> tuple[str, str]:
         return "counted", ""
     if claimed == 0:
         return "missed", ""
-    said = Msg("it counts ×{count}; you counted ×{claimed}", count=count, claimed=claimed)
-    return ("missed" if claimed < count else "extra"), said
+    if claimed < count:
+        return "missed", f"it counts ×{count}; you counted ×{claimed}"
+    return "extra", f"it counts ×{count}; you counted ×{claimed}"
 
 
 def describe_payment(amount: Amount) -> str:
