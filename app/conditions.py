@@ -126,7 +126,7 @@ NO_CONDITIONS = Conditions()
 
 
 def event_errors(context: WinContext, melds: tuple[Meld, ...], typed: tuple[Tile, ...],
-                 win: Tile, names: Mapping[str, str] | None = None) -> list[FieldError]:
+                 win: Tile, names: Mapping[str, Text | str] | None = None) -> list[FieldError]:
     """Refusals of the hand's events that hold in every family (parse_hand reports them).
 
     names: the family's name for each event id, for the messages (the id when absent).
@@ -264,14 +264,13 @@ def default_discarder(ruleset: Ruleset, winner: str, events: frozenset[str],
                           seat=seat_of(following))
 
 
-def event_name(ruleset: Ruleset, event: str) -> str:
+def event_name(ruleset: Ruleset, event: str) -> Text | str:
     """The family's own name for an event: `地糊 (Earthly hand)`; in Chinese, `地糊`."""
     spec = ruleset.events.get(event)
     if spec is None:
         return event
-    if not spec.name.zh:
-        return spec.name.en
-    return Msg("{native} ({name})", native=spec.name.zh, name=plain(spec.name))
+    name = spec.name
+    return Text(f"{name.zh} ({name.en})" if name.zh else name.en, name.zh_hant, name.zh_hans)
 
 
 # --- the family's own conditions on the hand --------------------------------------------
