@@ -281,4 +281,4 @@ def test_hong_kong_special_dragon_hands_have_descriptive_chinese_names_said_to_b
     hk = registry()["hong-kong"]
     for pid, zh in (("jade-dragon", "發財清索"), ("ruby-dragon", "紅中清萬"), ("pearl-dragon", "白板清筒")):
         assert hk.by_id[pid].name.zh == zh
-        assert "descriptive" in hk.by_id[pid].note
+        assert "descriptive" in hk.by_id[pid].note.en

@@ -29,7 +29,7 @@ def test_the_rules_page_names_no_seed_file_and_no_seed_number(rid):
     text = page(f"/rules/{rid}")
     assert not SEED_FILE.search(text)
     assert not re.search(r"\bseeds? 00\d", text)
-    assert RULESETS[rid].source in html.unescape(text)
+    assert RULESETS[rid].source.en in html.unescape(text)
 
 
 @pytest.mark.parametrize("rid", sorted(RULESETS))
@@ -58,12 +58,12 @@ def test_the_points_page_links_its_convention_and_curve_citations():
 
 def test_a_citation_of_a_ruling_the_file_does_not_hold_stops_loading(tmp_path: Path):
     data = yaml.safe_load((RULESET_DIR / "family.yaml").read_text(encoding="utf-8"))
-    data["patterns"][0]["explain"] = "Four runs and a pair (ruling 99)."
+    data["patterns"][0]["explain"]["en"] = "Four runs and a pair (ruling 99)."
     path = tmp_path / "family.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     with pytest.raises(RulesetError) as caught:
         load_ruleset(path)
-    assert str(caught.value) == ("family.yaml: patterns[0].explain: cites ruling 99, which is not"
+    assert str(caught.value) == ("family.yaml: patterns[0].explain.en: cites ruling 99, which is not"
                                  " under rulings")
 
 
@@ -123,4 +123,7 @@ def test_a_seed_named_by_number_in_an_example_source_stops_loading(tmp_path: Pat
 def test_every_shipped_example_source_names_its_lesson_by_the_rulesets_source_title():
     for rs in registry().values():
         for example in rs.examples:
-            assert rs.source.split(" — ")[0] in example.source, (rs.id, example.id)
+            assert rs.source.en.split(" — ")[0] in example.source.en, (rs.id, example.id)
+            for lang in ("zh-Hant", "zh-Hans"):   # the lesson's title is quoted: 「…」 or “…”
+                title = re.search(r"[「“]([^」”]+)[」”]", rs.source.in_lang(lang))
+                assert title and title[1] in example.source.in_lang(lang), (rs.id, example.id, lang)
