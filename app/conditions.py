@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
 from .i18n import NO_TEXT, Msg, Text
-from .phrases import AND, OR, SEMICOLON, WAY, listing, plain
+from .phrases import AND, OR, SEMICOLON, WAY, discard_word, listing, plain
 from .phrases import seat as seat_of
 from .tiles import Tile
 
@@ -261,7 +261,7 @@ def default_discarder(ruleset: Ruleset, winner: str, events: frozenset[str],
                            rules=names)
     following = SEATS[(SEATS.index(winner) + 1) % 4]
     return following, Msg("no discarder given: the seat after the winner, {seat}",
-                          seat=seat_of(following))
+                          seat=seat_of(following), discard=discard_word(ruleset))
 
 
 def event_name(ruleset: Ruleset, event: str) -> Text | str:

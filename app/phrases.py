@@ -30,6 +30,16 @@ WAY = {WinBy.SELF_DRAW: Text("self-draw", "自摸", "自摸"),
        WinBy.DISCARD: Text("discard", "食出銃", "点炮胡")}
 
 
+def discard_word(ruleset) -> Text:
+    """The family's word for discarding the winning tile (出銃, 點炮; 出铳, 点炮).
+
+    Sentences about the discarder pass it as `discard=`: the English wording does not use
+    it, a Chinese translation writes `{discard}` where the family's own word belongs.
+    """
+    return Text("discard", ruleset.words_in("zh-Hant").discard,
+                ruleset.words_in("zh-Hans").discard)
+
+
 def plain(name: Text) -> Text:
     """A name said alone: English without the Chinese beside it (what `name.en` wrote)."""
     return Text(name.en, name.zh_hant, name.zh_hans, name.native)
