@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
 from .i18n import NO_TEXT, Msg, Text
-from .phrases import AND, OR, SEMICOLON, WAY, discard_word, listing, plain
+from .phrases import AND, OR, SEMICOLON, WAY, discard_word, listing, plain, way_of
 from .phrases import seat as seat_of
 from .tiles import Tile
 
@@ -325,7 +325,7 @@ def tick_errors(ruleset: Ruleset, ticks: Mapping[str, int], by: WinBy, by_given:
     ways = {way for way in needs.values() if way is not None}
     if len(ways) > 1:
         names = listing((Msg("{pattern} needs a {way} win", pattern=ruleset.by_id[pid].name,
-                             way=WAY[way])
+                             way=way_of(ruleset, way))
                          for pid, way in needs.items() if way is not None), SEMICOLON)
         errors.append(FieldError("ticks", Msg("these patterns cannot all count on one win:"
                                               " {needs}", needs=names)))
@@ -333,8 +333,9 @@ def tick_errors(ruleset: Ruleset, ticks: Mapping[str, int], by: WinBy, by_given:
         for pid, way in needs.items():
             if way is not None and way is not by:
                 errors.append(FieldError("by", Msg("{event} needs a {way} win, not a {by}",
-                                                   event=ruleset.by_id[pid].name, way=WAY[way],
-                                                   by=WAY[by])))
+                                                   event=ruleset.by_id[pid].name,
+                                                   way=way_of(ruleset, way),
+                                                   by=way_of(ruleset, by))))
     events = ticked_events(ruleset, ticks)
     for event in sorted(events):
         rule = EVENT_RULES[event]

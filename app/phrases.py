@@ -30,6 +30,19 @@ WAY = {WinBy.SELF_DRAW: Text("self-draw", "自摸", "自摸"),
        WinBy.DISCARD: Text("discard", "食出銃", "点炮胡")}
 
 
+def way_of(ruleset, by: WinBy) -> Text:
+    """The way of winning in the family's own words: 自摸; 食出銃 (Cantonese), 点炮胡 (Mandarin)."""
+    if by is WinBy.SELF_DRAW:
+        return Text(WAY[by].en, ruleset.words_in("zh-Hant").self_draw,
+                    ruleset.words_in("zh-Hans").self_draw)
+    return Text(WAY[by].en, *(_discard_win(ruleset.words_in(lang).discard)
+                              for lang in ("zh-Hant", "zh-Hans")))
+
+
+def _discard_win(word: str) -> str:
+    return f"食{word}" if word.startswith("出") else f"{word}胡"   # 食出銃 (Cantonese), 点炮胡
+
+
 def discard_word(ruleset) -> Text:
     """The family's word for discarding the winning tile (出銃, 點炮; 出铳, 点炮).
 

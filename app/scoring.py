@@ -16,7 +16,7 @@ from .detectors import DETECTORS, GATED, GATES, PER_ITEM_DETECTORS, Detector, al
 from .errors import FieldError, HandError
 from .hand import Hand, WinBy, WinContext
 from .i18n import Msg, Text
-from .phrases import WAY, listing, plain
+from .phrases import listing, plain, way_of
 from .readings import Reading, Shape, ShapeRules, readings
 from .rulesets import Amount, Pattern, Ruleset
 from .tiles import SUIT_OFFSET
@@ -165,7 +165,7 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
         elif spec.by is not None and spec.by is not ctx.by:
             errors.append(FieldError("events", Msg("{event} in {rules} is a {way} win ({name})",
                                                    event=event, rules=plain(ruleset.name),
-                                                   way=WAY[spec.by], name=spec.name)))
+                                                   way=way_of(ruleset, spec.by), name=spec.name)))
     if errors:
         raise HandError(errors)
 
@@ -186,8 +186,9 @@ def refuse_other_ways(found: int, ruleset: Ruleset, settings: Settings, by: WinB
         if p.by is not by and p.id not in off and found >> COUNT_BITS * p.position & MOST_COUNT:
             raise HandError([FieldError("by", Msg("{pattern} wins the moment it is held, as a"
                                                   " {way} win; a hand holding it cannot be a"
-                                                  " {by} win", pattern=p.name, way=WAY[p.by],
-                                                  by=WAY[by]))])
+                                                  " {by} win", pattern=p.name,
+                                                  way=way_of(ruleset, p.by),
+                                                  by=way_of(ruleset, by)))])
 
 
 def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> Msg:
@@ -368,7 +369,7 @@ def _select(found: int, ruleset: Ruleset, settings: Settings,
         if pid in off:
             notes[pid] = off[pid]
         elif by_id[pid].by is not None and by_id[pid].by is not by:
-            notes[pid] = Msg("needs a {way} win", way=WAY[by_id[pid].by])
+            notes[pid] = Msg("needs a {way} win", way=way_of(ruleset, by_id[pid].by))
         else:
             eligible.append(pid)
     in_play = frozenset(eligible)

@@ -256,3 +256,15 @@ def test_a_name_passed_as_a_ruleset_name_reads_alone_in_english_sentences():
     message = err.value.errors[0].message
     assert message.startswith("Hong Kong 36 hands ends the hand at the first win")
     assert isinstance(message.params["rules"], Text)
+
+
+@pytest.mark.parametrize("rules, lang, way", [
+    ("hong-kong", "zh-Hant", "食出銃"), ("hong-kong", "zh-Hans", "食出铳"),
+    ("sichuan", "zh-Hant", "點炮胡"), ("sichuan", "zh-Hans", "点炮胡"),
+])
+def test_a_way_of_winning_is_said_in_the_familys_words(rules, lang, way):
+    with pytest.raises(HandError) as err:
+        calculate({"rules": rules, "ticks": "self-draw", "by": "discard"})
+    message = err.value.errors[0].message
+    assert message.endswith("needs a self-draw win, not a discard")
+    assert _in(lang, message).endswith(way)
