@@ -65,6 +65,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _po_messages(locale: str) -> dict[str, str]:
+    from babel.messages.pofile import read_po
+    with (ROOT / "app" / "translations" / locale / "LC_MESSAGES" / "messages.po").open("rb") as handle:
+        return {m.id: m.string for m in read_po(handle) if m.id and isinstance(m.id, str)}
+
+
 PAGES = """
 import json, sys
 from app.resources import folder
@@ -74,7 +80,17 @@ home = client.get("/")
 score = client.get("/api/score?rules=hong-kong&hand=123m456m789m234p55s&by=self-draw&seat=S")
 style = client.get("/static/style.css")
 rules = client.get("/rules/sichuan")
+rules_zh = client.get("/rules/sichuan?lang=zh-Hant")
+from babel.messages.mofile import read_mo
+catalogs = {}
+from app.web.i18n import TRANSLATIONS
+for mo in sorted(TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")):
+    with mo.open("rb") as handle:
+        catalogs[mo.parent.parent.name] = {m.id: m.string for m in read_mo(handle) if m.id and isinstance(m.id, str)}
 print(json.dumps({"templates": str(folder("templates")), "home": home.status_code,
+                  "rules_zh": [rules_zh.status_code, rules_zh.headers["Content-Language"],
+                               rules_zh.get_data(as_text=True) != rules.get_data(as_text=True)],
+                  "catalogs": catalogs,
                   "home_text": home.get_data(as_text=True)[:20000], "score": score.status_code,
                   "json": score.json, "style": style.status_code, "rules": rules.status_code}))
 """
@@ -107,6 +123,9 @@ def test_the_installed_wheel_scores_checks_and_serves_from_outside_the_checkout(
     assert (pages["home"], pages["score"], pages["style"], pages["rules"]) == (200, 200, 200, 200)
     assert "<form" in pages["home_text"] and pages["json"]["valid"] is True
     assert pages["json"]["total_fan"] > 0
+    assert pages["rules_zh"] == [200, "zh-Hant", True]
+    for locale in ("zh_Hant", "zh_Hans"):   # compiled into the wheel from the catalogs we ship
+        assert pages["catalogs"][locale] == _po_messages(locale), locale
 
     shipped = env_dir.glob("lib/python*/site-packages/app/rulesets/*.yaml")
     checked = run([bin_dir / "mahjong-calculator", "check-rules", *sorted(shipped)], work)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from flask import Flask, g, has_request_context, redirect, request
+from flask import Flask, has_request_context, redirect, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_translations
 from markupsafe import Markup, escape
@@ -41,13 +41,17 @@ def install(app: Flask) -> None:
     app.jinja_env.filters.update(say=say_here)
 
 
+_LANG = "mahjong.lang"   # the request's lang=, read once (a page asks about seventy times)
+
+
 def explicit_lang() -> str | None:
     """The language the address names with `lang=`, or None."""
     if not has_request_context():
         return None
-    if "explicit_lang" not in g:
-        g.explicit_lang = pick_lang(request.args.get("lang"))
-    return g.explicit_lang
+    environ = request.environ
+    if _LANG not in environ:
+        environ[_LANG] = pick_lang(request.args.get("lang"))
+    return environ[_LANG]
 
 
 def page_lang() -> str:
@@ -79,9 +83,14 @@ def say_json(value: Any) -> Any:
 
 def _finalize(value: Any) -> Any:
     """Every `{{ value }}` of a template: Text and Msg values in the page language."""
+    if type(value) in _PLAIN:   # most values: no lookup at all
+        return value
     if isinstance(value, Text | Msg):
         return say_here(value)
     return value
+
+
+_PLAIN = frozenset({str, int, Markup, float, bool, type(None)})
 
 
 def with_lang(url: str, lang: str | None = None) -> str:

@@ -180,8 +180,15 @@ def _label(tile, naming: str) -> str:
 
 def _tile_naming() -> str:
     """How this page names tiles: in its language if Chinese, else English and the family's script."""
-    lang = page_lang()
-    return lang if lang != "en" else tile_script()
+    environ = request.environ
+    naming = environ.get(_TILE_NAMING)
+    if naming is None:
+        lang = page_lang()
+        naming = environ[_TILE_NAMING] = lang if lang != "en" else tile_script()
+    return naming
+
+
+_TILE_NAMING = "mahjong.tile_naming"
 
 
 def tile_script() -> str:
