@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
 from .i18n import NO_TEXT, Msg, Text
-from .phrases import AND, OR, SEMICOLON, WAY, discard_word, listing, plain, way_of
+from .phrases import AND, OR, SEMICOLON, WAY, discard_words, listing, plain, way_of
 from .phrases import seat as seat_of
 from .tiles import Tile
 
@@ -260,8 +260,8 @@ def default_discarder(ruleset: Ruleset, winner: str, events: frozenset[str],
         return liable, Msg("the liable player is the one who discards the winning tile ({rules})",
                            rules=names)
     following = SEATS[(SEATS.index(winner) + 1) % 4]
-    return following, Msg("no discarder given: the seat after the winner, {seat}",
-                          seat=seat_of(following), discard=discard_word(ruleset))
+    return following, Msg("no {discarder} given: the seat after the winner, {seat}",
+                          discarder=discard_words(ruleset)["discarder"], seat=seat_of(following))
 
 
 def event_name(ruleset: Ruleset, event: str) -> Text | str:

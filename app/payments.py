@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from .hand import SEATS, WinBy
 from .i18n import Msg
-from .phrases import discard_word, plain
+from .phrases import discard_words, plain
 from .phrases import seat as _seat
 from .rulesets import Amount, Liability, Ruleset, exact
 from .scoring import Score, Settings
@@ -106,7 +106,7 @@ def _settle(ruleset: Ruleset, settings: Settings, table: Table, points: int, tot
     owed: dict[str, Amount] = {}
     why: dict[str, Msg] = {}
     convention = plain(rule.name)
-    discard = discard_word(ruleset)
+    words = discard_words(ruleset)
     role: dict[str, str] = {}
     for seat in SEATS:
         if seat == winner:
@@ -123,18 +123,18 @@ def _settle(ruleset: Ruleset, settings: Settings, table: Table, points: int, tot
         elif seat == table.discarder:
             amount = base * rule.discarder
             role[seat] = "discarder"
-            why[seat] = Msg("discarded the winning tile: pays {n} × {base} ({convention})",
-                            n=fmt(rule.discarder), base=fmt(base), convention=convention,
-                            discard=discard)
+            why[seat] = Msg("{discarded} the winning tile: pays {n} × {base} ({convention})",
+                            discarded=words["discarded"], n=fmt(rule.discarder), base=fmt(base),
+                            convention=convention)
         else:
             amount = base * rule.others
             role[seat] = "payer" if amount else "none"
-            why[seat] = (Msg("pays {n} × {base} beside the discarder ({convention})",
-                             n=fmt(rule.others), base=fmt(base), convention=convention,
-                             discard=discard)
+            why[seat] = (Msg("pays {n} × {base} beside the {discarder} ({convention})",
+                             n=fmt(rule.others), base=fmt(base), discarder=words["discarder"],
+                             convention=convention)
                          if amount else
-                         Msg("did not discard the winning tile: pays nothing ({convention})",
-                             convention=convention, discard=discard))
+                         Msg("did not {discard} the winning tile: pays nothing ({convention})",
+                             discard=words["discard"], convention=convention))
         owed[seat] = amount
     if liability is not None:
         whole = sum(owed.values())
@@ -150,15 +150,15 @@ def _settle(ruleset: Ruleset, settings: Settings, table: Table, points: int, tot
                                 liable=_seat(table.liable), rule=liability.name)
                 role[seat] = "none"
     elif table.liable in why and table.by is WinBy.DISCARD:   # pinned, but not on this win
-        why[table.liable] = Msg("{reason}; liable only on a self-draw or for their own discard:"
-                                " here {discarder} discarded the winning tile and pays as usual",
-                                reason=why[table.liable], discarder=_seat(table.discarder),
-                                discard=discard)
+        why[table.liable] = Msg("{reason}; liable only on a self-draw or for their own {discard}:"
+                                " here {seat} {discarded} the winning tile and pays as usual",
+                                reason=why[table.liable], discard=words["discard"],
+                                seat=_seat(table.discarder), discarded=words["discarded"])
     collected = sum(owed.values())
     rows = []
     for seat in SEATS:
         if seat == winner:
-            reason = _winner_reason(table, capped_fan, base, discard)
+            reason = _winner_reason(table, capped_fan, base, words["discard"])
             rows.append(Payment(seat, "winner", _tidy(collected), reason))
         else:
             rows.append(Payment(seat, role[seat], _tidy(-owed[seat]), why[seat]))
@@ -182,6 +182,6 @@ def _winner_reason(table: Table, capped_fan: int, base: Amount, discard) -> Msg:
     if table.by is WinBy.SELF_DRAW:
         return Msg("self-drawn: {fan} fan → {base} per unit; collects from every payer",
                    fan=capped_fan, base=fmt(base))
-    return Msg("won on {discarder}'s discard: {fan} fan → {base} per unit; collects from every"
-               " payer", discarder=_seat(table.discarder), fan=capped_fan, base=fmt(base),
-               discard=discard)
+    return Msg("won on {seat}'s {discard}: {fan} fan → {base} per unit; collects from every"
+               " payer", seat=_seat(table.discarder), discard=discard, fan=capped_fan,
+               base=fmt(base))

@@ -43,14 +43,20 @@ def _discard_win(word: str) -> str:
     return f"食{word}" if word.startswith("出") else f"{word}胡"   # 食出銃 (Cantonese), 点炮胡
 
 
-def discard_word(ruleset) -> Text:
-    """The family's word for discarding the winning tile (出銃, 點炮; 出铳, 点炮).
+def discard_words(ruleset) -> dict[str, Text]:
+    """The family's word for discarding the winning tile (出銃, 點炮; 出铳, 点炮) as a sentence
+    uses it: `discard`, `discarded` and `discarder`, each reading as that English word."""
+    hant, hans = (ruleset.words_in(lang).discard for lang in ("zh-Hant", "zh-Hans"))
+    return {"discard": Text("discard", hant, hans), "discarded": Text("discarded", hant, hans),
+            "discarder": Text("discarder", f"{hant}者", f"{hans}者")}
 
-    Sentences about the discarder pass it as `discard=`: the English wording does not use
-    it, a Chinese translation writes `{discard}` where the family's own word belongs.
-    """
-    return Text("discard", ruleset.words_in("zh-Hant").discard,
-                ruleset.words_in("zh-Hans").discard)
+
+def house_rule_switch(ruleset, option: str) -> Text:
+    """How to switch a house rule on: `options=seven-pairs` in English, the ticked box in Chinese."""
+    name = ruleset.by_id[option].name if option in ruleset.by_id else None
+    hant = f"在家規中勾選「{name.zh_hant}」" if name else "在家規中勾選"
+    hans = f"在家规中勾选“{name.zh_hans}”" if name else "在家规中勾选"
+    return Text(f"options={option}", hant, hans)
 
 
 def plain(name: Text) -> Text:

@@ -29,7 +29,7 @@ from .errors import FieldError, HandError
 from .hand import SEATS, Hand, WinBy
 from .i18n import Msg, Name
 from .payments import Payment, Table, settle
-from .phrases import SEMICOLON, discard_word, listing, plain
+from .phrases import SEMICOLON, listing, plain, way_of
 from .phrases import seat as _said_seat
 from .readings import waits
 from .rulesets import Amount, Ruleset, exact, registry
@@ -318,8 +318,8 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
             assumed += (Assumption("round", "E", Msg("no round given: the East round")),)
     if not params.get("by", "").strip():
         why = (Msg("no way of winning given: a self-draw, which a ticked pattern needs")
-               if by is WinBy.SELF_DRAW else Msg("no way of winning given: on a discard",
-                                                 discard=discard_word(ruleset)))
+               if by is WinBy.SELF_DRAW else Msg("no way of winning given: on a {discard}",
+                                                 discard=way_of(ruleset, WinBy.DISCARD)))
         assumed += (Assumption("by", by.value, why),)
     events = (hand.context.events if hand is not None else
               ticked_events(ruleset, ticks) if ticks is not None else frozenset())
@@ -329,18 +329,17 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
         refuse(liability_errors(ruleset, table.by, table.discarder, table.liable, result, hand))
     payments = settle(result, table, exposed_melds(hand))
     return tuple.__new__(Calculation, (ruleset, settings, table, hand, ticks, result,
-                                       _say_assumed(payments, assumed, ruleset), assumed))
+                                       _say_assumed(payments, assumed), assumed))
 
 
-def _say_assumed(payments: tuple[Payment, ...], assumed: tuple[Assumption, ...],
-                 ruleset: Ruleset) -> tuple[Payment, ...]:
+def _say_assumed(payments: tuple[Payment, ...], assumed: tuple[Assumption, ...]
+                 ) -> tuple[Payment, ...]:
     """The assumed discarder's payment reason says it was assumed (ruling 76)."""
     taken = next((a for a in assumed if a.field == "discarder"), None)
     if taken is None:
         return payments
     return tuple(replace(p, reason=Msg("{reason} — taken as the discarder: {why}",
-                                       reason=p.reason, why=taken.reason,
-                                       discard=discard_word(ruleset)))
+                                       reason=p.reason, why=taken.reason))
                  if p.seat == taken.value and p.role != "winner"
                  else p for p in payments)
 

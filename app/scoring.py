@@ -16,7 +16,7 @@ from .detectors import DETECTORS, GATED, GATES, PER_ITEM_DETECTORS, Detector, al
 from .errors import FieldError, HandError
 from .hand import Hand, WinBy, WinContext
 from .i18n import Msg, Text
-from .phrases import listing, plain, way_of
+from .phrases import house_rule_switch, listing, plain, way_of
 from .readings import Reading, Shape, ShapeRules, readings
 from .rulesets import Amount, Pattern, Ruleset
 from .tiles import SUIT_OFFSET
@@ -86,7 +86,8 @@ def inactive(ruleset: Ruleset, options: frozenset[str]) -> dict[str, str]:
     off: dict[str, str] = {}
     for p in ruleset.patterns:
         if p.optional and p.id not in options:
-            off[p.id] = Msg("house rule, off (options={id} turns it on)", id=p.id)
+            off[p.id] = Msg("house rule, off ({switch} turns it on)",
+                            switch=house_rule_switch(ruleset, p.id))
         elif p.flowers and not ruleset.flowers_in_play(options):
             off[p.id] = Msg("flowers are not in play")
     for other in ruleset.patterns:
@@ -199,8 +200,8 @@ def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> Msg:
     name = plain(ruleset.name)
     if Shape.SEVEN_PAIRS in shapes:
         if isinstance(ruleset.seven_pairs, str) and not rules.seven_pairs:
-            return Msg("seven pairs is a house rule in {rules}, off: add options={id} to play it",
-                       rules=name, id=ruleset.seven_pairs)
+            return Msg("seven pairs is a house rule in {rules}, off: add {switch} to play it",
+                       rules=name, switch=house_rule_switch(ruleset, ruleset.seven_pairs))
         if rules.seven_pairs and not rules.seven_pairs_quads:
             return Msg("seven pairs in {rules} must be seven different pairs; four alike do not"
                        " count as two pairs", rules=name)
@@ -208,8 +209,8 @@ def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> Msg:
             return Msg("{rules} has no seven-pairs hand", rules=name)
     if Shape.THIRTEEN_ORPHANS in shapes:
         if isinstance(ruleset.thirteen_orphans, str):
-            return Msg("thirteen orphans is a house rule in {rules}, off: add options={id} to"
-                       " play it", rules=name, id=ruleset.thirteen_orphans)
+            return Msg("thirteen orphans is a house rule in {rules}, off: add {switch} to play"
+                       " it", rules=name, switch=house_rule_switch(ruleset, ruleset.thirteen_orphans))
         return Msg("{rules} has no thirteen-orphans hand", rules=name)
     if rules.seven_pairs:
         return Msg("the tiles do not make a winning hand: four sets and a pair or seven pairs are"
