@@ -35,7 +35,7 @@ PAGES = {
     "picker-draft": "/?rules=hong-kong&hand=123m&draft=77m&target=meld",
     "ticks": "/ticks?rules=hong-kong-course",
     "ticks-result": "/ticks?rules=hong-kong-course&ticks=half-flush,dragon-pong&n.dragon-pong=2",
-    "ticks-sichuan": "/ticks?rules=sichuan&ticks=all-pongs",
+    "ticks-sichuan": "/ticks?rules=sichuan&ticks=all-triplets",
     "embed": "/embed?rules=hong-kong-course",
     "embed-result": f"/embed?rules=hong-kong-course&hand={HAND}&by=self-draw&seat=S",
     "card": f"/card?rules=hong-kong&hand={HAND}&by=self-draw&seat=S",
