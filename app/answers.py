@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .i18n import Msg
 from .payments import fmt
 from .request import Calculation
 from .rulesets import Amount, Pattern
@@ -105,7 +106,7 @@ def check_answer(calc: Calculation, fan: int | None, items: Mapping[str, int] | 
         elif item.counted:
             mark, note = _counted_mark(item.count, claimed)
         elif claimed:
-            mark, note = "extra", f"does not count: {item.note}"
+            mark, note = "extra", Msg("does not count: {why}", why=item.note)
         else:
             mark, note = "not-counted", item.note
         marks.append(Mark(item.pattern, mark, item.count, claimed, item.fan if item.counted else 0,
@@ -114,7 +115,7 @@ def check_answer(calc: Calculation, fan: int | None, items: Mapping[str, int] | 
     for pid, claimed in items.items():   # counted by the player, not in the hand at all
         pattern = ruleset.by_id.get(pid)
         if pattern is not None:
-            marks.append(Mark(pattern, "extra", 0, claimed, 0, "not in this hand"))
+            marks.append(Mark(pattern, "extra", 0, claimed, 0, Msg("not in this hand")))
     checks = []
     for p in calc.payments:
         given = (payments or {}).get(p.seat)
@@ -130,8 +131,9 @@ def _counted_mark(count: int, claimed: int) -> tuple[str, str]:
     if claimed == 0:
         return "missed", ""
     if claimed < count:
-        return "missed", f"it counts ×{count}; you counted ×{claimed}"
-    return "extra", f"it counts ×{count}; you counted ×{claimed}"
+        return "missed", Msg("it counts ×{count}; you counted ×{claimed}", count=count,
+                             claimed=claimed)
+    return "extra", Msg("it counts ×{count}; you counted ×{claimed}", count=count, claimed=claimed)
 
 
 def describe_payment(amount: Amount) -> str:

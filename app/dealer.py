@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from .errors import HandError
 from .hand import SEATS, WinBy
+from .i18n import Msg
 from .request import Calculation, calculate
 from .rulesets import Pattern, Ruleset
 from .tiles import TILES, canonical, format_tiles
@@ -128,7 +129,8 @@ def deal(ruleset: Ruleset, seed: str, n: int = 1, level: str = "patterns") -> De
         if spec.targets and counted.isdisjoint(spec.targets):
             continue
         return Deal(ruleset, seed, n, level, params, spec.targets, calc)
-    raise RuntimeError(f"no {level} hand could be dealt for {ruleset.id} from seed {seed!r}")
+    raise RuntimeError(Msg("no {level} hand could be dealt for {rules} from seed {seed}",
+                           level=level, rules=ruleset.id, seed=repr(seed)))
 
 
 def series(ruleset: Ruleset, seed: str, count: int, level: str = "patterns") -> list[Deal]:

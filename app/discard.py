@@ -16,7 +16,8 @@ Order, best first (DISCARD_ORDER says it in words):
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -24,6 +25,7 @@ from .description import parse_hand
 from .efficiency import DiscardOption, Table, counts_of, discard_options, form_shanten
 from .errors import FieldError, HandError, NotationError
 from .hand import Hand
+from .i18n import Msg, Name, Text
 from .payments import fmt
 from .request import WaitValue, calculate_waits, read_ruleset, read_settings
 from .rulesets import Amount, Ruleset
@@ -31,15 +33,15 @@ from .scoring import Settings, check_tiles
 from .tiles import NUM_KINDS, PLAYING_TILES, canonical, format_tiles, parse_tiles
 
 MAX_SEEN_LENGTH = 200   # characters: a whole table's discards fit
-DISCARD_ORDER = ("the missing suit first while it is held (Sichuan), then fewer tiles from"
-                 " ready, then more improving tiles left unseen, then more value in the waits"
-                 " (copies left x what the winner collects)")
+DISCARD_ORDER = Msg("the missing suit first while it is held (Sichuan), then fewer tiles from"
+                    " ready, then more improving tiles left unseen, then more value in the waits"
+                    " (copies left x what the winner collects)")
 SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo"}
 # Request fields the waits' pricing must not see: its own winning tile replaces `win`, and
 # tick-box or fan-total modes would price something other than the tiles.
 NOT_PRICED = ("win", "seen", "ticks", "fan")
-FORM_NAMES = {"standard": "sets and a pair", "seven-pairs": "seven pairs",
-              "thirteen-orphans": "thirteen orphans"}
+FORM_NAMES = {"standard": Msg("sets and a pair"), "seven-pairs": Msg("seven pairs"),
+              "thirteen-orphans": Msg("thirteen orphans")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,23 +112,24 @@ def read_seen(text: str, hand: Hand, ruleset: Ruleset) -> tuple[int, ...]:
     if not text:
         return (0,) * NUM_KINDS
     if len(text) > MAX_SEEN_LENGTH:
-        raise HandError.single("seen", f"{len(text)} characters is too long (at most"
-                                       f" {MAX_SEEN_LENGTH})")
+        raise HandError.single("seen", Msg("{n} characters is too long (at most {most})",
+                                           n=len(text), most=MAX_SEEN_LENGTH))
     try:
         tiles = parse_tiles(text)
     except NotationError as err:
-        raise HandError.single("seen", str(err)) from None
+        raise HandError.single("seen", error_message(err)) from None
     bonus = [t.code for t in tiles if t.is_bonus]
     if bonus:
-        raise HandError.single("seen", f"{' '.join(bonus)}: flowers and seasons are not"
-                                       " discarded; list only suited and honour tiles")
+        raise HandError.single("seen", Msg("{tiles}: flowers and seasons are not discarded; list"
+                                           " only suited and honour tiles", tiles=" ".join(bonus)))
     if not ruleset.honours and any(t.is_honour for t in tiles):
-        raise HandError.single("seen", f"{ruleset.name.en} is played without honours")
+        raise HandError.single("seen", Msg("{rules} is played without honours",
+                                           rules=plain_name(ruleset.name)))
     seen = counts_of(tiles)
     held = hand.counts
-    errors = [FieldError("seen", f"{seen[i]} seen and {held[i]} in the hand make"
-                                 f" {seen[i] + held[i]} copies of {format_tiles((t,))};"
-                                 " a set has only four")
+    errors = [FieldError("seen", Msg("{seen} seen and {held} in the hand make {total} copies of"
+                                     " {tile}; a set has only four", seen=seen[i], held=held[i],
+                                     total=seen[i] + held[i], tile=format_tiles((t,))))
               for i, t in enumerate(PLAYING_TILES) if seen[i] and seen[i] + held[i] > 4]
     if errors:
         raise HandError(errors)
@@ -139,9 +142,72 @@ def read_discard_hand(params: Mapping[str, str]) -> Hand:
     try:
         return parse_hand(given, complete=True)
     except HandError as err:
-        raise HandError([FieldError(e.field, e.message.replace(
-            "a winning hand needs 14", "a hand about to discard needs 14 (13 and the tile drawn)"))
-            for e in err.errors]) from None
+        raise HandError([FieldError(e.field, _before_discard(e.message))
+                         for e in err.errors]) from None
+
+
+# parse_hand's refusal of a winning hand's size, read back to say it of a hand about to discard
+_WINNING_SIZE = re.compile(r"(?P<tiles>\d+) tiles? in the hand(?: and (?P<melds>\d+) melds?)?"
+                           r" make (?P<have>\d+); a winning hand needs 14 \(each meld counts 3,"
+                           r" a kong too\)(?:: with these melds, type (?P<typed>\d+) concealed"
+                           r" tiles)?")
+
+
+def _before_discard(message: str) -> str:
+    """A hand-size refusal said of a hand about to discard (13 tiles and the one drawn).
+
+    >>> _before_discard("3 tiles in the hand make 3; a winning hand needs 14 (each meld counts 3, a kong too)")
+    '3 tiles in the hand make 3; a hand about to discard needs 14 (13 and the tile drawn) (each meld counts 3, a kong too)'
+    """
+    found = _WINNING_SIZE.fullmatch(message)
+    if found is None:
+        return message
+    tiles = _tiles(int(found["tiles"]))
+    have = int(found["have"])
+    if found["melds"] is None:
+        said = Msg("{tiles} in the hand make {have}; a hand about to discard needs 14 (13 and"
+                   " the tile drawn) (each meld counts 3, a kong too)", tiles=tiles, have=have)
+    else:
+        melds = int(found["melds"])
+        said = Msg("{tiles} in the hand and {melds} make {have}; a hand about to discard needs"
+                   " 14 (13 and the tile drawn) (each meld counts 3, a kong too)", tiles=tiles,
+                   melds=Msg("{n} meld", n=1) if melds == 1 else Msg("{n} melds", n=melds),
+                   have=have)
+    if found["typed"] is not None:
+        said = Msg("{refusal}: with these melds, type {n} concealed tiles", refusal=said,
+                   n=int(found["typed"]))
+    return said
+
+
+def _tiles(n: int) -> Msg:
+    return Msg("{n} tile", n=n) if n == 1 else Msg("{n} tiles", n=n)
+
+
+def error_message(err: Exception) -> str:
+    """An error's sentence, kept a Msg when it was made one (str() would say it in English)."""
+    first = err.args[0] if err.args else ""
+    return first if isinstance(first, Msg) else str(err)
+
+
+def plain_name(name: Name) -> Text:
+    """A name as a sentence of this module writes it: the English alone, or the Chinese alone."""
+    return Text(name.en, name.zh_hant, name.zh_hans, native=name.native)
+
+
+def suit_name(ruleset: Ruleset, suit: str) -> Text:
+    """A suit's name: English, or the family's own suit word in each script ("萬子", "条子")."""
+    hant, hans = ruleset.words_in("zh-Hant").suits, ruleset.words_in("zh-Hans").suits
+    return Text(SUIT_NAMES[suit], f"{hant[suit]}子", f"{hans[suit]}子")
+
+
+def joined(parts: Sequence[str], link: str = "; ") -> str:
+    """Sentences joined as one: "a; b; c" (or "a or b"), each said in the reader's language."""
+    if not parts:
+        return ""
+    said = parts[0]
+    for part in parts[1:]:
+        said = Msg("{a}; {b}", a=said, b=part) if link == "; " else Msg("{a} or {b}", a=said, b=part)
+    return said
 
 
 def calculate_discards(params: Mapping[str, str],
@@ -154,7 +220,8 @@ def calculate_discards(params: Mapping[str, str],
     # the tiles must exist under these rules; holding the missing suit is allowed here
     check_tiles(replace(hand, context=replace(ctx, missing=None)), ruleset, settings)
     if ctx.missing and not ruleset.missing_suit:
-        raise HandError.single("missing", f"{ruleset.name.en} has no declared missing suit")
+        raise HandError.single("missing", Msg("{rules} has no declared missing suit",
+                                              rules=plain_name(ruleset.name)))
     seen = read_seen(params.get("seen", ""), hand, ruleset)
     table = Table(honours=ruleset.honours, missing=ctx.missing, seen=seen)
     rules = ruleset.shape_rules(settings.options)
@@ -204,33 +271,44 @@ def _reasons(option: DiscardOption, waits: tuple[PricedWait, ...], ruleset: Rule
     """Why this discard stands where it does, in words a learner reads beside it."""
     reasons = []
     if must_go:
-        reasons.append(f"a tile of the declared missing suit ({SUIT_NAMES[table.missing]}):"
-                       " it must go before the hand can win")
+        reasons.append(Msg("a tile of the declared missing suit ({suit}): it must go before the"
+                           " hand can win", suit=suit_name(ruleset, table.missing)))
     elif holds_missing and table.missing is not None:
-        reasons.append(f"keeps a tile of the missing suit ({SUIT_NAMES[table.missing]}):"
-                       " the hand cannot win while it holds one")
-    forms = " or ".join(FORM_NAMES[f] for f in option.forms)
+        reasons.append(Msg("keeps a tile of the missing suit ({suit}): the hand cannot win while"
+                           " it holds one", suit=suit_name(ruleset, table.missing)))
+    forms = joined([FORM_NAMES[f] for f in option.forms], " or ")
     if option.shanten == 0:
-        reasons.append(f"ready ({forms})")
+        reasons.append(Msg("ready ({forms})", forms=forms))
     elif option.shanten > 0:
-        reasons.append(f"{option.shanten} tile{'s' if option.shanten != 1 else ''} from ready"
-                       f" ({forms})")
-    kinds = len(option.improving)
-    reasons.append(f"{option.left} improving tile{'s' if option.left != 1 else ''} left"
-                   f" in {kinds} kind{'s' if kinds != 1 else ''}")
+        reasons.append(Msg("{n} tile from ready ({forms})", n=1, forms=forms)
+                       if option.shanten == 1 else
+                       Msg("{n} tiles from ready ({forms})", n=option.shanten, forms=forms))
+    reasons.append(_improving(option.left, len(option.improving)))
     if option.shanten == 0:
         winning = [w for w in waits if w.wins]
         if not waits:
-            reasons.append("ready in shape, but every tile that completes it is already"
-                           " in the hand")
+            reasons.append(Msg("ready in shape, but every tile that completes it is already"
+                               " in the hand"))
         elif not winning:
             if any(w.value.calculation is not None for w in waits):
-                reasons.append(f"ready, but cannot win: every wait is below the minimum of"
-                               f" {settings.min} fan")
+                reasons.append(Msg("ready, but cannot win: every wait is below the minimum of"
+                                   " {min} fan", min=settings.min))
             else:
-                reasons.append("ready, but cannot win: " + waits[0].value.refusal)
+                reasons.append(Msg("ready, but cannot win: {refusal}",
+                                   refusal=waits[0].value.refusal))
         else:
             value = sum((w.left * w.collects for w in winning), Fraction(0))
-            reasons.append(f"the waits are worth {fmt(value)} (copies left x what the"
-                           " winner collects)")
+            reasons.append(Msg("the waits are worth {value} (copies left x what the winner"
+                               " collects)", value=fmt(value)))
     return tuple(reasons)
+
+
+def _improving(left: int, kinds: int) -> Msg:
+    """The improving tiles left and their kinds, each singular or plural as its number needs."""
+    if left == 1 and kinds == 1:
+        return Msg("{n} improving tile left in {kinds} kind", n=left, kinds=kinds)
+    if kinds == 1:
+        return Msg("{n} improving tiles left in {kinds} kind", n=left, kinds=kinds)
+    if left == 1:
+        return Msg("{n} improving tile left in {kinds} kinds", n=left, kinds=kinds)
+    return Msg("{n} improving tiles left in {kinds} kinds", n=left, kinds=kinds)

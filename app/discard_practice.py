@@ -21,9 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .dealer import deal
-from .discard import DiscardChoice, DiscardResult, calculate_discards
+from .discard import DiscardChoice, DiscardResult, calculate_discards, joined
 from .errors import HandError
 from .hand import Hand
+from .i18n import Msg
 from .payments import fmt
 from .rulesets import Ruleset
 from .tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile, canonical
@@ -77,7 +78,8 @@ def deal_discard(ruleset: Ruleset, seed: str, n: int = 1) -> DiscardDeal:
         if all(_key(c) == _key(analysis.choices[0]) for c in analysis.choices):
             continue   # every discard as good: nothing to learn
         return DiscardDeal(ruleset, seed, n, params, analysis)
-    raise RuntimeError(f"no discard hand could be dealt for {ruleset.id} from seed {seed!r}")
+    raise RuntimeError(Msg("no discard hand could be dealt for {rules} from seed {seed}",
+                           rules=ruleset.id, seed=repr(seed)))
 
 
 def _spoiled(rng: random.Random, ruleset: Ruleset, won: Hand,
@@ -130,22 +132,28 @@ class DiscardVerdict:
     def why(self) -> str:
         """What separates the player's discard from the best, in the order's own terms."""
         if self.correct:
-            return "; ".join(self.chosen.reasons)
+            return joined(self.chosen.reasons)
         best, mine = self.best[0], self.chosen
         if best.must_go and not mine.must_go:
-            return "a tile of the declared missing suit must go first"
+            return Msg("a tile of the declared missing suit must go first")
         if mine.option.shanten != best.option.shanten:
-            return (f"it leaves the hand {_from_ready(mine.option.shanten)}; discarding"
-                    f" {best.tile.code} leaves it {_from_ready(best.option.shanten)}")
+            return Msg("it leaves the hand {mine}; discarding {tile} leaves it {best}",
+                       mine=_from_ready(mine.option.shanten), tile=best.tile.code,
+                       best=_from_ready(best.option.shanten))
         if mine.option.left != best.option.left:
-            return (f"as close to ready, but {mine.option.left} improving tiles are left"
-                    f" against {best.option.left} after discarding {best.tile.code}")
-        return (f"as close to ready with as many improving tiles, but its waits are worth"
-                f" {fmt(mine.value)} against {fmt(best.value)}")
+            return Msg("as close to ready, but {mine} improving tiles are left against {best}"
+                       " after discarding {tile}", mine=mine.option.left, best=best.option.left,
+                       tile=best.tile.code)
+        return Msg("as close to ready with as many improving tiles, but its waits are worth"
+                   " {mine} against {best}", mine=fmt(mine.value), best=fmt(best.value))
 
 
-def _from_ready(shanten: int) -> str:
-    return "ready" if shanten == 0 else f"{shanten} tile{'s' if shanten != 1 else ''} from ready"
+def _from_ready(shanten: int) -> Msg:
+    if shanten == 0:
+        return Msg("ready")
+    if shanten == 1:
+        return Msg("{n} tile from ready", n=1)
+    return Msg("{n} tiles from ready", n=shanten)
 
 
 def check_discard(dealt: DiscardDeal, tile: Tile) -> DiscardVerdict:
@@ -153,4 +161,4 @@ def check_discard(dealt: DiscardDeal, tile: Tile) -> DiscardVerdict:
     for choice in dealt.analysis.choices:
         if choice.tile == tile:
             return DiscardVerdict(choice, dealt.best)
-    raise HandError.single("discard", f"the hand holds no {tile.code} to discard")
+    raise HandError.single("discard", Msg("the hand holds no {tile} to discard", tile=tile.code))

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import Msg
+
 
 class NotationError(ValueError):
     """Tile notation that cannot be read; names the text and the position."""
@@ -11,7 +13,12 @@ class NotationError(ValueError):
         self.text = text
         self.position = position
         self.message = message
-        super().__init__(f"{message} (in {text!r} at position {position + 1})")
+        self.said = Msg("{message} (in {text} at position {position})", message=message,
+                        text=repr(text), position=position + 1)
+        super().__init__(self.said)
+
+    def __str__(self) -> str:
+        return self.said   # a Msg: the page says it in the reader's language
 
 
 @dataclass(frozen=True, slots=True)

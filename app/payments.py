@@ -6,6 +6,9 @@ from fractions import Fraction
 from functools import lru_cache
 
 from .hand import SEATS, WinBy
+from .i18n import Msg
+from .phrases import discard_words, plain
+from .phrases import seat as _seat
 from .rulesets import Amount, Liability, Ruleset, exact
 from .scoring import Score, Settings
 
@@ -95,13 +98,15 @@ def _settle(ruleset: Ruleset, settings: Settings, table: Table, points: int, tot
     rule = ruleset.payments[settings.payment]
     winner = table.winner
     if below_minimum:
-        reason = (f"not a legal win: {total_fan} fan is below the minimum"
-                  f" {settings.min}, so nobody pays")
+        reason = Msg("not a legal win: {fan} fan is below the minimum {min}, so nobody pays",
+                     fan=total_fan, min=settings.min)
         return tuple(Payment(s, "winner" if s == winner else "none", 0, reason)
                      for s in SEATS)
     base = points * settings.stake * rule.unit
     owed: dict[str, Amount] = {}
-    why: dict[str, str] = {}
+    why: dict[str, Msg] = {}
+    convention = plain(rule.name)
+    words = discard_words(ruleset)
     role: dict[str, str] = {}
     for seat in SEATS:
         if seat == winner:
@@ -109,23 +114,27 @@ def _settle(ruleset: Ruleset, settings: Settings, table: Table, points: int, tot
         if seat in table.won:
             role[seat] = "already-won"
             owed[seat] = 0
-            why[seat] = "has already won this round, so no longer pays"
+            why[seat] = Msg("has already won this round, so no longer pays")
             continue
         if table.by is WinBy.SELF_DRAW:
             amount = base * rule.self_draw_each + rule.self_draw_plus * settings.stake
             role[seat] = "payer"
-            plus = f" + {fmt(rule.self_draw_plus * settings.stake)}" if rule.self_draw_plus else ""
-            why[seat] = (f"self-draw: each player still in pays {fmt(rule.self_draw_each)} ×"
-                         f" {fmt(base)}{plus} ({rule.name.en})")
+            why[seat] = _self_draw_reason(rule, settings, base, convention)
         elif seat == table.discarder:
             amount = base * rule.discarder
             role[seat] = "discarder"
-            why[seat] = f"discarded the winning tile: pays {fmt(rule.discarder)} × {fmt(base)} ({rule.name.en})"
+            why[seat] = Msg("{discarded} the winning tile: pays {n} × {base} ({convention})",
+                            discarded=words["discarded"], n=fmt(rule.discarder), base=fmt(base),
+                            convention=convention)
         else:
             amount = base * rule.others
             role[seat] = "payer" if amount else "none"
-            why[seat] = (f"pays {fmt(rule.others)} × {fmt(base)} beside the discarder ({rule.name.en})"
-                         if amount else f"did not discard the winning tile: pays nothing ({rule.name.en})")
+            why[seat] = (Msg("pays {n} × {base} beside the {discarder} ({convention})",
+                             n=fmt(rule.others), base=fmt(base), discarder=words["discarder"],
+                             convention=convention)
+                         if amount else
+                         Msg("did not {discard} the winning tile: pays nothing ({convention})",
+                             discard=words["discard"], convention=convention))
         owed[seat] = amount
     if liability is not None:
         whole = sum(owed.values())
@@ -133,19 +142,23 @@ def _settle(ruleset: Ruleset, settings: Settings, table: Table, points: int, tot
             if seat == table.liable:
                 owed[seat] = whole
                 role[seat] = "liable"
-                why[seat] = f"liable ({liability.name}): pays the whole {fmt(whole)} alone"
+                why[seat] = Msg("liable ({rule}): pays the whole {whole} alone",
+                                rule=liability.name, whole=fmt(whole))
             elif seat not in table.won:
                 owed[seat] = 0
-                why[seat] = f"{table.liable} is liable ({liability.name}) and pays for everyone"
+                why[seat] = Msg("{liable} is liable ({rule}) and pays for everyone",
+                                liable=_seat(table.liable), rule=liability.name)
                 role[seat] = "none"
     elif table.liable in why and table.by is WinBy.DISCARD:   # pinned, but not on this win
-        why[table.liable] += (f"; liable only on a self-draw or for their own discard: here"
-                              f" {table.discarder} discarded the winning tile and pays as usual")
+        why[table.liable] = Msg("{reason}; liable only on a self-draw or for their own {discard}:"
+                                " here {seat} {discarded} the winning tile and pays as usual",
+                                reason=why[table.liable], discard=words["discard"],
+                                seat=_seat(table.discarder), discarded=words["discarded"])
     collected = sum(owed.values())
     rows = []
     for seat in SEATS:
         if seat == winner:
-            reason = _winner_reason(table, capped_fan, base)
+            reason = _winner_reason(table, capped_fan, base, words["discard"])
             rows.append(Payment(seat, "winner", _tidy(collected), reason))
         else:
             rows.append(Payment(seat, role[seat], _tidy(-owed[seat]), why[seat]))
@@ -156,6 +169,19 @@ def _tidy(amount: Amount) -> Amount:
     return exact(amount) if isinstance(amount, Fraction) else amount
 
 
-def _winner_reason(table: Table, capped_fan: int, base: Amount) -> str:
-    how = "self-drawn" if table.by is WinBy.SELF_DRAW else f"won on {table.discarder}'s discard"
-    return f"{how}: {capped_fan} fan → {fmt(base)} per unit; collects from every payer"
+def _self_draw_reason(rule, settings: Settings, base: Amount, convention) -> Msg:
+    if rule.self_draw_plus:
+        return Msg("self-draw: each player still in pays {n} × {base} + {plus} ({convention})",
+                   n=fmt(rule.self_draw_each), base=fmt(base),
+                   plus=fmt(rule.self_draw_plus * settings.stake), convention=convention)
+    return Msg("self-draw: each player still in pays {n} × {base} ({convention})",
+               n=fmt(rule.self_draw_each), base=fmt(base), convention=convention)
+
+
+def _winner_reason(table: Table, capped_fan: int, base: Amount, discard) -> Msg:
+    if table.by is WinBy.SELF_DRAW:
+        return Msg("self-drawn: {fan} fan → {base} per unit; collects from every payer",
+                   fan=capped_fan, base=fmt(base))
+    return Msg("won on {seat}'s {discard}: {fan} fan → {base} per unit; collects from every"
+               " payer", seat=_seat(table.discarder), discard=discard, fan=capped_fan,
+               base=fmt(base))

@@ -14,13 +14,14 @@ import re
 from collections.abc import Mapping, Sequence
 
 from .errors import FieldError, HandError
+from .i18n import Msg
 from .request import Calculation, calculate
 from .rulesets import Ruleset
 from .sheet import DIAL_KEYS, HAND_KEYS
 
 MAX_HANDS = 40
-ASKS = {"fan": "the total fan", "breakdown": "every item that counts",
-        "payments": "what each seat gains or pays"}
+ASKS = {"fan": Msg("the total fan"), "breakdown": Msg("every item that counts"),
+        "payments": Msg("what each seat gains or pays")}
 REVEALS = ("after", "never")
 LINE_KEYS = tuple(k for k in HAND_KEYS if k not in ("ticks", "fan")) + DIAL_KEYS
 
@@ -40,23 +41,25 @@ def read_line(line: str, number: int) -> dict[str, str]:
         if not eq and index == 0:
             key, value = "hand", word
         elif not eq:
-            raise HandError.single("hands", f"hand {number}: '{word[:20]}' is not name=value")
+            raise HandError.single("hands", Msg("hand {n}: '{word}' is not {form}", n=number,
+                                                word=word[:20], form="name=value"))
         if key not in LINE_KEYS:
-            raise HandError.single("hands", f"hand {number}: '{key[:20]}' is not part of a hand; "
-                                            f"use {', '.join(LINE_KEYS)}")
+            raise HandError.single("hands", Msg("hand {n}: '{key}' is not part of a hand; use"
+                                                " {keys}", n=number, key=key[:20],
+                                                keys=", ".join(LINE_KEYS)))
         params[key] = value
     if not params.get("hand"):
-        raise HandError.single("hands", f"hand {number}: no tiles; a quiz hand needs "
-                                        "hand=… (MPSZ notation)")
+        raise HandError.single("hands", Msg("hand {n}: no tiles; a quiz hand needs {field} (MPSZ"
+                                            " notation)", n=number, field="hand=…"))
     return params
 
 
 def read_lines(lines: Sequence[str]) -> tuple[dict[str, str], ...]:
     if not lines:
-        raise HandError.single("hands", "no hands: give one hand description a line")
+        raise HandError.single("hands", Msg("no hands: give one hand description a line"))
     if len(lines) > MAX_HANDS:
-        raise HandError.single("hands", f"{len(lines)} hands is more than a quiz takes "
-                                        f"({MAX_HANDS})")
+        raise HandError.single("hands", Msg("{n} hands is more than a quiz takes ({most})",
+                                            n=len(lines), most=MAX_HANDS))
     return tuple(read_line(line, i) for i, line in enumerate(lines, 1))
 
 
@@ -68,8 +71,10 @@ def quiz_hand(ruleset: Ruleset, line: Mapping[str, str], dials: Mapping[str, str
     try:
         return calculate(params, {ruleset.id: ruleset})
     except HandError as err:
-        raise HandError([FieldError("hands", f"hand {number}: {e.field}: {e.message}"
-                                    if e.field else f"hand {number}: {e.message}")
+        raise HandError([FieldError("hands", Msg("hand {n}: {field}: {message}", n=number,
+                                                 field=e.field, message=e.message)
+                                    if e.field else Msg("hand {n}: {message}", n=number,
+                                                        message=e.message))
                          for e in err.errors]) from err
 
 

@@ -27,7 +27,10 @@ from .description import parse_hand
 from .detectors import PER_ITEM_DETECTORS
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, WinBy
+from .i18n import Msg, Name
 from .payments import Payment, Table, settle
+from .phrases import SEMICOLON, listing, plain, way_of
+from .phrases import seat as _said_seat
 from .readings import waits
 from .rulesets import Amount, Ruleset, exact, registry
 from .scoring import Score, Settings, score, score_fan, score_ticks
@@ -60,8 +63,9 @@ def read_ruleset(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | No
     rulesets = registry() if rulesets is None else rulesets
     rid = params.get("rules", "").strip() or "hong-kong"
     if rid not in rulesets:
-        raise HandError([FieldError("rules", f"unknown ruleset {rid[:40]!r}; choose one of"
-                                             f" {', '.join(sorted(rulesets))}")])
+        raise HandError([FieldError("rules", Msg("unknown ruleset {rules}; choose one of {ids}",
+                                                 rules=repr(rid[:40]),
+                                                 ids=listing(sorted(rulesets))))])
     return rulesets[rid]
 
 
@@ -87,28 +91,33 @@ def _settings(ruleset: Ruleset, raw_min: str, raw_cap: str, raw_payment: str, ra
         if ruleset.uncapped:
             cap = None
         else:
-            errors.append(FieldError("cap", f"{ruleset.name.en} always has a cap"))
+            errors.append(FieldError("cap", Msg("{rules} always has a cap",
+                                                rules=plain(ruleset.name))))
     elif cap_word:
         cap = _whole(raw_cap, "cap", d.cap, ruleset.cap_range, errors)
     if cap is not None and minimum is not None and cap < minimum:
-        errors.append(FieldError("cap", f"the cap {cap} is below the minimum {minimum}"))
+        errors.append(FieldError("cap", Msg("the cap {cap} is below the minimum {min}", cap=cap,
+                                            min=minimum)))
     payment = raw_payment.strip() or d.payment
     if payment not in ruleset.payments:
-        errors.append(FieldError("payment", f"unknown payment convention {payment[:40]!r}; choose"
-                                            f" one of {', '.join(ruleset.payments)}"))
+        errors.append(FieldError("payment", Msg("unknown payment convention {payment}; choose"
+                                                " one of {ids}", payment=repr(payment[:40]),
+                                                ids=listing(ruleset.payments))))
     curve = raw_curve.strip()
     if curve and curve not in ruleset.curves:
-        errors.append(FieldError("curve", f"unknown curve {curve[:40]!r}; choose one of"
-                                          f" {', '.join(ruleset.curves)}"))
+        errors.append(FieldError("curve", Msg("unknown curve {curve}; choose one of {ids}",
+                                              curve=repr(curve[:40]), ids=listing(ruleset.curves))))
     if not curve and payment in ruleset.payments:
         curve = ruleset.payments[payment].curve or d.curve
     stake = _stake(raw_stake.strip(), d.stake, errors)
     named = [o for o in re.split(r"[,\s]+", raw_options.strip()) if o]
     for option in named:
         if option not in ruleset.option_ids:
-            errors.append(FieldError("options", f"unknown option {option[:40]!r} in"
-                                                f" {ruleset.name.en}; its options:"
-                                                f" {', '.join(ruleset.option_ids) or 'none'}"))
+            errors.append(FieldError("options", Msg("unknown option {option} in {rules}; its"
+                                                    " options: {ids}", option=repr(option[:40]),
+                                                    rules=plain(ruleset.name),
+                                                    ids=listing(ruleset.option_ids)
+                                                    or Msg("none"))))
     options = frozenset(named)
     if errors:
         raise HandError(errors)
@@ -125,8 +134,9 @@ def _stake(raw: str, default: Amount, errors: list[FieldError]) -> Amount:
     except (ValueError, ZeroDivisionError):
         stake = None
     if stake is None or stake <= 0 or stake > MAX_STAKE:
-        errors.append(FieldError("stake", f"'{raw[:20]}' is not a stake; give a positive"
-                                          f" number up to {MAX_STAKE}, e.g. 1 or 0.5"))
+        errors.append(FieldError("stake", Msg("'{raw}' is not a stake; give a positive number up"
+                                              " to {most}, e.g. 1 or 0.5", raw=raw[:20],
+                                              most=MAX_STAKE)))
         return default
     return stake
 
@@ -137,12 +147,13 @@ def _whole(raw: str, name: str, default, bounds: tuple[int, int], errors: list[F
     if not raw:
         return default
     if not re.fullmatch(r"[0-9]{1,4}", raw):   # ASCII only: no Unicode digits
-        errors.append(FieldError(name, f"'{raw[:20]}' is not a whole number of fan"))
+        errors.append(FieldError(name, Msg("'{raw}' is not a whole number of fan", raw=raw[:20])))
         return default
     number = int(raw)
     low, high = bounds
     if not low <= number <= high:
-        errors.append(FieldError(name, f"{number} is outside {low}-{high}"))
+        errors.append(FieldError(name, Msg("{n} is outside {low}-{high}", n=number, low=low,
+                                           high=high)))
         return default
     return number
 
@@ -153,7 +164,8 @@ def _seat(raw: str, name: str, errors: list[FieldError]) -> str | None:
     if not raw:
         return None
     if raw not in SEATS:
-        errors.append(FieldError(name, f"'{raw[:10]}' is not a seat; use E, S, W or N"))
+        errors.append(FieldError(name, Msg("'{raw}' is not a seat; use E, S, W or N",
+                                           raw=raw[:10])))
         return None
     return raw
 
@@ -179,15 +191,17 @@ def read_seats(params: Mapping[str, str]) -> tuple[dict[str, str], tuple[Assumpt
         return dict(params), ()
     if seat is None and winner is None:
         seat = winner = "E"
-        assumed = (Assumption("seat", "E", "no seat given: the winner sits East, the dealer"),
-                   Assumption("winner", "E", "the winner sits in the seat"))
+        assumed = (Assumption("seat", "E", Msg("no seat given: the winner sits East, the"
+                                               " dealer")),
+                   Assumption("winner", "E", Msg("the winner sits in the seat")))
     elif seat is None:
         seat = winner
-        assumed = (Assumption("seat", seat, f"the winner sits in the seat, so {seat}: the seat"
-                                            " wind and own flower are the winner's"),)
+        assumed = (Assumption("seat", seat, Msg("the winner sits in the seat, so {seat}: the seat"
+                                                " wind and own flower are the winner's",
+                                                seat=_said_seat(seat))),)
     elif winner is None:
         winner = seat
-        assumed = (Assumption("winner", winner, "the winner sits in the seat"),)
+        assumed = (Assumption("winner", winner, Msg("the winner sits in the seat")),)
     else:
         assumed = ()
     return dict(params, seat=seat, winner=winner), assumed
@@ -215,7 +229,8 @@ def _table(ruleset: Ruleset, raw_winner: str, raw_seat: str, raw_discarder: str,
     won: list[str] = []
     for part in [p for p in re.split(r"[,\s]+", raw_won.strip().upper()) if p]:
         if part not in SEATS:
-            errors.append(FieldError("won", f"'{part[:10]}' is not a seat; use E, S, W or N"))
+            errors.append(FieldError("won", Msg("'{raw}' is not a seat; use E, S, W or N",
+                                                raw=part[:10])))
         elif part not in won:
             won.append(part)
     if errors:
@@ -234,19 +249,26 @@ def read_ticks(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, int]:
     ticks: dict[str, int] = {}
     tokens = [t for t in re.split(r"[,\s]+", params.get("ticks", "").strip()) if t]
     if len(tokens) > MAX_TICKS:
-        raise HandError.single("ticks", f"{len(tokens)} ticks is too many (at most {MAX_TICKS})")
+        raise HandError.single("ticks", Msg("{n} ticks is too many (at most {most})",
+                                            n=len(tokens), most=MAX_TICKS))
     for token in tokens:
         match = _TICK.fullmatch(token)
         if not match or match[1] not in ruleset.by_id:
-            raise HandError.single("ticks", f"unknown pattern {token[:40]!r} in {ruleset.name.en}")
+            raise HandError.single("ticks", Msg("unknown pattern {pattern} in {rules}",
+                                                pattern=repr(token[:40]),
+                                                rules=plain(ruleset.name)))
         ticks[match[1]] = ticks.get(match[1], 0) + int(match[2] or 1)
     for pid, count in ticks.items():
         pattern = ruleset.by_id[pid]
         most = PER_ITEM_DETECTORS.get(pattern.detect or "", 1)
         if not 1 <= count <= most:
-            why = (f"takes a count from 1 to {most}" if most > 1 else
-                   "counts once; only per-item patterns such as dragon pongs take a count")
-            raise HandError.single("ticks", f"{pattern.name} {why} (ticked {count})")
+            if most > 1:
+                raise HandError.single("ticks", Msg("{pattern} takes a count from 1 to {most}"
+                                                    " (ticked {count})", pattern=pattern.name,
+                                                    most=most, count=count))
+            raise HandError.single("ticks", Msg("{pattern} counts once; only per-item patterns"
+                                                " such as dragon pongs take a count (ticked"
+                                                " {count})", pattern=pattern.name, count=count))
     return ticks
 
 
@@ -264,7 +286,8 @@ def _by_value(raw: str) -> WinBy:
         return WinBy.SELF_DRAW
     if key in ("discard", "ron"):
         return WinBy.DISCARD
-    raise HandError.single("by", f"'{raw[:20]}' is not a way of winning; use self-draw or discard")
+    raise HandError.single("by", Msg("'{raw}' is not a way of winning; use self-draw or discard",
+                                     raw=raw[:20]))
 
 
 def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Calculation:
@@ -292,10 +315,11 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
         refuse(family_errors(ruleset, hand))
         result = score(hand, ruleset, settings)
         if not params.get("round", "").strip():
-            assumed += (Assumption("round", "E", "no round given: the East round"),)
+            assumed += (Assumption("round", "E", Msg("no round given: the East round")),)
     if not params.get("by", "").strip():
-        why = ("no way of winning given: a self-draw, which a ticked pattern needs"
-               if by is WinBy.SELF_DRAW else "no way of winning given: on a discard")
+        why = (Msg("no way of winning given: a self-draw, which a ticked pattern needs")
+               if by is WinBy.SELF_DRAW else Msg("no way of winning given: on a {discard}",
+                                                 discard=way_of(ruleset, WinBy.DISCARD)))
         assumed += (Assumption("by", by.value, why),)
     events = (hand.context.events if hand is not None else
               ticked_events(ruleset, ticks) if ticks is not None else frozenset())
@@ -314,7 +338,8 @@ def _say_assumed(payments: tuple[Payment, ...], assumed: tuple[Assumption, ...]
     taken = next((a for a in assumed if a.field == "discarder"), None)
     if taken is None:
         return payments
-    return tuple(replace(p, reason=f"{p.reason} — taken as the discarder: {taken.reason}")
+    return tuple(replace(p, reason=Msg("{reason} — taken as the discarder: {why}",
+                                       reason=p.reason, why=taken.reason))
                  if p.seat == taken.value and p.role != "winner"
                  else p for p in payments)
 
@@ -334,7 +359,7 @@ class HouseRuleWaits:
     """Tiles a hand would wait on with one more house rule switched on (e.g. seven pairs)."""
 
     option: str
-    name: str
+    name: Name
     tiles: tuple[Tile, ...]
 
 
@@ -365,7 +390,8 @@ def calculate_waits(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] |
         try:
             found.append(WaitValue(wait.tile, wait.left, calculate(trial, rulesets)))
         except HandError as err:
-            found.append(WaitValue(wait.tile, wait.left, None, "; ".join(e.message for e in err.errors)))
+            found.append(WaitValue(wait.tile, wait.left, None,
+                                   listing((e.message for e in err.errors), SEMICOLON)))
     result = WaitsResult(ruleset, hand, tuple(found))
     if result.ready:
         return result
@@ -383,5 +409,5 @@ def _house_rule_waits(ruleset: Ruleset, options: frozenset[str], hand: Hand
         extra = tuple(w.tile for w in waits(hand, ruleset.shape_rules(options | {option}))
                       if w.tile not in have)
         if extra:
-            out.append(HouseRuleWaits(option, str(ruleset.by_id[option].name), extra))
+            out.append(HouseRuleWaits(option, ruleset.by_id[option].name, extra))
     return tuple(out)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .errors import FieldError, HandError
 from .hand import SEATS
+from .i18n import Msg
 from .settlement import KONG_KINDS, WALL_STATUSES, parse_round_text, read_round
 from .tiles import parse_tiles
 
@@ -62,10 +63,10 @@ def _seat(value: str, name: str, errors: list[FieldError], required: bool = True
     seat = value.strip().upper()
     if not seat:
         if required:
-            errors.append(FieldError(name, "choose a seat"))
+            errors.append(FieldError(name, Msg("choose a seat")))
         return ""
     if seat not in SEATS:
-        errors.append(FieldError(name, f"'{value[:10]}' is not a seat; use E, S, W or N"))
+        errors.append(FieldError(name, Msg("'{seat}' is not a seat; use E, S, W or N", seat=value[:10])))
         return ""
     return seat
 
@@ -86,7 +87,7 @@ def missing_line(suits: Mapping[str, str]) -> str:
     >>> missing_line({"E": "p", "S": "m", "W": "", "N": "s"})
     'missing E=p S=m N=s'
     """
-    errors = [FieldError(f"missing_{seat}", f"'{suits[seat][:10]}' is not a suit; use m, p or s")
+    errors = [FieldError(f"missing_{seat}", Msg("'{suit}' is not a suit; use m, p or s", suit=suits[seat][:10]))
               for seat in SEATS if suits.get(seat, "") not in ("", *SUITS)]
     _fail(errors)
     return " ".join(["missing", *(f"{seat}={suits[seat]}" for seat in SEATS if suits.get(seat))])
@@ -102,10 +103,10 @@ def kong_line(fields: Mapping[str, str]) -> str:
     seat = _seat(fields.get("seat", ""), "seat", errors)
     kind = fields.get("kind", "").strip().lower()
     if kind not in KONG_KINDS:
-        errors.append(FieldError("kind", "choose exposed, concealed or added"))
+        errors.append(FieldError("kind", Msg("choose exposed, concealed or added")))
     tile = fields.get("tile", "").strip()
     if not tile:
-        errors.append(FieldError("tile", "pick the kong's tile"))
+        errors.append(FieldError("tile", Msg("pick the kong's tile")))
     source = _seat(fields.get("from", ""), "from", errors, required=False)
     _fail(errors)
     words = ["kong", seat, kind, tile]
@@ -128,11 +129,11 @@ def win_line(fields: Mapping[str, str]) -> str:
     seat = _seat(fields.get("seat", ""), "seat", errors)
     by = fields.get("by", "").strip().lower() or "discard"
     if by not in ("self-draw", "discard"):
-        errors.append(FieldError("by", "choose self-draw or a discard"))
+        errors.append(FieldError("by", Msg("choose self-draw or a discard")))
     source = _seat(fields.get("from", ""), "from", errors, required=False)
     hand = _tiles(fields.get("hand", ""), "hand", errors)
     if not hand:
-        errors.append(FieldError("hand", "pick the winner's concealed tiles, the winning tile included"))
+        errors.append(FieldError("hand", Msg("pick the winner's concealed tiles, the winning tile included")))
     melds = ",".join(m for m in re.split(r"[,\s]+", fields.get("melds", "").strip()) if m)
     win = fields.get("win", "").strip()
     events = ",".join(e for e in re.split(r"[,\s]+", fields.get("events", "").strip()) if e)
@@ -150,13 +151,13 @@ def wall_part(fields: Mapping[str, str]) -> tuple[str, str]:
     seat = _seat(fields.get("seat", ""), "seat", errors)
     status = fields.get("status", "").strip().lower() or "tiles"
     if status not in ("tiles", *WALL_STATUSES):
-        errors.append(FieldError("status", "choose the tiles, not ready, or still holds the missing suit"))
+        errors.append(FieldError("status", Msg("choose the tiles, not ready, or still holds the missing suit")))
     if status != "tiles":
         _fail(errors)
         return seat, status
     hand = _tiles(fields.get("hand", ""), "hand", errors)
     if not hand:
-        errors.append(FieldError("hand", "pick the player's concealed tiles, or choose a shortcut"))
+        errors.append(FieldError("hand", Msg("pick the player's concealed tiles, or choose a shortcut")))
     melds = ",".join(m for m in re.split(r"[,\s]+", fields.get("melds", "").strip()) if m)
     _fail(errors)
     return seat, " ".join([f"hand={hand}"] + ([f"melds={melds}"] if melds else []))
@@ -263,8 +264,15 @@ def drop_line(text: str, number: int | None) -> str:
     """The text without line `number`."""
     lines = text.splitlines()
     if number is None or not 0 <= number < len(lines):
-        raise HandError.single("round", "there is no such line to remove")
+        raise HandError.single("round", Msg("there is no such line to remove"))
     return "\n".join(ln for i, ln in enumerate(lines) if i != number and ln.strip())
+
+
+def _without_line(message: str, prefix: str) -> str:
+    """A "line N: …" message without its prefix, still a Msg when it was one."""
+    if isinstance(message, Msg) and "problem" in message.params:
+        return message.params["problem"]
+    return message[len(prefix):]
 
 
 def errors_by_line(text: str, errors: tuple[FieldError, ...]) -> tuple[dict[int, list[FieldError]], list[FieldError]]:
@@ -289,7 +297,7 @@ def errors_by_line(text: str, errors: tuple[FieldError, ...]) -> tuple[dict[int,
             number = first["missing"]
         elif error.field == "round" and line_said:
             number = int(line_said[1]) - 1
-            error = FieldError("round", error.message[len(line_said[0]):])
+            error = FieldError("round", _without_line(error.message, line_said[0]))
         seat = re.match(r"end\.hands\.([ESWN])", error.field)
         field = f"{seat[1]} {_field_of(error.field)}" if seat else _field_of(error.field)
         if number is None:

@@ -15,6 +15,8 @@ from typing import NamedTuple
 from .detectors import DETECTORS, GATED, GATES, PER_ITEM_DETECTORS, Detector, always
 from .errors import FieldError, HandError
 from .hand import Hand, WinBy, WinContext
+from .i18n import Msg, Text
+from .phrases import house_rule_switch, listing, plain, way_of
 from .readings import Reading, Shape, ShapeRules, readings
 from .rulesets import Amount, Pattern, Ruleset
 from .tiles import SUIT_OFFSET
@@ -84,13 +86,14 @@ def inactive(ruleset: Ruleset, options: frozenset[str]) -> dict[str, str]:
     off: dict[str, str] = {}
     for p in ruleset.patterns:
         if p.optional and p.id not in options:
-            off[p.id] = f"house rule, off (options={p.id} turns it on)"
+            off[p.id] = Msg("house rule, off ({switch} turns it on)",
+                            switch=house_rule_switch(ruleset, p.id))
         elif p.flowers and not ruleset.flowers_in_play(options):
-            off[p.id] = "flowers are not in play"
+            off[p.id] = Msg("flowers are not in play")
     for other in ruleset.patterns:
         if other.optional and other.id in options:
             for pid in other.supersedes:
-                off[pid] = f"superseded by the house rule {other.name}"
+                off[pid] = Msg("superseded by the house rule {rule}", rule=other.name)
     return off
 
 
@@ -135,29 +138,35 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
     if not ruleset.honours:
         honours = sorted({t for t in tiles if t >= 27})
         if honours:
-            errors.append(FieldError("hand", f"{ruleset.name.en} is played without honours;"
-                                             f" remove {' '.join(t.code for t in honours)}"))
+            errors.append(FieldError("hand", Msg("{rules} is played without honours; remove"
+                                                 " {tiles}", rules=plain(ruleset.name),
+                                                 tiles=" ".join(t.code for t in honours))))
     if (ctx.flowers or ctx.seasons) and not ruleset.flowers_in_play(settings.options):
-        errors.append(FieldError("flowers", f"{ruleset.name.en} is played without flowers"
-                                            " and seasons"))
+        errors.append(FieldError("flowers", Msg("{rules} is played without flowers and seasons",
+                                                rules=plain(ruleset.name))))
     if ctx.missing and ruleset.missing_suit:
         lo = SUIT_OFFSET[ctx.missing]
         held = sorted({t for t in tiles if lo <= t < lo + 9})
         if held:
-            errors.append(FieldError("hand", f"the hand holds its declared missing suit"
-                                             f" ({' '.join(t.code for t in held)}); it cannot win"
-                                             " until that suit is gone (定缺: 缺一门)"))
+            errors.append(FieldError("hand", Msg("the hand holds its declared missing suit"
+                                                 " ({tiles}); it cannot win until that suit is"
+                                                 " gone (定缺: 缺一门)",
+                                                 tiles=" ".join(t.code for t in held))))
     elif ctx.missing and not ruleset.missing_suit:
-        errors.append(FieldError("missing", f"{ruleset.name.en} has no declared missing suit"))
+        errors.append(FieldError("missing", Msg("{rules} has no declared missing suit",
+                                                rules=plain(ruleset.name))))
     for event in sorted(ctx.events):
         spec = ruleset.events.get(event)
         if spec is None:
-            known = ", ".join(ruleset.events) or "none"
-            errors.append(FieldError("events", f"{ruleset.name.en} does not price the event"
-                                               f" {event} (its events: {known})"))
+            known = listing(ruleset.events) or Msg("none")
+            errors.append(FieldError("events", Msg("{rules} does not price the event {event}"
+                                                   " (its events: {known})",
+                                                   rules=plain(ruleset.name), event=event,
+                                                   known=known)))
         elif spec.by is not None and spec.by is not ctx.by:
-            errors.append(FieldError("events", f"{event} in {ruleset.name.en} is a {spec.by.value}"
-                                               f" win ({spec.name})"))
+            errors.append(FieldError("events", Msg("{event} in {rules} is a {way} win ({name})",
+                                                   event=event, rules=plain(ruleset.name),
+                                                   way=way_of(ruleset, spec.by), name=spec.name)))
     if errors:
         raise HandError(errors)
 
@@ -176,32 +185,37 @@ def refuse_other_ways(found: int, ruleset: Ruleset, settings: Settings, by: WinB
     off = inactive(ruleset, settings.options)
     for p in _instant(ruleset):
         if p.by is not by and p.id not in off and found >> COUNT_BITS * p.position & MOST_COUNT:
-            raise HandError([FieldError("by", f"{p.name} wins the moment it is held, as a"
-                                              f" {p.by.value} win; a hand holding it cannot be"
-                                              f" a {by.value} win")])
+            raise HandError([FieldError("by", Msg("{pattern} wins the moment it is held, as a"
+                                                  " {way} win; a hand holding it cannot be a"
+                                                  " {by} win", pattern=p.name,
+                                                  way=way_of(ruleset, p.by),
+                                                  by=way_of(ruleset, by)))])
 
 
-def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> str:
+def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> Msg:
     """Say why complete-looking tiles do not win here, and what would make them win."""
     loose = readings(hand, ShapeRules(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=True))
     shapes = {r.shape for r in loose}
     rules = ruleset.shape_rules(settings.options)
+    name = plain(ruleset.name)
     if Shape.SEVEN_PAIRS in shapes:
         if isinstance(ruleset.seven_pairs, str) and not rules.seven_pairs:
-            return (f"seven pairs is a house rule in {ruleset.name.en}, off:"
-                    f" add options={ruleset.seven_pairs} to play it")
+            return Msg("seven pairs is a house rule in {rules}, off: add {switch} to play it",
+                       rules=name, switch=house_rule_switch(ruleset, ruleset.seven_pairs))
         if rules.seven_pairs and not rules.seven_pairs_quads:
-            return (f"seven pairs in {ruleset.name.en} must be seven different pairs;"
-                    " four alike do not count as two pairs")
+            return Msg("seven pairs in {rules} must be seven different pairs; four alike do not"
+                       " count as two pairs", rules=name)
         if not rules.seven_pairs:
-            return f"{ruleset.name.en} has no seven-pairs hand"
+            return Msg("{rules} has no seven-pairs hand", rules=name)
     if Shape.THIRTEEN_ORPHANS in shapes:
         if isinstance(ruleset.thirteen_orphans, str):
-            return (f"thirteen orphans is a house rule in {ruleset.name.en}, off:"
-                    f" add options={ruleset.thirteen_orphans} to play it")
-        return f"{ruleset.name.en} has no thirteen-orphans hand"
-    return ("the tiles do not make a winning hand: four sets and a pair"
-            + (" or seven pairs" if rules.seven_pairs else "") + " are needed")
+            return Msg("thirteen orphans is a house rule in {rules}, off: add {switch} to play"
+                       " it", rules=name, switch=house_rule_switch(ruleset, ruleset.thirteen_orphans))
+        return Msg("{rules} has no thirteen-orphans hand", rules=name)
+    if rules.seven_pairs:
+        return Msg("the tiles do not make a winning hand: four sets and a pair or seven pairs are"
+                   " needed")
+    return Msg("the tiles do not make a winning hand: four sets and a pair are needed")
 
 
 def detect(reading: Reading, ctx: WinContext, ruleset: Ruleset) -> dict[str, int]:
@@ -309,8 +323,9 @@ def score_ticks(ticks: Mapping[str, int], ruleset: Ruleset, settings: Settings |
     settings = settings or default_settings(ruleset)
     unknown = [t for t in ticks if t not in ruleset.by_id]
     if unknown:
-        raise HandError([FieldError("ticks", f"unknown pattern {', '.join(unknown)} in"
-                                             f" {ruleset.name.en}")])
+        raise HandError([FieldError("ticks", Msg("unknown pattern {pattern} in {rules}",
+                                                 pattern=listing(unknown),
+                                                 rules=plain(ruleset.name)))])
     items, total, _ = select(dict(ticks), ruleset, settings, by)
     return _finish(ruleset, settings, None, items, total)
 
@@ -355,7 +370,7 @@ def _select(found: int, ruleset: Ruleset, settings: Settings,
         if pid in off:
             notes[pid] = off[pid]
         elif by_id[pid].by is not None and by_id[pid].by is not by:
-            notes[pid] = f"needs a {by_id[pid].by.value} win"
+            notes[pid] = Msg("needs a {way} win", way=way_of(ruleset, by_id[pid].by))
         else:
             eligible.append(pid)
     in_play = frozenset(eligible)
@@ -408,21 +423,31 @@ def _why_not(p: Pattern, chosen: Sequence[Pattern], present: Mapping[str, int],
     """The reason a present pattern was left out, naming what counted instead."""
     for q in chosen:
         if q.alone:
-            return f"{q.name} is a limit hand (例牌): no other fan counts beside it"
+            return Msg("{pattern} is a limit hand (例牌): no other fan counts beside it",
+                       pattern=q.name)
         if p.id in q.includes:
-            return f"included in {q.name}"
+            return Msg("included in {pattern}", pattern=q.name)
         if p.id in q.replaces:
-            return f"replaced by {q.name}"
+            return Msg("replaced by {pattern}", pattern=q.name)
     for q in chosen:
         if p.group is not None and p.group == q.group:
             mine, theirs = value(p, present[p.id], settings), value(q, present[q.id], settings)
+            group = GROUP_WORDS.get(p.group, p.group)
             if mine == theirs:
-                return f"only one {p.group} counts: {q.name} is the more specific"
-            return f"only one {p.group} counts: {q.name} is worth more"
+                return Msg("only one {group} counts: {pattern} is the more specific", group=group,
+                           pattern=q.name)
+            return Msg("only one {group} counts: {pattern} is worth more", group=group,
+                       pattern=q.name)
     for q in chosen:
         if q.id in p.excludes or p.alone:
-            return f"the hand is worth more without it ({q.name} and the rest count instead)"
-    return "not counted"
+            return Msg("the hand is worth more without it ({pattern} and the rest count instead)",
+                       pattern=q.name)
+    return Msg("not counted")
+
+
+# A pattern group's id as the notes say it ("only one special counts").
+GROUP_WORDS = {"special": Text("special", "特殊牌型", "特殊牌型"),
+               "tier": Text("tier", "同級番種", "同级番种")}
 
 
 def _finish(ruleset: Ruleset, settings: Settings, reading: Reading | None,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from .description import parse_hand
 from .errors import FieldError, HandError
 from .hand import SEATS, Hand, MeldKind, WinBy
+from .i18n import N_, Msg, Text
 from .payments import fmt
 from .readings import waits
 from .request import Calculation, calculate, read_ruleset, read_settings
@@ -26,6 +27,19 @@ KONG_KINDS = ("exposed", "concealed", "added")
 # still holding the declared missing suit (花猪, which is never ready either)
 WALL_STATUSES = ("not-ready", "pig")
 MAX_EVENTS = 40
+# A seat as a sentence names it: the letter in English, the wind in Chinese.
+SEAT_NAMES = {"E": Text("E", "東", "东"), "S": Text("S", "南", "南"), "W": Text("W", "西", "西"),
+              "N": Text("N", "北", "北")}
+# The kongs' own names (the ledger's reasons give them in Chinese in every language).
+KONG_NAMES = {"exposed": Text("直杠", "直槓", "直杠"), "concealed": Text("暗杠", "暗槓", "暗杠"),
+              "added": Text("补杠", "補槓", "补杠")}
+KONG_KIND_WORDS = {"exposed": Text("exposed", "直槓", "直杠"), "concealed": Text("concealed", "暗槓", "暗杠"),
+                   "added": Text("added", "補槓", "补杠")}
+
+
+def seat_name(seat: str | None) -> Text | str | None:
+    """A seat as a sentence says it (E in English, 東 in Chinese); anything else as it is."""
+    return SEAT_NAMES.get(seat, seat) if isinstance(seat, str) else seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +77,7 @@ class Line:
     payer: str
     payee: str
     amount: Amount
-    reason: str
+    reason: str          # a Msg: said in the reader's language
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,46 +114,49 @@ def _fail(field_name: str, message: str) -> HandError:
 def read_round(data: Mapping) -> Round:
     """Check the shape of a JSON round and build it."""
     if not isinstance(data, Mapping):
-        raise _fail("round", "expected a JSON object")
+        raise _fail("round", Msg("expected a {format} object", format="JSON"))
     rules = data.get("rules", "sichuan")
     if not isinstance(rules, str):
-        raise _fail("rules", "expected a ruleset id")
+        raise _fail("rules", Msg("expected a ruleset id"))
     missing = data.get("missing", {})
     if not isinstance(missing, Mapping):
-        raise _fail("missing", "expected an object such as {\"E\": \"m\", \"S\": \"p\"}")
+        raise _fail("missing", Msg("expected an object such as {example}", example='{"E": "m", "S": "p"}'))
     for seat, suit in missing.items():
         if seat not in SEATS:
-            raise _fail("missing", f"'{str(seat)[:10]}' is not a seat; use E, S, W or N")
+            raise _fail("missing", Msg("'{seat}' is not a seat; use E, S, W or N", seat=str(seat)[:10]))
         if suit not in ("m", "p", "s"):
-            raise _fail("missing", f"{seat}: '{str(suit)[:10]}' is not a suit; use m, p or s")
+            raise _fail("missing", Msg("{seat}: '{suit}' is not a suit; use m, p or s", seat=seat,
+                                       suit=str(suit)[:10]))
     raw_events = data.get("events", [])
     if not isinstance(raw_events, list):
-        raise _fail("events", "expected a list of events")
+        raise _fail("events", Msg("expected a list of events"))
     if len(raw_events) > MAX_EVENTS:
-        raise _fail("events", f"{len(raw_events)} events is more than a round can hold (at most {MAX_EVENTS})")
+        raise _fail("events", Msg("{n} events is more than a round can hold (at most {most})",
+                                  n=len(raw_events), most=MAX_EVENTS))
     events = tuple(_read_event(e, i) for i, e in enumerate(raw_events))
     end = data.get("end")
     wall_hands = None
     if "end" in data:   # as documented: an object, never null or another type
         if not isinstance(end, Mapping) or end.get("type") != "wall":
-            raise _fail("end", 'expected {"type": "wall", "hands": {...}}')
+            raise _fail("end", Msg("expected {shape}", shape='{"type": "wall", "hands": {...}}'))
         hands = end.get("hands", {})
         if not isinstance(hands, Mapping):
-            raise _fail("end.hands", "expected an object of seat → hand")
+            raise _fail("end.hands", Msg("expected an object of seat → hand"))
         wall_hands = {}
         for seat, hand in hands.items():
             if seat not in SEATS:
-                raise _fail("end.hands", f"'{str(seat)[:10]}' is not a seat")
+                raise _fail("end.hands", Msg("'{seat}' is not a seat", seat=str(seat)[:10]))
             if not isinstance(hand, Mapping):
-                raise _fail(f"end.hands.{seat}", "expected {\"hand\": ..., \"melds\": ...}")
+                raise _fail(f"end.hands.{seat}", Msg("expected {shape}", shape='{"hand": ..., "melds": ...}'))
             _check_strings(hand, ("hand", "melds", "status"), f"end.hands.{seat}")
             if "status" in hand and hand["status"] not in WALL_STATUSES:
-                raise _fail(f"end.hands.{seat}.status", f"'{hand['status'][:20]}' is not a status;"
-                                                        f" use {' or '.join(WALL_STATUSES)}")
+                raise _fail(f"end.hands.{seat}.status", Msg("'{status}' is not a status; use {first} or {second}",
+                                                            status=hand["status"][:20], first="not-ready",
+                                                            second="pig"))
             wall_hands[seat] = {k: v for k, v in hand.items() if k in ("hand", "melds", "status")}
     options = data.get("options", "")
     if not isinstance(options, str):
-        raise _fail("options", "expected the options as one comma-separated string")
+        raise _fail("options", Msg("expected the options as one comma-separated string"))
     return Round(rules, dict(missing), events, wall_hands, options)
 
 
@@ -147,55 +164,66 @@ def _check_strings(raw: Mapping, keys: tuple[str, ...], where: str) -> None:
     """Fields that hold text must be JSON strings (a number or a list is not read as text)."""
     for key in keys:
         if key in raw and not isinstance(raw[key], str):
-            raise _fail(f"{where}.{key}", "expected a string")
+            raise _fail(f"{where}.{key}", Msg("expected a string"))
 
 
 def _read_event(raw, i: int) -> Kong | Win:
     where = f"events[{i}]"
     if not isinstance(raw, Mapping):
-        raise _fail(where, "expected an object")
+        raise _fail(where, Msg("expected an object"))
     kind = raw.get("type")
     seat = raw.get("seat")
     if seat not in SEATS:
-        raise _fail(f"{where}.seat", f"'{str(seat)[:10]}' is not a seat; use E, S, W or N")
+        raise _fail(f"{where}.seat", Msg("'{seat}' is not a seat; use E, S, W or N", seat=str(seat)[:10]))
     source = raw.get("from")
     if source is not None and source not in SEATS:
-        raise _fail(f"{where}.from", f"'{str(source)[:10]}' is not a seat")
+        raise _fail(f"{where}.from", Msg("'{seat}' is not a seat", seat=str(source)[:10]))
     if kind == "kong":
         how = raw.get("kind")
         if how not in KONG_KINDS:
-            raise _fail(f"{where}.kind", f"'{str(how)[:20]}' is not a kong kind; use exposed, concealed or added")
+            raise _fail(f"{where}.kind", Msg("'{kind}' is not a kong kind; use {first}, {second} or {third}",
+                                             kind=str(how)[:20], first="exposed", second="concealed", third="added"))
         _check_strings(raw, ("tile",), where)
         if "drawn" in raw and not isinstance(raw["drawn"], bool):
-            raise _fail(f"{where}.drawn", "expected true or false")
+            raise _fail(f"{where}.drawn", Msg("expected {first} or {second}", first="true", second="false"))
         try:
             tiles = parse_tiles(raw.get("tile", ""))
         except ValueError as err:
             raise _fail(f"{where}.tile", str(err)) from None
         if len(tiles) != 1 or tiles[0].is_bonus:
-            raise _fail(f"{where}.tile", "give the one tile of the kong, e.g. 5m")
+            raise _fail(f"{where}.tile", Msg("give the one tile of the kong, e.g. 5m"))
         if how == "exposed" and source is None:
-            raise _fail(f"{where}.from", "an exposed kong is made from someone's discard: say whose")
+            raise _fail(f"{where}.from", Msg("an exposed kong is made from someone's discard: say whose"))
         if how != "exposed" and source is not None:
-            raise _fail(f"{where}.from", f"a {how} kong is not made from a discard")
+            raise _fail(f"{where}.from", Msg(_NOT_FROM_A_DISCARD[how]))
         if source == seat:
-            raise _fail(f"{where}.from", "a player cannot kong their own discard")
+            raise _fail(f"{where}.from", Msg("a player cannot kong their own discard"))
         return Kong(seat, how, tiles[0], source, bool(raw.get("drawn", True)))
     if kind == "win":
         by = raw.get("by", "discard")
         if by not in ("self-draw", "discard"):
-            raise _fail(f"{where}.by", f"'{str(by)[:20]}' is not a way of winning")
+            raise _fail(f"{where}.by", Msg("'{by}' is not a way of winning", by=str(by)[:20]))
         win_by = WinBy(by)
         if win_by is WinBy.DISCARD and source is None:
-            raise _fail(f"{where}.from", "a discard win needs the discarder")
+            raise _fail(f"{where}.from", Msg("a discard win needs the discarder"))
         if win_by is WinBy.SELF_DRAW and source is not None:
-            raise _fail(f"{where}.from", "a self-drawn win has no discarder")
+            raise _fail(f"{where}.from", Msg("a self-drawn win has no discarder"))
         if source == seat:
-            raise _fail(f"{where}.from", "a player cannot win on their own discard")
+            raise _fail(f"{where}.from", Msg("a player cannot win on their own discard"))
         _check_strings(raw, ("hand", "melds", "win", "events"), where)
         params = {k: raw[k] for k in ("hand", "melds", "win", "events") if raw.get(k)}
         return Win(seat, win_by, source, params)
-    raise _fail(f"{where}.type", f"'{str(kind)[:20]}' is not an event; use kong or win")
+    raise _fail(f"{where}.type", Msg("'{kind}' is not an event; use {first} or {second}", kind=str(kind)[:20],
+                                     first="kong", second="win"))
+
+
+_NOT_FROM_A_DISCARD = {"concealed": N_("a concealed kong is not made from a discard"),
+                       "added": N_("an added kong is not made from a discard")}
+
+
+def line_error(number: int, problem: Msg) -> HandError:
+    """An error of one line of the round's text: "line 3: …" (the problem kept apart for the page)."""
+    return _fail("round", Msg("line {number}: {problem}", number=number, problem=problem))
 
 
 _LINE_WORD = re.compile(r"[A-Za-z0-9:=,_-]+")
@@ -210,14 +238,14 @@ def parse_round_text(text: str, rules: str = "sichuan") -> dict:
     data: dict = {"rules": rules, "missing": {}, "events": []}
     lines = [ln.strip() for ln in text.splitlines()]
     if len(lines) > MAX_EVENTS + 10:
-        raise _fail("round", f"{len(lines)} lines is too many (at most {MAX_EVENTS + 10})")
+        raise _fail("round", Msg("{n} lines is too many (at most {most})", n=len(lines), most=MAX_EVENTS + 10))
     for number, line in enumerate(lines, 1):
         if not line or line.startswith("#"):
             continue
         try:
             words = shlex.split(line)
         except ValueError:
-            raise _fail("round", f"line {number}: unbalanced quotes") from None
+            raise line_error(number, Msg("unbalanced quotes")) from None
         head, rest = words[0].lower(), words[1:]
         pairs = dict(w.split("=", 1) for w in rest if "=" in w)
         plain = [w for w in rest if "=" not in w]
@@ -227,8 +255,8 @@ def parse_round_text(text: str, rules: str = "sichuan") -> dict:
             data["options"] = ",".join(filter(None, [data.get("options", ""), *rest]))
         elif head == "kong":
             if len(plain) < 3:
-                raise _fail("round", f"line {number}: write 'kong SEAT exposed|concealed|added TILE"
-                                     " [from SEAT] [held]'")
+                raise line_error(number, Msg("write '{form}'", form="kong SEAT exposed|concealed|added TILE"
+                                                                  " [from SEAT] [held]"))
             event = {"type": "kong", "seat": plain[0].upper(), "kind": plain[1].lower(), "tile": plain[2]}
             if "from" in plain:
                 event["from"] = _after(plain, "from", number)
@@ -237,8 +265,8 @@ def parse_round_text(text: str, rules: str = "sichuan") -> dict:
             data["events"].append(event)
         elif head == "win":
             if len(plain) < 2:
-                raise _fail("round", f"line {number}: write 'win SEAT self-draw|discard [from SEAT]"
-                                     " hand=… [melds=…] [win=…] [events=…]'")
+                raise line_error(number, Msg("write '{form}'", form="win SEAT self-draw|discard [from SEAT]"
+                                                                  " hand=… [melds=…] [win=…] [events=…]"))
             event = {"type": "win", "seat": plain[0].upper(), "by": plain[1].lower()}
             if "from" in plain:
                 event["from"] = _after(plain, "from", number)
@@ -255,15 +283,15 @@ def parse_round_text(text: str, rules: str = "sichuan") -> dict:
                 hands[seat].update(("status", b.lower()) for b in bits[1:] if "=" not in b)
             data["end"] = {"type": "wall", "hands": hands}
         else:
-            raise _fail("round", f"line {number}: '{head[:20]}' is not missing, options, kong, win"
-                                 " or wall")
+            raise line_error(number, Msg("'{head}' is not {heads} or {last}", head=head[:20],
+                                         heads="missing, options, kong, win", last="wall"))
     return data
 
 
 def _after(words: list[str], key: str, number: int) -> str:
     at = words.index(key)
     if at + 1 >= len(words):
-        raise _fail("round", f"line {number}: '{key}' needs a seat after it")
+        raise line_error(number, Msg("'{key}' needs a seat after it", key=key))
     return words[at + 1].upper()
 
 
@@ -274,7 +302,9 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -
     """Price every event of the round in order, then the end, as the ruleset says."""
     ruleset = read_ruleset({"rules": round_.rules}, rulesets)
     if ruleset.settlement is None:
-        raise _fail("rules", f"{ruleset.name.en} has no round settlement (try sichuan or sichuan-sbr)")
+        name = Text(ruleset.name.en, ruleset.name.zh_hant, ruleset.name.zh_hans)
+        raise _fail("rules", Msg("{name} has no round settlement (try {first} or {second})", name=name,
+                                 first="sichuan", second="sichuan-sbr"))
     settings = read_settings({"options": round_.options}, ruleset)
     rules = ruleset.settlement_with(settings.options)
     stake = settings.stake
@@ -298,40 +328,46 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -
     for step, event in enumerate(round_.events):
         where = f"events[{step}]"
         if len(won) >= 3:
-            raise _fail(where, "the round is over: three players have already won")
+            raise _fail(where, Msg("the round is over: three players have already won"))
         if event.seat in won:
-            raise _fail(where, f"{event.seat} has already won this round and takes no further part")
+            raise _fail(where, Msg("{seat} has already won this round and takes no further part",
+                                   seat=seat_name(event.seat)))
         if event.discarder is not None and event.discarder in won:
-            raise _fail(where, f"{event.discarder} has already won, so makes no discard")
+            raise _fail(where, Msg("{seat} has already won, so makes no discard", seat=seat_name(event.discarder)))
         if isinstance(event, Kong):
-            labels.append(f"{event.seat} {event.kind} kong of {event.tile.code}")
+            labels.append(Msg(_KONG_LABELS[event.kind], seat=seat_name(event.seat), tile=event.tile.code))
             _count_kong(copies, event, where)
             amount = rules.kong_payments[event.kind] * stake
-            name = {"exposed": "直杠", "concealed": "暗杠", "added": "补杠"}[event.kind]
+            name = KONG_NAMES[event.kind]
             if event.kind == "added" and rules.added_kong_needs_drawn_tile and not event.drawn:
                 pay(step, "kong", event.seat, event.seat, 0, "")
-                labels[-1] += " (tile held since earlier: no payment)"
+                labels[-1] = Msg("{label} (tile held since earlier: no payment)", label=labels[-1])
             elif event.kind == "exposed":
                 pay(step, "kong", event.discarder, event.seat, amount,
-                    f"{name}: {event.discarder} discarded the fourth {event.tile.code}")
+                    Msg("{name}: {discarder} discarded the fourth {tile}", name=name,
+                        discarder=seat_name(event.discarder), tile=event.tile.code))
                 kong_income.append((step, event.seat, event.discarder, amount))
             else:
                 for payer in SEATS:
                     if payer != event.seat and payer not in won:
                         pay(step, "kong", payer, event.seat, amount,
-                            f"{name} of {event.tile.code}: every player still in pays")
+                            Msg("{name} of {tile}: every player still in pays", name=name, tile=event.tile.code))
                         kong_income.append((step, event.seat, payer, amount))
             last_kong[event.seat] = step
         else:
             _check_win_moment(round_, step, event, where)
             calc = _price_win(event, round_, won, ruleset, rulesets, where)
             wins[step] = calc
-            labels.append(f"{event.seat} wins by {event.by.value}"
-                          + (f" on {event.discarder}'s discard" if event.discarder else ""))
+            if event.discarder:
+                labels.append(Msg("{seat} wins by discard on {discarder}'s discard", seat=seat_name(event.seat),
+                                  discarder=seat_name(event.discarder)))
+            else:
+                labels.append(Msg("{seat} wins by self-draw", seat=seat_name(event.seat)))
             for p in calc.payments:
                 if p.amount < 0:
                     pay(step, "win", p.seat, event.seat, -p.amount,
-                        f"{event.seat}'s win, {calc.score.capped_fan} fan: {p.reason}")
+                        Msg("{seat}'s win, {fan} fan: {reason}", seat=seat_name(event.seat),
+                            fan=calc.score.capped_fan, reason=p.reason))
             events_here = calc.hand.context.events if calc.hand else frozenset()
             if "kong-cannon" in events_here and event.discarder in last_kong and (
                     rules.kong_transfer_on_cannon or rules.kong_void_on_cannon):
@@ -341,12 +377,13 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -
                     _, payee, payer, amount = entry
                     if rules.kong_transfer_on_cannon:
                         pay(step, "transfer", payee, event.seat, amount,
-                            f"呼叫转移: {event.seat} won on the discard right after {payee}'s"
-                            f" kong, so the {fmt(amount)} {payer} paid for it goes to {event.seat}")
+                            Msg("呼叫转移: {seat} won on the discard right after {payee}'s kong, so the"
+                                " {amount} {payer} paid for it goes to {seat}", seat=seat_name(event.seat),
+                                payee=seat_name(payee), amount=fmt(amount), payer=seat_name(payer)))
                     else:
                         pay(step, "void", payee, payer, amount,
-                            f"{payee}'s kong is void: {event.seat} won on the discard right"
-                            " after it")
+                            Msg("{payee}'s kong is void: {seat} won on the discard right after it",
+                                payee=seat_name(payee), seat=seat_name(event.seat)))
             won.append(event.seat)
         running.append(dict(totals))
 
@@ -355,13 +392,15 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -
     still_in = [s for s in SEATS if s not in won]
     if round_.wall_hands is not None:
         if len(won) >= 3:
-            raise _fail("end", "three players have won: the wall cannot also run out")
+            raise _fail("end", Msg("three players have won: the wall cannot also run out"))
         missing_hands = [s for s in still_in if s not in round_.wall_hands]
         if missing_hands:
-            raise _fail("end.hands", f"give the tiles of every player still in: {', '.join(missing_hands)}")
+            raise _fail("end.hands", Msg("give the tiles of every player still in: {seats}",
+                                         seats=", ".join(missing_hands)))
         extra = [s for s in round_.wall_hands if s in won]
         if extra:
-            raise _fail("end.hands", f"{', '.join(extra)} already won; only players still in show their tiles")
+            raise _fail("end.hands", Msg("{seats} already won; only players still in show their tiles",
+                                         seats=", ".join(extra)))
         end_states = tuple(_end_state(seat, round_, ruleset, rulesets, settings) for seat in still_in)
         _settle_wall(end_states, rules, stake, pay, end_step)
         refunders = [e.seat for e in end_states
@@ -377,12 +416,13 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -
             kong_income.remove(entry)
             _, payee, payer, amount = entry
             pay(end_step, "refund", payee, payer, amount,
-                f"退税: {payee} " + ("never won, so" if rules.refund == "never-won" else
-                                     "is not ready at the wall's end, so")
-                + f" returns the kong money {payer} paid")
+                Msg("退税: {payee} never won, so returns the kong money {payer} paid",
+                    payee=seat_name(payee), payer=seat_name(payer)) if rules.refund == "never-won" else
+                Msg("退税: {payee} is not ready at the wall's end, so returns the kong money {payer} paid",
+                    payee=seat_name(payee), payer=seat_name(payer)))
     if round_.wall_hands is not None or refunders:
         running.append(dict(totals))
-        labels.append("end of the round")
+        labels.append(Msg("end of the round"))
     return Ledger(ruleset, round_, tuple(lines), tuple(running), dict(totals), wins, end_states,
                   tuple(labels))
 
@@ -407,24 +447,25 @@ def _check_win_moment(round_: Round, step: int, event: Win, where: str) -> None:
     before = _before(round_, step, event)
     if "kong-cannon" in events:
         if not (isinstance(before, Kong) and before.seat == event.discarder):
-            what = ("another player's kong" if isinstance(before, Kong) else
-                    "a win" if isinstance(before, Win) else "nothing")
-            raise _fail(f"{where}.events", f"杠上炮 (kong-cannon) is a win on the discard made right"
-                                           f" after the discarder's kong, but {event.discarder}'s"
-                                           f" discard here follows {what}; enter"
-                                           f" {event.discarder}'s kong just before this win")
+            what = (Msg("another player's kong") if isinstance(before, Kong) else
+                    Msg("a win") if isinstance(before, Win) else Msg("nothing"))
+            raise _fail(f"{where}.events", Msg("杠上炮 ({event}) is a win on the discard made right after the"
+                                               " discarder's kong, but {seat}'s discard here follows {what};"
+                                               " enter {seat}'s kong just before this win",
+                                               event="kong-cannon", seat=seat_name(event.discarder), what=what))
     if "robbing-the-kong" in events and isinstance(before, Kong) and (
             before.seat == event.discarder):
-        raise _fail(f"events[{step - 1}]", f"{before.seat}'s {before.kind} kong of"
-                                           f" {before.tile.code} was robbed ({where}), so it never"
-                                           " happened and no kong money changes hands (抢杠胡):"
-                                           " remove that kong line")
+        raise _fail(f"events[{step - 1}]", Msg("{seat}'s {kind} kong of {tile} was robbed ({where}), so it never"
+                                               " happened and no kong money changes hands (抢杠胡):"
+                                               " remove that kong line", seat=seat_name(before.seat),
+                                               kind=KONG_KIND_WORDS[before.kind], tile=before.tile.code,
+                                               where=where))
 
 
 def _count_kong(copies: list[int], kong: Kong, where: str) -> None:
     copies[kong.tile] += 4
     if copies[kong.tile] > 4:
-        raise _fail(where, f"a kong of {kong.tile.code}: all four copies are already in use")
+        raise _fail(where, Msg("a kong of {tile}: all four copies are already in use", tile=kong.tile.code))
 
 
 def _price_win(event: Win, round_: Round, won: list[str], ruleset: Ruleset,
@@ -489,18 +530,21 @@ def _settle_wall(states, rules: SettlementRules, stake, pay, step: int) -> None:
         for pig in pigs:
             for other in clean:
                 pay(step, "flower-pig", pig.seat, other.seat, rules.flower_pig * stake,
-                    f"查花猪: {pig.seat} still holds its missing suit and pays every player who cleared it")
+                    Msg("查花猪: {seat} still holds its missing suit and pays every player who cleared it",
+                        seat=seat_name(pig.seat)))
     ready = [e for e in states if e.ready]
     payers = [e for e in states if not e.ready and (rules.pig_pays_ready_check or not e.pig)]
     for payer in payers:
         for r in ready:
             pay(step, "ready-check", payer.seat, r.seat, r.best * stake,
-                f"查叫: {payer.seat} is not ready and pays {r.seat}'s best wait"
-                f" ({r.best_tile.code}, {r.best} points)")
+                Msg("查叫: {payer} is not ready and pays {payee}'s best wait ({tile}, {points} points)",
+                    payer=seat_name(payer.seat), payee=seat_name(r.seat), tile=r.best_tile.code, points=r.best))
 
 
-_KONG_WORDS = {"exposed": "an exposed kong (直杠)", "concealed": "a concealed kong (暗杠)",
-               "added": "an added kong (补杠)"}
+_KONG_LABELS = {"exposed": N_("{seat} exposed kong of {tile}"), "concealed": N_("{seat} concealed kong of {tile}"),
+                "added": N_("{seat} added kong of {tile}")}
+_KONG_WORDS = {"exposed": Msg("an exposed kong (直杠)"), "concealed": Msg("a concealed kong (暗杠)"),
+               "added": Msg("an added kong (补杠)")}
 _KONG_MELD = {"exposed": MeldKind.KONG, "concealed": MeldKind.CKONG, "added": MeldKind.AKONG}
 
 
@@ -525,9 +569,12 @@ def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
             kind = _KONG_MELD[event.kind]
             if not any(m.kind is kind and m.first == event.tile for m in hand.melds):
                 prefix = {"exposed": "kong:", "concealed": "ckong:", "added": "akong:"}[event.kind]
-                raise _fail(f"{where}.melds", f"{event.seat} declared a {event.kind} kong of"
-                                              f" {event.tile.code} (events[{step}]): list it in the"
-                                              f" melds as {prefix}{event.tile.code[0] * 4}{event.tile.suit}")
+                token = f"{prefix}{event.tile.code[0] * 4}{event.tile.suit}"
+                raise _fail(f"{where}.melds", Msg("{seat} declared a {kind} kong of {tile} ({event}): list it"
+                                                  " in the melds as {meld}", seat=seat_name(event.seat),
+                                                  kind=KONG_KIND_WORDS[event.kind], tile=event.tile.code,
+                                                  event=f"events[{step}]",
+                                                  meld=token))
     kind_word = {v: k for k, v in _KONG_MELD.items()}
     for step, calc in wins.items():
         seat = round_.events[step].seat
@@ -537,10 +584,12 @@ def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
             if meld.is_kong and (meld.kind, meld.first) not in declared:
                 word = kind_word[meld.kind]
                 source = " from SEAT" if word == "exposed" else ""
-                raise _fail(f"events[{step}].melds", f"{seat} shows {meld.token}, {_KONG_WORDS[word]} the"
-                                                     " round never declared: enter 'kong"
-                                                     f" {seat} {word} {meld.first.code}{source}'"
-                                                     " before the win, where its kong money is paid")
+                line = f"kong {seat} {word} {meld.first.code}{source}"
+                raise _fail(f"events[{step}].melds", Msg("{seat} shows {meld}, {kong} the round never declared:"
+                                                         " enter '{line}' before the win, where its kong money"
+                                                         " is paid", seat=seat_name(seat), meld=meld.token,
+                                                         kong=_KONG_WORDS[word],
+                                                         line=line))
 
 
 def _check_copies_across(round_: Round, wins: Mapping[int, Calculation]) -> None:
@@ -551,10 +600,10 @@ def _check_copies_across(round_: Round, wins: Mapping[int, Calculation]) -> None
         for t in hand.concealed + tuple(t for m in hand.melds for t in m.tiles):
             counts[t] += 1
             if counts[t] > 4:
-                raise _fail(where, f"a fifth {t.code} in the round: only four exist")
+                raise _fail(where, Msg("a fifth {tile} in the round: only four exist", tile=t.code))
     for step, event in enumerate(round_.events):
         if isinstance(event, Kong) and event.seat not in shown:
             counts[event.tile] += 4   # an unshown declarer still holds all four
             if counts[event.tile] > 4:
-                raise _fail(f"events[{step}]", f"a kong of {event.tile.code}: some of its four copies"
-                                               " are in other players' hands")
+                raise _fail(f"events[{step}]", Msg("a kong of {tile}: some of its four copies are in other"
+                                                   " players' hands", tile=event.tile.code))

@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from .errors import FieldError, HandError
 from .hand import SEATS
+from .i18n import Msg
 from .request import Calculation, calculate, read_ruleset, read_settings
 from .rulesets import Amount, Ruleset, exact
 from .settlement import Ledger, parse_round_text, read_round, settle_round
@@ -172,8 +173,8 @@ def read_seats(text: str, field_name: str = "seats") -> tuple[int, ...]:
     """
     digits = re.sub(r"[,\s]", "", text)
     if not re.fullmatch(r"[1-4]{4}", digits) or len(set(digits)) != 4:
-        raise _fail(field_name, f"'{text[:12]}' is not a seating: give the players at E, S, W, N,"
-                                " each of 1-4 once, e.g. 2341")
+        raise _fail(field_name, Msg("'{seats}' is not a seating: give the players at E, S, W, N, each of 1-4"
+                                    " once, e.g. 2341", seats=text[:12]))
     return tuple(int(d) - 1 for d in digits)
 
 
@@ -197,27 +198,27 @@ def parse_entry(line: str, where: str = "hands") -> Entry:
         for word in words[1:]:
             key, _, value = word.partition("=")
             if key != "at":
-                raise _fail(where, f"'{word[:20]}': a ledger entry takes only at=… before its first '/'")
+                raise _fail(where, Msg("'{word}': a ledger entry takes only at=… before its first '/'", word=word[:20]))
             at = read_seats(value, where)
         lines = [part.strip() for part in rest.split("/") if part.strip()]
         if not lines:
-            raise _fail(where, "a ledger entry needs the round's lines after 'ledger /'")
+            raise _fail(where, Msg("a ledger entry needs the round's lines after '{head}'", head=f"{LEDGER} /"))
         return Entry(round_text="\n".join(lines), at=at)
     params: dict[str, str] = {}
     at = None
     for word in line.split():
         key, eq, value = word.partition("=")
         if not eq:
-            raise _fail(where, f"'{word[:20]}' is not name=value")
+            raise _fail(where, Msg("'{word}' is not name=value", word=word[:20]))
         if key == "at":
             at = read_seats(value, where)
         elif key in HAND_KEYS:
             params[key] = value
         else:
-            raise _fail(where, f"'{key[:20]}' is not part of a hand here; use "
-                               f"{', '.join(HAND_KEYS)} (the rules and dials are the sheet's)")
+            raise _fail(where, Msg("'{key}' is not part of a hand here; use {keys} (the rules and dials are the"
+                                   " sheet's)", key=key[:20], keys=", ".join(HAND_KEYS)))
     if not params:
-        raise _fail(where, "an empty entry: give the hand, e.g. hand=123m456m789m234p55s")
+        raise _fail(where, Msg("an empty entry: give the hand, e.g. {example}", example="hand=123m456m789m234p55s"))
     return Entry(params=tuple(params.items()), at=at)
 
 
@@ -240,10 +241,11 @@ def read_sheet(params: Mapping[str, str], names: Sequence[str] = ()) -> Sheet:
     cleaned += [""] * (4 - len(cleaned))
     for i, name in enumerate(cleaned):
         if len(name) > MAX_NAME:
-            errors.append(FieldError("names", f"'{name[:MAX_NAME]}…' is longer than {MAX_NAME} characters"))
+            errors.append(FieldError("names", Msg("'{name}…' is longer than {most} characters", name=name[:MAX_NAME],
+                                                  most=MAX_NAME)))
             cleaned[i] = name[:MAX_NAME]
     if len(given) > 4:
-        errors.append(FieldError("names", f"{len(given)} names: a table has four players"))
+        errors.append(FieldError("names", Msg("{n} names: a table has four players", n=len(given))))
     dials = tuple((k, params[k].strip()) for k in DIAL_KEYS if params.get(k, "").strip())
     seats = None
     if params.get("seats", "").strip():
@@ -253,15 +255,16 @@ def read_sheet(params: Mapping[str, str], names: Sequence[str] = ()) -> Sheet:
             errors += err.errors
     lines = [ln for ln in params.get("hands", "").splitlines() if ln.strip()]
     if len(lines) > MAX_ENTRIES:
-        errors.append(FieldError("hands", f"{len(lines)} hands is more than a sheet holds"
-                                          f" (at most {MAX_ENTRIES})"))
+        errors.append(FieldError("hands", Msg("{n} hands is more than a sheet holds (at most {most})",
+                                              n=len(lines), most=MAX_ENTRIES)))
         lines = lines[:MAX_ENTRIES]
     entries = []
     for number, line in enumerate(lines, 1):
         try:
             entries.append(parse_entry(line, "hands"))
         except HandError as err:
-            errors += [FieldError(e.field, f"hand {number}: {e.message}") for e in err.errors]
+            errors += [FieldError(e.field, Msg("hand {number}: {problem}", number=number, problem=e.message))
+                       for e in err.errors]
     if errors:
         raise HandError(errors)
     return Sheet(rules, tuple(cleaned), dials, tuple(entries), seats)
@@ -291,12 +294,13 @@ def add_entry(sheet: Sheet, entry: Entry, replace: int | None = None) -> Sheet:
     seating = sheet.seating()
     if replace is not None:
         if not 1 <= replace <= len(entries):
-            raise _fail("entry", f"there is no hand {replace} on the sheet")
+            raise _fail("entry", Msg("there is no hand {number} on the sheet", number=replace))
         at = entry.at or seating[replace - 1]
         entries[replace - 1] = Entry(entry.params, entry.round_text, at)
         return _canonical_seating(Sheet(sheet.rules, sheet.names, sheet.dials, tuple(entries), sheet.seats))
     if len(entries) >= MAX_ENTRIES:
-        raise _fail("hands", f"the sheet is full: it holds {MAX_ENTRIES} hands; export it and start another")
+        raise _fail("hands", Msg("the sheet is full: it holds {most} hands; export it and start another",
+                                 most=MAX_ENTRIES))
     entries.append(Entry(entry.params, entry.round_text, entry.at or sheet.next_seats()))
     return _canonical_seating(Sheet(sheet.rules, sheet.names, sheet.dials, tuple(entries), None))
 
@@ -304,7 +308,7 @@ def add_entry(sheet: Sheet, entry: Entry, replace: int | None = None) -> Sheet:
 def remove_entry(sheet: Sheet, number: int) -> Sheet:
     """The sheet without hand `number` (1-based); the others keep their seats."""
     if not 1 <= number <= len(sheet.entries):
-        raise _fail("remove", f"there is no hand {number} on the sheet")
+        raise _fail("remove", Msg("there is no hand {number} on the sheet", number=number))
     seating = sheet.seating()
     entries = tuple(Entry(e.params, e.round_text, seating[i])
                     for i, e in enumerate(sheet.entries) if i != number - 1)

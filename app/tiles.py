@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from operator import itemgetter
 
 from .errors import NotationError
+from .i18n import Msg
 
 SUITS = ("m", "p", "s", "z")
 BONUS_KINDS = ("fl", "se")
@@ -174,7 +175,7 @@ def tile(code: str) -> Tile:
     """
     tiles = parse_tiles(code)
     if len(tiles) != 1:
-        raise NotationError(code, 0, f"expected exactly one tile, found {len(tiles)}")
+        raise NotationError(code, 0, Msg("expected exactly one tile, found {n}", n=len(tiles)))
     return tiles[0]
 
 
@@ -187,7 +188,8 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
     if len(text) > MAX_NOTATION_LENGTH:
         raise NotationError(
             text[:20] + "…", 0,
-            f"{len(text)} characters is too long for tile notation (at most {MAX_NOTATION_LENGTH})",
+            Msg("{n} characters is too long for tile notation (at most {most})", n=len(text),
+                most=MAX_NOTATION_LENGTH),
         )
     source = "".join(text.split()).lower()  # whitespace is ignored, even inside a run
     indexes = plain_indexes(source)
@@ -205,7 +207,7 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
             number = int(match["number"])
             if not 1 <= number <= 4:
                 raise NotationError(
-                    source, pos, f"{match.group(0)!r} is not a tile: bonus tiles are numbered 1-4"
+                    source, pos, Msg("{code} is not a tile: bonus tiles are numbered 1-4", code=repr(match.group(0)))
                 )
             tiles.append(TILES[SUIT_OFFSET[match["bonus"]] + number - 1])
         pos = match.end()
@@ -255,16 +257,16 @@ def _suited_run(text: str, pos: int, digits: str, suit: str) -> list[Tile]:
     for offset, digit in enumerate(digits):
         rank = int(digit)
         if rank == 0:
-            raise NotationError(text, pos + offset, f"'0{suit}' is not a tile here (no red fives)")
+            raise NotationError(text, pos + offset, Msg("'0{suit}' is not a tile here (no red fives)", suit=suit))
         if rank > size:
             raise NotationError(
-                text, pos + offset, f"'{rank}{suit}' is not a tile: honours are 1z-7z"
+                text, pos + offset, Msg("'{rank}{suit}' is not a tile: honours are 1z-7z", rank=rank, suit=suit)
             )
         run.append(TILES[SUIT_OFFSET[suit] + rank - 1])
     return run
 
 
-def _explain_bad_character(source: str, pos: int) -> str:
+def _explain_bad_character(source: str, pos: int) -> Msg:
     """Say why the text at pos is not notation."""
     end = pos
     while end < len(source) and "0" <= source[end] <= "9":
@@ -272,14 +274,17 @@ def _explain_bad_character(source: str, pos: int) -> str:
     if end > pos:  # ASCII digits not followed by a suit letter
         digits = source[pos:end]
         if end == len(source):
-            return f"'{digits}' at the end has no suit letter (m, p, s or z) after it"
+            return Msg("'{digits}' at the end has no suit letter (m, p, s or z) after it", digits=digits)
         after = source[end]
-        why = "a digit but not ASCII" if after.isdigit() else "not a suit letter (m, p, s or z)"
-        return f"'{digits}' is followed by {after!r}, {why}"
+        why = (Msg("a digit but not ASCII") if after.isdigit()
+               else Msg("not a suit letter (m, p, s or z)"))
+        return Msg("'{digits}' is followed by {after}, {why}", digits=digits, after=repr(after),
+                   why=why)
     char = source[pos]
     if char.isdigit():
-        return f"{char!r} is not an ASCII digit; write ranks as 1-9"
-    return f"unexpected character {char!r}; write tiles as digits plus m, p, s or z (e.g. 123m)"
+        return Msg("{char} is not an ASCII digit; write ranks as 1-9", char=repr(char))
+    return Msg("unexpected character {char}; write tiles as digits plus m, p, s or z (e.g. 123m)",
+               char=repr(char))
 
 
 def format_tiles(tiles: Iterable[Tile]) -> str:

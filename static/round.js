@@ -38,7 +38,7 @@
     if (!tiles.length) {
       var empty = document.createElement("span");
       empty.className = "empty";
-      empty.textContent = "no tiles yet";
+      empty.textContent = picker.getAttribute("data-empty") || "no tiles yet";
       row.appendChild(empty);
     }
     tiles.forEach(function (code, index) {
@@ -48,7 +48,9 @@
       button.name = "remove";
       button.value = String(index);
       button.className = "tile-button";
-      button.setAttribute("aria-label", "Remove " + (image.alt || code));
+      // the page's own words, in its language: "Remove {tile}"
+      var label = picker.getAttribute("data-remove") || "Remove {tile}";
+      button.setAttribute("aria-label", label.replace("{tile}", image.alt || code));
       button.appendChild(image);
       row.appendChild(button);
     });

@@ -214,3 +214,28 @@ def test_the_embedded_page_has_no_site_header_and_picks_into_itself(client):
     text = client.get("/embed/discard", query_string={"hand": HONOURS_READY}).get_data(as_text=True)
     assert '<header class="site">' not in text and "<caption>Discards</caption>" in text
     assert client.get("/embed/discard?add=1m").headers["Location"].startswith("/embed/discard")
+
+
+def test_picking_a_tile_on_a_chinese_page_keeps_the_language(client):
+    response = client.get("/discard", query_string={"hand": "123m", "add": "4m", "lang": "zh-Hant"})
+    assert parse_qs(urlsplit(response.headers["Location"]).query)["lang"] == ["zh-Hant"]
+
+
+def test_the_reasons_are_said_in_the_page_language_with_the_familys_suit_word(client):
+    query = {"rules": "sichuan", "hand": "123m456m789m234p5s9p", "missing": "s"}
+    english = client.get("/api/discard", query_string=query).get_json()["discards"][0]["reasons"]
+    chinese = client.get("/api/discard", query_string={**query, "lang": "zh-Hans"}).get_json()
+    assert english[0] == ("a tile of the declared missing suit (bamboo): it must go before the"
+                          " hand can win")
+    assert chinese["discards"][0]["reasons"][0] == "定缺花色（条子）的牌：要先打掉才能胡牌"
+    assert "听牌" in chinese["discards"][0]["reasons"][1]
+
+
+def test_a_hand_of_the_wrong_size_is_refused_as_a_hand_about_to_discard_in_either_language(client):
+    query = {"hand": "123m11z", "melds": "456m,789m"}
+    english = client.get("/api/discard", query_string=query).get_json()["errors"][0]["message"]
+    assert english == ("5 tiles in the hand and 2 melds make 11; a hand about to discard needs 14"
+                       " (13 and the tile drawn) (each meld counts 3, a kong too): with these"
+                       " melds, type 8 concealed tiles")
+    chinese = client.get("/api/discard", query_string={**query, "lang": "zh-Hant"}).get_json()
+    assert chinese["errors"][0]["message"].startswith("手上 5 張加 2 組牌，共 11 張；打牌前要有 14 張")

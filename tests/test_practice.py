@@ -111,6 +111,21 @@ def test_a_new_series_gets_a_seed_in_its_link(client):
     assert client.get(response.headers["Location"]).status_code == 200
 
 
+@pytest.mark.parametrize("path", ["/practice", "/practice/discard"])
+def test_a_new_series_on_a_chinese_page_stays_in_chinese(client, path):
+    response = client.get(path, query_string={"rules": "hong-kong", "lang": "zh-Hans"})
+    assert response.status_code == 302
+    assert parse_qs(urlsplit(response.headers["Location"]).query)["lang"] == ["zh-Hans"]
+
+
+def test_the_win_context_and_the_verdict_are_said_in_chinese(client):
+    text = client.get("/practice", query_string={"rules": "sichuan", "seed": "42", "n": "1",
+                                                 "answer": "1", "fan": "2",
+                                                 "lang": "zh-Hant"}).get_data(as_text=True)
+    assert "<dt>定缺</dt><dd>萬子（手上沒有）</dd>" in text
+    assert "不太對：你計了 2 番，這手牌值 5 番。" in text
+
+
 @pytest.mark.parametrize("rid", sorted(RULESETS))
 def test_the_same_seed_shows_the_same_hand(client, rid):
     query = {"rules": rid, "seed": "class-7", "n": "3", "level": "patterns"}

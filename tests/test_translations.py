@@ -67,10 +67,9 @@ def test_the_compiled_catalog_the_app_reads_is_the_catalog(locale):
     mo = TRANSLATIONS / locale / "LC_MESSAGES" / "messages.mo"
     assert mo.exists(), f"{mo.name} for {locale} is not compiled: run make catalogs"
     compiled = read_mo(io.BytesIO(mo.read_bytes()))
-    # a plural message's forms: a tuple read from the .po, a list from the .mo
-    pairs = lambda catalog: {(m.id if isinstance(m.id, str) else m.id[0],
-                              m.string if isinstance(m.string, str) else tuple(m.string))
-                             for m in catalog if m.id}
+    def pairs(catalog):
+        return {(m.id if isinstance(m.id, str) else m.id[0],
+                 m.string if isinstance(m.string, str) else tuple(m.string)) for m in catalog if m.id}
     assert pairs(compiled) == pairs(_po(locale)), f"{locale}: stale .mo: run make catalogs"
 
 

@@ -5,6 +5,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from ..discard import calculate_discards
 from ..errors import FieldError, HandError
+from ..i18n import Msg
 from ..request import calculate, calculate_waits
 from .discard import discard_json
 from .openapi import openapi_document
@@ -15,12 +16,12 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 def _params():
     if len(request.query_string) > MAX_QUERY:
-        raise HandError([FieldError("", f"the query is {len(request.query_string)} characters;"
-                                        f" at most {MAX_QUERY}")])
+        raise HandError([FieldError("", Msg("the query is {n} characters; at most {most}",
+                                            n=len(request.query_string), most=MAX_QUERY))])
     try:
         params = params_from(request.args)
     except TooMuch as err:
-        raise HandError([FieldError("", str(err))]) from None
+        raise HandError([FieldError("", err.args[0] if err.args else str(err))]) from None
     params.setdefault("rules", current_app.config["DEFAULT_RULES"])
     return params
 

@@ -16,13 +16,15 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, redirect, render_template
 
-from ..discard import DISCARD_ORDER, DiscardChoice, DiscardResult, calculate_discards
+from ..discard import DISCARD_ORDER, DiscardChoice, DiscardResult, calculate_discards, error_message
 from ..discard_practice import check_discard, deal_discard
 from ..errors import HandError
+from ..i18n import Msg
 from ..tiles import TILES, canonical, format_tiles, parse_tiles, tile
 from .forms import PICKER_TILES, DiscardForm, attach_errors, set_choices
+from .i18n import with_lang
 from .pages import MELD_KINDS, PICKER_ACTIONS, _focus_after, _picker, apply_picker
-from .practice import new_series
+from .practice import new_series, not_a_seed, not_in_series, try_another, unknown_ruleset
 from .present import form_data, number, page_params, permalink
 
 bp = Blueprint("discard", __name__)
@@ -66,7 +68,8 @@ def _discard(embed: bool):
     if action is not None:
         edited, problem = apply_picker(params, action)
         if problem is None:
-            return redirect(discard_link(edited, path) + _focus_after(action, params, edited))
+            return redirect(with_lang(discard_link(edited, path) + _focus_after(action, params,
+                                                                                edited)))
         params = edited
     rulesets = current_app.extensions["rulesets"]
     ruleset = rulesets.get(params.get("rules") or current_app.config["DEFAULT_RULES"])
@@ -135,7 +138,7 @@ def _wait_json(result: DiscardResult, choice: DiscardChoice, wait) -> dict:
         score = calc.score
         entry.update({"total_fan": score.total_fan, "capped_fan": score.capped_fan,
                       "points": score.points, "collects": number(wait.collects),
-                      "note": "below the minimum" if score.below_minimum else ""})
+                      "note": Msg("below the minimum") if score.below_minimum else ""})
     return entry
 
 
@@ -156,19 +159,17 @@ def discard_practice():
     ruleset = rulesets.get(rid)
     problems: list[str] = []
     if ruleset is None:
-        problems.append(f"unknown ruleset {rid[:40]!r}; choose one of {', '.join(sorted(rulesets))}")
+        problems.append(unknown_ruleset(rid, rulesets))
         ruleset = rulesets[current_app.config["DEFAULT_RULES"]]
     seed = params.get("seed", "").strip()
     if not seed and not problems:   # a new series: give it a seed, so the link replays it
         return new_series(practice_link(ruleset.id, secrets.token_hex(4), 1, "", embed))
     if not SEED.fullmatch(seed):
-        problems.append(f"the seed {seed[:40]!r} is not a series name: use up to 40 letters,"
-                        " digits, - or _")
+        problems.append(not_a_seed(seed))
     number = params.get("n", "1").strip() or "1"
     n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
     if not 1 <= n <= MAX_HAND:
-        problems.append(f"hand {number[:10]!r} is not a hand of the series: give n from 1 to"
-                        f" {MAX_HAND}")
+        problems.append(not_in_series(number, MAX_HAND))
     render = partial(render_template, "practice_discard.html", ruleset=ruleset, embed=embed,
                      rulesets=sorted(rulesets.values(), key=lambda r: r.id), seed=seed, n=n)
     if problems:
@@ -176,7 +177,7 @@ def discard_practice():
     try:
         dealt = deal_discard(ruleset, seed, n)
     except RuntimeError as err:   # never seen in the tests, but say so
-        return render(problems=[f"{err}; try another series"], dealt=None), 400
+        return render(problems=[try_another(err)], dealt=None), 400
     record = _record(params.get("score", ""))
     verdict, problem = None, ""
     chosen = params.get("discard", "").strip()
@@ -184,7 +185,7 @@ def discard_practice():
         try:
             verdict = check_discard(dealt, tile(chosen))
         except ValueError as err:   # NotationError or HandError: not a tile, or not held
-            problem = err.errors[0].message if isinstance(err, HandError) else str(err)
+            problem = err.errors[0].message if isinstance(err, HandError) else error_message(err)
     after = (record[0] + int(verdict.correct), record[1] + 1) if verdict else record
     links = {(c.tile.code, w.tile_code): wait_link(dealt.analysis, c, w.tile_code)
              for c in dealt.analysis.choices for w in c.waits}
@@ -205,7 +206,7 @@ def practice_link(rid: str, seed: str, n: int, score: str, embed: bool) -> str:
         items.append(("score", score))
     if embed:
         items.append(("embed", "1"))
-    return "/practice/discard?" + urlencode(items)
+    return with_lang("/practice/discard?" + urlencode(items))
 
 
 def _record(text: str) -> tuple[int, int]:

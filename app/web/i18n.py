@@ -34,6 +34,11 @@ def install(app: Flask) -> None:
     app.before_request(_language_of_front_page)
     app.after_request(_content_language)
     app.jinja_env.finalize = _finalize
+    # Templates look each sentence up in the request's catalog, found once a request (Flask-
+    # Babel's own callables find the locale and the catalog again for each of ~150 sentences).
+    app.jinja_env.install_gettext_callables(lambda s: _catalog().ugettext(s),
+                                            lambda s, p, n: _catalog().ungettext(s, p, n),
+                                            newstyle=True)
     app.jinja_env.globals.update(page_lang=page_lang, with_lang=with_lang, lang_input=lang_input,
                                  language_links=language_links, html_lang=html_lang,
                                  named=named)
@@ -64,9 +69,21 @@ def html_lang() -> str:
     return page_lang()
 
 
+def _catalog():
+    """The page language's gettext catalog, looked up once a request."""
+    environ = request.environ
+    found = environ.get(_CATALOG)
+    if found is None:
+        found = environ[_CATALOG] = get_translations()
+    return found
+
+
+_CATALOG = "mahjong.catalog"
+
+
 def gettext_here(msgid: str) -> str:
     """The catalog's translation of a message id in the page language ('' when none)."""
-    translated = get_translations().gettext(msgid)
+    translated = _catalog().gettext(msgid)
     return translated if translated != msgid else ""
 
 

@@ -20,8 +20,10 @@ from ..answers import check_answer
 from ..conversion import FAN_LIMIT, conversion_table, table_rows
 from ..dealer import LEVELS, Deal, deal
 from ..detectors import PER_ITEM_DETECTORS
+from ..discard import error_message
 from ..errors import HandError
 from ..hand import SEATS, WinBy
+from ..i18n import Msg
 from ..payments import next_seat
 from ..quiz import ASKS, REVEALS, quiz_hand, read_lines, split_lines
 from ..report import explain_points
@@ -31,6 +33,7 @@ from ..scoring import default_settings, inactive, value
 from ..sheet import DIAL_KEYS
 from ..tiles import TILES
 from .forms import SEAT_NAMES, DialsMixin, attach_errors, set_choices
+from .i18n import page_lang, with_lang
 from .present import form_data, page_params, page_words, permalink
 
 bp = Blueprint("practice", __name__)
@@ -38,9 +41,9 @@ bp = Blueprint("practice", __name__)
 DEFAULT_FAN = 5            # seed 001's widget opens at 5 fan
 POINTS_FIELDS = ("rules", "fan", "min", "cap", "curve", "payment", "stake", "by", "seat",
                  "discarder")
-LEVEL_NAMES = {"plain": "Plain: chows and pongs",
-               "patterns": "Patterns: flushes, pongs, honours, pairs, flowers",
-               "limit": "Limit hands"}
+LEVEL_NAMES = {"plain": Msg("Plain: chows and pongs"),
+               "patterns": Msg("Patterns: flushes, pongs, honours, pairs, flowers"),
+               "limit": Msg("Limit hands")}
 MAX_HAND = 1000            # hands in a series
 SEED = re.compile(r"[A-Za-z0-9_-]{1,40}")
 SCORE = re.compile(r"([0-9]{1,4})/([0-9]{1,4})")
@@ -91,8 +94,8 @@ def _points(embed: bool):
     fan = _fan_total(asked["fan"])
     try:
         if fan is None:
-            raise HandError.single("fan", f"'{asked['fan'][:20]}' is not a whole number of fan"
-                                          f" from 0 to {FAN_LIMIT}")
+            raise HandError.single("fan", Msg("'{fan}' is not a whole number of fan from 0 to"
+                                              " {most}", fan=asked["fan"][:20], most=FAN_LIMIT))
         calc = calculate(asked, rulesets)
     except HandError as err:
         loose = attach_errors(form, err.errors)
@@ -148,20 +151,19 @@ def _practice(embed: bool):
     problems: list[str] = []
     ruleset = rulesets.get(rid)
     if ruleset is None:
-        problems.append(f"unknown ruleset {rid[:40]!r}; choose one of {', '.join(sorted(rulesets))}")
+        problems.append(unknown_ruleset(rid, rulesets))
     if level not in LEVELS:
-        problems.append(f"unknown level {level[:20]!r}; choose one of {', '.join(LEVELS)}")
+        problems.append(Msg("unknown level {level}; choose one of {levels}",
+                            level=repr(level[:20]), levels=", ".join(LEVELS)))
     seed = params.get("seed", "").strip()
     if not seed and not problems:   # a new series: give it a seed, so the link replays it
         return new_series(_link(ruleset.id, level, secrets.token_hex(4), 1, "", embed))
     if not SEED.fullmatch(seed):
-        problems.append(f"the seed {seed[:40]!r} is not a series name: use up to 40 letters,"
-                        " digits, - or _")
+        problems.append(not_a_seed(seed))
     number = params.get("n", "1").strip() or "1"
     n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
     if not 1 <= n <= MAX_HAND:
-        problems.append(f"hand {number[:10]!r} is not a hand of the series: give n from 1 to"
-                        f" {MAX_HAND}")
+        problems.append(not_in_series(number, MAX_HAND))
     if problems:
         ruleset = ruleset or rulesets[default]
         return render_template("practice.html", problems=problems, ruleset=ruleset,
@@ -172,7 +174,7 @@ def _practice(embed: bool):
     try:
         dealt = deal(ruleset, seed, n, level)
     except RuntimeError as err:   # no theme fitted in the tries allowed: never seen, but say so
-        return render_template("practice.html", problems=[f"{err}; try another series"],
+        return render_template("practice.html", problems=[try_another(err)],
                                ruleset=ruleset, rulesets=_sorted_rulesets(), levels=LEVEL_NAMES,
                                level=level, seed=seed, n=n, embed=embed, dealt=None), 400
     calc = dealt.calculation
@@ -191,7 +193,7 @@ def _practice(embed: bool):
         levels=LEVEL_NAMES, level=level, seed=seed, n=n, embed=embed, dealt=dealt, calc=calc,
         hand=hand, concealed=shown, context=_context(dealt), answer=answer, verdict=verdict,
         record=record, after=after, tickable=_tickable(ruleset, calc.score.settings),
-        per_item=PER_ITEM_DETECTORS, seats=SEATS, seat_names=seat_names(ruleset.words),
+        per_item=PER_ITEM_DETECTORS, seats=SEATS, seat_names=seat_names(page_words(ruleset)),
         arithmetic=explain_points(calc),
         next_link=_link(ruleset.id, level, seed, n + 1, _score_text(after), embed)
         if n < MAX_HAND else "",
@@ -215,11 +217,13 @@ def _quiz(params: dict[str, str], given: list[str], embed: bool):
     lines = split_lines(given)
     problems: list[str] = []
     if ruleset is None:
-        problems.append(f"unknown ruleset {rid[:40]!r}; choose one of {', '.join(sorted(rulesets))}")
+        problems.append(unknown_ruleset(rid, rulesets))
     if ask not in ASKS:
-        problems.append(f"ask={ask[:20]!r} is not a question; ask one of {', '.join(ASKS)}")
+        problems.append(Msg("{ask} is not a question; ask one of {asks}",
+                            ask=f"ask={ask[:20]!r}", asks=", ".join(ASKS)))
     if reveal not in REVEALS:
-        problems.append(f"reveal={reveal[:20]!r}: reveal the answers after each hand or never")
+        problems.append(Msg("{reveal}: reveal the answers after each hand or never",
+                            reveal=f"reveal={reveal[:20]!r}"))
     number = params.get("n", "1").strip() or "1"
     n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
     calc = None
@@ -227,8 +231,8 @@ def _quiz(params: dict[str, str], given: list[str], embed: bool):
         try:
             hands = read_lines(lines)
             if not 1 <= n <= len(hands):
-                problems.append(f"hand {number[:10]!r} is not a hand of this quiz: give n from 1"
-                                f" to {len(hands)}")
+                problems.append(Msg("hand {n} is not a hand of this quiz: give n from 1 to {most}",
+                                    n=repr(number[:10]), most=len(hands)))
             else:
                 calc = quiz_hand(ruleset, hands[n - 1], params, n)
         except HandError as err:
@@ -262,7 +266,7 @@ def _quiz(params: dict[str, str], given: list[str], embed: bool):
         dealt=dealt, calc=calc, hand=hand, concealed=shown, context=_context(dealt),
         answer=answer, verdict=verdict, record=record, after=after,
         tickable=_tickable(ruleset, calc.score.settings), per_item=PER_ITEM_DETECTORS,
-        seats=SEATS, seat_names=seat_names(ruleset.words), arithmetic=explain_points(calc),
+        seats=SEATS, seat_names=seat_names(page_words(ruleset)), arithmetic=explain_points(calc),
         carry=[("rules", ruleset.id), *[("hands", line) for line in lines], ("ask", ask),
                ("reveal", reveal), *dials.items(), ("n", str(n))]
         + ([("score", _score_text(record))] if record[1] else [])
@@ -287,14 +291,14 @@ def _quiz_answer(params: dict[str, str], ruleset, calc, ask: str) -> dict:
     answer = _read_answer(params, ruleset, calc.score.settings)
     errors = answer["errors"]
     if ask == "breakdown" and not answer["items"]:
-        errors["ticks"] = "tick every item that counts in this hand"
+        errors["ticks"] = Msg("tick every item that counts in this hand")
     if ask != "fan" and errors.get("fan", "").startswith("type the fan"):
         errors.pop("fan")
     if ask == "payments":
         blank = [s for s in SEATS if s not in answer["payments"]
                  and not errors.get(f"pay.{s}")]
         for seat in blank:
-            errors[f"pay.{seat}"] = "give what this seat gains (or pays: a plain number)"
+            errors[f"pay.{seat}"] = Msg("give what this seat gains (or pays: a plain number)")
     return answer
 
 
@@ -305,7 +309,7 @@ def _quiz_link(rid: str, lines: list[str], ask: str, reveal: str, dials: dict[st
              ("reveal", reveal), *dials.items(), ("n", str(n))]
     if score:
         items.append(("score", score))
-    return ("/embed/practice?" if embed else "/practice?") + urlencode(items, safe="/,")
+    return with_lang(("/embed/practice?" if embed else "/practice?") + urlencode(items, safe="/,"))
 
 
 def _link(rid: str, level: str, seed: str, n: int, score: str, embed: bool) -> str:
@@ -317,7 +321,7 @@ def _link(rid: str, level: str, seed: str, n: int, score: str, embed: bool) -> s
         items.append(("score", score))
     if embed:
         items.append(("embed", "1"))
-    return "/practice?" + urlencode(items, safe="/")
+    return with_lang("/practice?" + urlencode(items, safe="/"))
 
 
 def _record(text: str) -> tuple[int, int]:
@@ -341,7 +345,7 @@ def _read_answer(params: dict[str, str], ruleset, settings) -> dict:
         if re.fullmatch(r"[0-9]{1,4}", raw_fan):
             fan = int(raw_fan)
         else:
-            errors["fan"] = f"'{raw_fan[:20]}' is not a whole number of fan"
+            errors["fan"] = Msg("'{fan}' is not a whole number of fan", fan=raw_fan[:20])
     items: dict[str, int] = {}
     for token in [t for t in re.split(r"[,\s]+", params.get("ticks", "")) if t][:64]:
         pid, _, times = token.partition("*")
@@ -359,13 +363,14 @@ def _read_answer(params: dict[str, str], ruleset, settings) -> dict:
             try:
                 payments[seat] = exact(Fraction(text.replace("−", "-")))
             except (ValueError, ZeroDivisionError):
-                errors[f"pay.{seat}"] = f"'{text[:20]}' is not an amount"
+                errors[f"pay.{seat}"] = Msg("'{amount}' is not an amount", amount=text[:20])
         else:
-            errors[f"pay.{seat}"] = f"'{text[:20]}' is not an amount; write e.g. 16, -8 or 0.5"
+            errors[f"pay.{seat}"] = Msg("'{amount}' is not an amount; write e.g. 16, -8 or 0.5",
+                                        amount=text[:20])
     if fan is None and items and "fan" not in errors:   # only ticks: their plain sum
         fan = sum(value(ruleset.by_id[pid], times, settings) for pid, times in items.items())
     if fan is None and "fan" not in errors:
-        errors["fan"] = "type the fan you count (or tick the items you counted)"
+        errors["fan"] = Msg("type the fan you count (or tick the items you counted)")
     return {"fan": fan, "fan_text": raw_fan, "items": items, "payments": payments,
             "errors": errors, "pay_text": {s: params.get(f"pay.{s}", "") for s in SEATS}}
 
@@ -379,33 +384,72 @@ def _tickable(ruleset, settings):
 
 
 def seat_names(words) -> dict[str, str]:
-    """Each seat in English and in the family's own wind character: `East 东` on a Sichuan page."""
+    """Each seat in English and in the family's own wind character: `East 东` on a Sichuan page;
+    on a Chinese page the wind alone, in the page's script (`words` are the page's words)."""
+    if page_lang() != "en":
+        return {s: words.winds[s] for s in SEATS}
     return {s: f"{SEAT_NAMES[s].split()[0]} {words.winds[s]}" for s in SEATS}
+
+
+def _name(name) -> str:
+    """A name in a context line: English and the family's Chinese, or the page's Chinese alone."""
+    lang = page_lang()
+    return str(name) if lang == "en" else name.in_lang(lang)
 
 
 def _context(dealt) -> list[tuple[str, str]]:
     """The win context in words: (what, how) lines."""
     ruleset, calc = dealt.ruleset, dealt.calculation
-    ctx, words = calc.hand.context, ruleset.words
+    ctx, words = calc.hand.context, page_words(ruleset)
     seat = seat_names(words).__getitem__
-    lines = [("Seat", seat(ctx.seat) + (" — the dealer" if ctx.seat == "E" else "")),
-             ("Round", seat(ctx.round))]
+    lines = [(Msg("Seat"), Msg("{seat} — the dealer", seat=seat(ctx.seat)) if ctx.seat == "E"
+              else seat(ctx.seat)),
+             (Msg("Round"), seat(ctx.round))]
     if ctx.by is WinBy.SELF_DRAW:
-        lines.append(("Won by", f"self-draw {words.self_draw}: the winning tile came from the wall"))
+        lines.append((Msg("Won by"), Msg("self-draw {word}: the winning tile came from the wall",
+                                         word=words.self_draw)))
     else:
-        lines.append(("Won by", f"a discard {words.discard} from {seat(calc.table.discarder)}"))
+        lines.append((Msg("Won by"), Msg("a discard {word} from {seat}", word=words.discard,
+                                         seat=seat(calc.table.discarder))))
     for event in sorted(ctx.events):
         spec = ruleset.events.get(event)
-        lines.append(("How", f"{spec.name.en} {spec.name.zh}".strip() if spec else event))
+        lines.append((Msg("How"), _name(spec.name).strip() if spec else event))
     if ctx.missing:
-        lines.append(("Missing suit 定缺", f"{SUIT_NAMES[ctx.missing]} {words.suits[ctx.missing]}"
-                                          " — the hand holds none"))
+        lines.append((Msg("Missing suit 定缺"), Msg("{suit} — the hand holds none",
+                                                   suit=suit_here(ctx.missing, words))))
     options = [o for o in calc.score.settings.options]
     for option in sorted(options):
         pattern = ruleset.by_id.get(option)
         name = pattern.name if pattern else next(s.name for s in ruleset.switches if s.id == option)
-        lines.append(("House rule on", f"{name.en} {name.zh}".strip()))
+        lines.append((Msg("House rule on"), _name(name).strip()))
     return lines
+
+
+def suit_here(suit: str, words) -> str:
+    """A suit as a page names it: `Characters 萬` in English, `萬子` in Chinese."""
+    if page_lang() != "en":
+        return f"{words.suits[suit]}子"
+    return f"{SUIT_NAMES[suit]} {words.suits[suit]}"
+
+
+def unknown_ruleset(rid: str, rulesets) -> Msg:
+    return Msg("unknown ruleset {rules}; choose one of {ids}", rules=repr(rid[:40]),
+               ids=", ".join(sorted(rulesets)))
+
+
+def not_a_seed(seed: str) -> Msg:
+    return Msg("the seed {seed} is not a series name: use up to 40 letters, digits, - or _",
+               seed=repr(seed[:40]))
+
+
+def not_in_series(number: str, most: int) -> Msg:
+    return Msg("hand {n} is not a hand of the series: give n from 1 to {most}",
+               n=repr(number[:10]), most=most)
+
+
+def try_another(err: Exception) -> Msg:
+    """A series that dealt no hand (never seen in the tests, but said)."""
+    return Msg("{problem}; try another series", problem=error_message(err))
 
 
 def bonus_tiles(hand) -> list:
@@ -415,6 +459,7 @@ def bonus_tiles(hand) -> list:
 
 
 bp.add_app_template_global(bonus_tiles, "bonus_tiles")
+bp.add_app_template_global(suit_here, "suit_here")
 bp.add_app_template_global(
     lambda s, ruleset=None: seat_names(page_words(ruleset)).get(s, s), "seat_name")
 
@@ -423,6 +468,6 @@ __all__ = ["bp"]
 
 def new_series(link: str):
     """A redirect to a new random series: a cache must never keep it (a new series each time)."""
-    response = redirect(link)
+    response = redirect(with_lang(link))
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
+from flask_babel import gettext as _
 
 from ..description import describe
 from ..errors import FieldError, HandError
@@ -28,6 +29,7 @@ from ..round_steps import (
 )
 from ..settlement import KONG_KINDS, Ledger, parse_round_text, read_round, settle_round
 from .forms import PICKER_TILES
+from .i18n import with_lang
 from .pages import MELD_KINDS, PICKER_ACTIONS, apply_picker
 from .pages import _picker as picker_view
 from .present import number, permalink, query_limit
@@ -101,14 +103,15 @@ def settle_api():
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
-        return jsonify({"valid": False, "errors": [{"field": "", "message": "the body is not UTF-8"}]}), 400
+        return jsonify({"valid": False, "errors": [{"field": "", "message": _("the body is not %(encoding)s", encoding="UTF-8")}]}), 400
     if _depth(text) > MAX_DEPTH:
         return jsonify({"valid": False, "errors": [{"field": "", "message":
-                        f"the JSON nests deeper than a round does (at most {MAX_DEPTH} levels)"}]}), 400
+                        _("the %(format)s nests deeper than a round does (at most %(most)s levels)",
+                          format="JSON", most=MAX_DEPTH)}]}), 400
     try:
         data = json.loads(text)
     except ValueError as err:
-        return jsonify({"valid": False, "errors": [{"field": "", "message": f"not JSON: {err}"}]}), 400
+        return jsonify({"valid": False, "errors": [{"field": "", "message": _("not %(format)s: %(error)s", format="JSON", error=err)}]}), 400
     try:
         ledger = settle_round(read_round(data), current_app.extensions["rulesets"])
     except HandError as err:
@@ -139,7 +142,8 @@ def round_page():
     row = _line_number(args.get("row", ""))
     step_errors: list[FieldError] = []
     if len(request.query_string) > limit:
-        errors.append(FieldError("round", f"the round is too long for a link (at most {limit} characters)"))
+        errors.append(FieldError("round", _("the round is too long for a link (at most %(most)s characters)",
+                                            most=limit)))
         text = text[:limit]
     elif "drop" in args:
         try:
@@ -171,9 +175,9 @@ def round_page():
     lines = [ln for ln in text_lines(text) if ln.kind != "note"]
     return render_template(
         "round.html", embed=args.get("embed") == "1", rulesets=with_rounds, rules=rules, text=text, errors=loose, placed=placed,
-        all_errors=errors, ledger=ledger, example=EXAMPLE, win_link=win_link,
-        link=permalink({"rules": rules, "round": text}, "/round") if ledger else "",
-        carried=carried, sheet_add=_sheet_add(text, rules, carried) if ledger else "",
+        all_errors=errors, ledger=ledger, example=EXAMPLE, win_link=lambda calc: with_lang(win_link(calc)),
+        link=with_lang(permalink({"rules": rules, "round": text}, "/round")) if ledger else "",
+        carried=carried, sheet_add=with_lang(_sheet_add(text, rules, carried)) if ledger else "",
         lines=lines, step=step, fields=fields, row=row, step_errors=_by_field(step_errors),
         step_name=STEP_NAMES.get(step, ""), ruleset=ruleset, palette=PICKER_TILES, seats=SEATS,
         picker=picker_view({k: v for k, v in fields.items() if k in ("hand", "melds", "draft", "target")}),
@@ -190,18 +194,19 @@ def _line_number(text: str) -> int | None:
 def _round_link(rules: str, text: str, carried: Mapping[str, str], **extra: str) -> str:
     """The ledger page for this round, the sheet it carries kept along."""
     query = [("rules", rules), ("round", text)] + list(carried.items()) + list(extra.items())
-    return "/round?" + urlencode([(k, v) for k, v in query if v], safe=",:")
+    return with_lang("/round?" + urlencode([(k, v) for k, v in query if v], safe=",:"))
 
 
 def _edit_links(line, rules: str, text: str, carried) -> list[tuple[str, str]]:
-    """Where "edit" goes for one line: its step, open with the line's fields (a wall: one per seat)."""
+    """Where "edit" goes for one line: its step, open with the line's fields (a wall: one per seat:
+    (the seat, the link); "" for a line of one step)."""
     if line.kind in ("kong", "win"):
-        return [("edit", _round_link(rules, text, carried, step=line.kind, row=str(line.number),
-                                     **fields_of(line.text)) + "#step-" + line.kind)]
+        return [("", _round_link(rules, text, carried, step=line.kind, row=str(line.number),
+                                 **fields_of(line.text)) + "#step-" + line.kind)]
     if line.kind == "missing":
-        return [("edit", _round_link(rules, text, carried, step="missing") + "#step-missing")]
+        return [("", _round_link(rules, text, carried, step="missing") + "#step-missing")]
     if line.kind == "wall":
-        return [(f"edit {seat}", _round_link(rules, text, carried, step="wall", **wall_fields(line.text, seat))
+        return [(seat, _round_link(rules, text, carried, step="wall", **wall_fields(line.text, seat))
                  + "#step-wall") for seat in wall_parts(line.text)]
     return []
 

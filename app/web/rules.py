@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, render_template
 
+from .i18n import with_lang
 from .present import permalink
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
@@ -25,12 +26,13 @@ def ruleset(rid: str):
             params = {"rules": rs.id, **p.example}
             if p.optional:
                 params["options"] = ",".join(filter(None, [params.get("options", ""), p.id]))
-            example_links[p.id] = permalink(params, "/ticks" if "ticks" in params else "/")
-    worked = [(ex, permalink({"rules": rs.id, **ex.params}, "/ticks" if "ticks" in ex.params else "/"),
-               _tiles(ex.params.get("hand", "")), permalink({"rules": rs.id, **ex.params}, "/card"))
+            example_links[p.id] = with_lang(permalink(params, "/ticks" if "ticks" in params else "/"))
+    worked = [(ex, with_lang(permalink({"rules": rs.id, **ex.params}, "/ticks" if "ticks" in ex.params else "/")),
+               _tiles(ex.params.get("hand", "")), with_lang(permalink({"rules": rs.id, **ex.params}, "/card")))
               for ex in rs.examples]
+    quiz = quiz_link(rs)
     return render_template("ruleset.html", rs=rs, example_links=example_links, worked=worked,
-                           quiz_link=quiz_link(rs))
+                           quiz_link=with_lang(quiz) if quiz else "")
 
 
 def _tiles(hand: str) -> list:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
+from flask_babel import gettext as _
 from wtforms import Form
 
 from ..errors import FieldError, HandError
@@ -37,6 +38,7 @@ from ..sheet import (
     sheet_params,
 )
 from .forms import DialsMixin, attach_errors, set_choices
+from .i18n import page_lang, say_here, with_lang
 from .present import canonical_params, form_data, permalink
 
 bp = Blueprint("sheet", __name__)
@@ -131,14 +133,15 @@ def sheet_page():
             if "edit" in args:
                 number = _number(args["edit"])
                 if not 1 <= number <= len(sheet.entries):
-                    raise HandError.single("edit", f"there is no hand {args['edit'][:6]} on the sheet")
+                    raise HandError.single("edit", _("there is no hand %(number)s on the sheet",
+                                                     number=args["edit"][:6]))
                 return redirect(edit_link(number, sheet))
             if "remove" in args:
                 changed = remove_entry(sheet, _number(args["remove"]))
             else:
                 put = _number(args["put"]) if args.get("put") else None
                 changed = add_entry(sheet, parse_entry(args["add"], "add"), put)
-            return redirect(sheet_link(canonical(changed)) + "#hands")
+            return redirect(with_lang(sheet_link(canonical(changed))) + "#hands")
         except HandError as err:
             errors += err.errors
     if sheet is not None:
@@ -146,8 +149,9 @@ def sheet_page():
             night = price_sheet(sheet, rulesets)
         except HandError as err:
             errors += err.errors
-    loose = attach_errors(form, tuple(errors))
-    link = sheet_link(canonical(sheet)) if sheet is not None else ""
+    attach_errors(form, tuple(errors))
+    loose = [e for e in errors if not _on_the_form(form, e)]
+    link = with_lang(sheet_link(canonical(sheet))) if sheet is not None else ""
     return render_template(
         "sheet.html", form=form, ruleset=ruleset, sheet=sheet, night=night, loose=loose,
         names=(sheet.names if sheet else _padded(_names())), hands_text=params.get("hands", ""),
@@ -160,13 +164,20 @@ def sheet_page():
         add_hand=_add_links(sheet)[0], add_round=_add_links(sheet)[1])
 
 
+def _on_the_form(form: Form, error: FieldError) -> bool:
+    """Whether attach_errors put the error beside one of the form's fields."""
+    hidden = getattr(form, "hidden_fields", set())
+    field = getattr(form, error.field, None) if error.field and error.field not in hidden else None
+    return field is not None and hasattr(field, "errors")
+
+
 def _add_links(sheet: Sheet | None) -> tuple[str, str]:
     """The calculator and the round ledger, opened under the sheet's rules, carrying it along."""
     if sheet is None:
         return "", ""
     carried = sheet_query(canonical(sheet))
     hand = permalink({"rules": sheet.rules, **dict(sheet.dials)}) + "&" + urlencode({"sheet": carried}, safe=SAFE)
-    return hand, "/round?" + urlencode({"rules": sheet.rules, "sheet": carried}, safe=SAFE)
+    return with_lang(hand), with_lang("/round?" + urlencode({"rules": sheet.rules, "sheet": carried}, safe=SAFE))
 
 
 def _padded(names: list[str]) -> tuple[str, ...]:
@@ -182,9 +193,9 @@ def _describe_entry(entry: Entry) -> str:
 def breakdown_link(entry: Entry, sheet: Sheet) -> str:
     """Where an entry's breakdown is: the calculator (or tick boxes, or the round ledger)."""
     if entry.is_round:
-        return "/round?" + urlencode({"rules": sheet.rules, "round": entry.round_text})
+        return with_lang("/round?" + urlencode({"rules": sheet.rules, "round": entry.round_text}))
     params = {**dict(entry.params), "rules": sheet.rules, **dict(sheet.dials)}
-    return permalink(params, "/ticks" if "ticks" in params else "/")
+    return with_lang(permalink(params, "/ticks" if "ticks" in params else "/"))
 
 
 def edit_link(number: int, sheet: Sheet) -> str:
@@ -203,7 +214,7 @@ def sheet_csv():
     try:
         night = price_sheet(read_sheet(params, _names()), rulesets)
     except HandError as err:
-        text = "field,message\n" + "".join(f"{e.field},{e.message}\n" for e in err.errors)
+        text = "field,message\n" + "".join(f"{e.field},{say_here(e.message)}\n" for e in err.errors)
         return Response(text, 400, mimetype="text/csv")
     return Response(night_csv(night), mimetype="text/csv", headers={
         "Content-Disposition": 'attachment; filename="mahjong-sheet.csv"'})
@@ -216,14 +227,26 @@ def night_csv(night: Night) -> str:
     players = ["'" + name if name[:1] in "=+-@" else name for name in map(sheet.player, range(4))]
     out = io.StringIO()
     write = csv.writer(out, lineterminator="\n").writerow
-    write(["hand", "entry", *SEATS, *players, *[f"{p} total" for p in players], "note"])
+    head = _csv_words()
+    write([head["hand"], head["entry"], *SEATS, *players, *[head["total of"] % {"player": p} for p in players],
+           head["note"]])
     for row in night.rows:
         write([row.number, _describe_entry(row.entry), *[players[i] for i in row.seats],
                *map(fmt, row.amounts), *map(fmt, row.running),
-               "; ".join(str(e) for e in row.errors)])
-    write(["total", "", "", "", "", "", *map(fmt, night.totals), "", "", "", "", ""])
+               "; ".join(f"{e.field}: {say_here(e.message)}" for e in row.errors)])
+    write([head["total"], "", "", "", "", "", *map(fmt, night.totals), "", "", "", "", ""])
     write([])
-    write(["payer", "payee", "amount"])
+    write([head["payer"], head["payee"], head["amount"]])
     for t in night.transfers:
         write([players[int(t.payer)], players[int(t.payee)], fmt(t.amount)])
     return out.getvalue()
+
+
+def _csv_words() -> dict[str, str]:
+    """The CSV's headers in the reader's language (the English ones when the page is English)."""
+    english = {"hand": "hand", "entry": "entry", "total of": "%(player)s total", "note": "note",
+               "total": "total", "payer": "payer", "payee": "payee", "amount": "amount"}
+    if page_lang() == "en":
+        return english
+    return {"hand": _("hand"), "entry": _("entry"), "total of": _("%(player)s total"), "note": _("note"),
+            "total": _("total"), "payer": _("payer"), "payee": _("payee"), "amount": _("amount")}

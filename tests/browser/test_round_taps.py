@@ -133,3 +133,20 @@ def test_with_javascript_a_tile_tap_does_not_reload_the_page(page: Page):
     expect(win.locator(".tile-row button[name=remove]")).to_have_count(13)
     assert page.evaluate("window.stillHere === true")
     assert sorted(tiles(win.locator("input[name=hand]").input_value())) == sorted(tiles("12356789s234s55s"))
+
+
+@pytest.mark.parametrize("lang, remove", [("zh-Hant", "移除"), ("zh-Hans", "移除")])
+def test_tiles_tapped_in_chinese_are_labelled_in_chinese_and_the_page_fits_a_phone(page: Page, lang, remove):
+    page.set_viewport_size(PHONE)
+    page.goto(f"/round?rules=sichuan&step=win&lang={lang}#step-win")
+    win = page.locator("details#step-win")
+    palette = win.locator(".palette")
+    palette.locator("button[value='1s']").click()
+    palette.locator("button[value='2s']").click()
+    picked = win.locator(".tile-row button[name=remove]")
+    expect(picked).to_have_count(2)
+    assert picked.first.get_attribute("aria-label").startswith(remove)
+    picked.first.click()
+    expect(picked).to_have_count(1)
+    assert win.locator("input[name=hand]").input_value() == "2s"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
