@@ -245,5 +245,9 @@ def test_the_api_says_its_messages_in_the_language_asked(name, lang):
     assert answer.headers["Content-Language"] == lang
     said = answer.get_json()
     assert _shape(said) == _shape(english)
-    sentences = [s for s in _strings(said) if " " in s and WORD.search(s)]
+    # a `name=value` token is notation, as the hand's own description writes it (`win=5s`)
+    sentences = [s for s in _strings(said) if " " in s and WORD.search(NOTATION.sub("", s))]
     assert not sentences, f"{url} in {lang} says in English: {sentences[:5]}"
+
+
+NOTATION = re.compile(r"\b[a-z]+=\S+")

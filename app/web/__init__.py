@@ -70,6 +70,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .present import (
         cite,
         field_label,
+        group_label,
         kind_label,
         page_words,
         role_label,
@@ -81,7 +82,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img, cite=cite,
                                  tile_name=tile_name, words_for=page_words, oembed_link=oembed.discovery_link,
                                  field_label=field_label, value_label=value_label,
-                                 role_label=role_label, kind_label=kind_label, wait_label=wait_label,
+                                 role_label=role_label, kind_label=kind_label, group_label=group_label,
+                                 wait_label=wait_label,
                                  icon_uri=_icon_uri(Path(app.static_folder)))
     return app
 

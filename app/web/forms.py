@@ -180,7 +180,8 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
     form.by.choices = choices([("discard", _both("On a discard", words.discard)),
                                ("self-draw", _both("Self-draw", words.self_draw))])
     if hasattr(form, "missing"):
-        form.missing.choices = choices([("", _("none")), ("m", _both("Characters", words.suits["m"])),
+        none = "none" if english else _("none (no missing suit declared)")
+        form.missing.choices = choices([("", none), ("m", _both("Characters", words.suits["m"])),
                                         ("p", _both("Dots", words.suits["p"])),
                                         ("s", _both("Bamboo", words.suits["s"]))])
     if hasattr(form, "target"):

@@ -264,7 +264,7 @@ def cite(text: str, ruleset) -> Markup:
 # The words of the hand description as a Chinese page shows them; an English page shows the
 # description's own words (`by = discard`, `E`, `pong`), as the public vocabulary writes them.
 FIELD_LABELS = {
-    "rules": N_("Rules"), "hand": N_("Hand"), "win": N_("Winning tile"), "melds": N_("Declared melds"),
+    "rules": N_("Rules"), "hand": N_("The hand"), "win": N_("Winning tile"), "melds": N_("Declared melds"),
     "by": N_("How the hand was won"), "seat": N_("Winner's seat"), "round": N_("Round wind"),
     "flowers": N_("Flowers"), "seasons": N_("Seasons"), "events": N_("How the winning tile came"),
     "missing": N_("Declared missing suit"), "ticks": N_("Patterns"), "fan": N_("Fan"),
@@ -274,13 +274,16 @@ FIELD_LABELS = {
     "liable": N_("Liable player"), "draft": N_("Meld being built"), "show": N_("Parts shown"),
     "theme": N_("Colours"), "seen": N_("Tiles seen on the table"),
 }
+# (Some message ids below are looked up on Chinese pages only, so each may say which sense it
+# has: "single" is a kind of group and a kind of wait, "none" a role and a missing suit.)
 ROLE_LABELS = {"winner": N_("winner"), "discarder": N_("discarder"), "payer": N_("payer"),
-               "liable": N_("liable"), "already-won": N_("already won"), "none": N_("none")}
-# (The message ids below are looked up on Chinese pages only: "single" is both a kind of
-# group and a kind of wait, so each says which.)
-KIND_LABELS = {"chow": N_("chow"), "pong": N_("pong"), "kong": N_("kong"),
-               "ckong": N_("concealed kong"), "akong": N_("added kong"), "pair": N_("pair"),
-               "single": N_("single tile (a group)")}
+               "liable": N_("liable"), "already-won": N_("already won"),
+               "none": N_("none (no part in the payment)")}
+KIND_LABELS = {"chow": N_("chow"), "pong": N_("pong"), "kong": N_("kong"),   # a declared meld
+               "ckong": N_("concealed kong"), "akong": N_("added kong")}
+GROUP_LABELS = {"chow": N_("chow (a group of the hand)"), "pong": N_("pong (a group of the hand)"),
+                "kong": N_("kong (a group of the hand)"), "pair": N_("pair (a group of the hand)"),
+                "single": N_("single tile (a group of the hand)")}
 WAIT_LABELS = {"single": N_("single (a wait)"), "edge": N_("edge"), "closed": N_("closed"),
                "two-sided": N_("two-sided"), "pair-pair": N_("pair-pair"),
                "thirteen-sided": N_("thirteen-sided")}
@@ -316,8 +319,13 @@ def role_label(role: str) -> str:
 
 
 def kind_label(kind: str) -> str:
-    """A group's or meld's kind (`pong`, `ckong` …): the notation in English, a name in Chinese."""
+    """A declared meld's kind (`pong`, `ckong` …): the notation in English, a name in Chinese."""
     return _(KIND_LABELS[kind]) if _chinese() and kind in KIND_LABELS else kind
+
+
+def group_label(kind: str) -> str:
+    """The kind of a group the hand was read into (`pong`, `pair` …), in the page language."""
+    return _(GROUP_LABELS[kind]) if _chinese() and kind in GROUP_LABELS else kind
 
 
 def wait_label(wait: str) -> str:
