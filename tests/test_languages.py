@@ -33,6 +33,7 @@ PAGES = {
     "errors": "/?rules=hong-kong&hand=123m456x&melds=12m&stake=-1",
     "errors-impossible": "/?rules=hong-kong&hand=123m456m789m234p55s&events=heavenly-hand&by=discard",
     "picker-draft": "/?rules=hong-kong&hand=123m&draft=77m&target=meld",
+    "waits-house-rule": "/?rules=hong-kong&hand=1122m3344p5566s7z",
     "picker-melds": "/?rules=hong-kong&hand=123m456m&melds=ckong:5555z,777p&draft=77m&target=meld",
     "result-liable-paid": "/?rules=hong-kong-course&hand=777z123m99s&melds=555z,666z&liable=W&discarder=N",
     "result-capped": f"/?rules=hong-kong&hand={HAND}&by=self-draw&min=1&cap=2",
@@ -96,6 +97,7 @@ API = {
     "discard-ready": "/api/discard?rules=hong-kong&hand=123m456m789m234p5s7z&seen=7z",
     "discard-sichuan": "/api/discard?rules=sichuan&hand=123m456m789m234p5s9p&missing=s",
     "discard-seen-error": "/api/discard?rules=hong-kong&hand=123m456m789m234p5s7z&seen=7777z",
+    "waits-house-rule": "/api/waits?rules=hong-kong&hand=1122m3344p5566s7z",
     "not-found": "/api/nope",
 }
 # Words a Chinese page may show in Latin letters: notation, the names of formats and of
