@@ -118,6 +118,7 @@ class _Reader(HTMLParser):
         self.links: list[str] = []
         self.forms: list[dict] = []
         self.tiles: list[str] = []
+        self.switch: list[str] = []
         self.numbers: list[str] = []
         self._skip = 0
         self._cell = False
@@ -133,8 +134,10 @@ class _Reader(HTMLParser):
             self.words.append(found[name] or "")
         if tag == "input" and found.get("type") in ("submit", "button", "reset"):
             self.words.append(found.get("value") or "")
-        if tag == "a" and found.get("href") and not found.get("hreflang"):   # hreflang: the switch
+        if tag == "a" and found.get("href") and not found.get("hreflang"):
             self.links.append(found["href"])
+        if tag == "a" and found.get("hreflang"):   # the language switch
+            self.switch.append(found["hreflang"])
         if tag == "form":
             self.forms.append({"method": (found.get("method") or "get").lower(),
                                "action": found.get("action", ""), "lang": None})
@@ -190,6 +193,7 @@ def test_a_chinese_page_shows_no_english_word(name, lang):
 def test_a_page_says_its_language_and_keeps_it_in_every_link_and_form(name, lang):
     response, page = _read(PAGES[name], lang)
     assert page.lang == lang and response.headers["Content-Language"] == lang
+    assert page.switch == ["en", "zh-Hant", "zh-Hans"], "every page offers the three languages"
     for link in page.links:
         parts = urlsplit(link)
         if parts.netloc or not parts.path.startswith("/") or parts.path.startswith("/static/"):
