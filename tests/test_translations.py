@@ -140,3 +140,13 @@ def test_a_page_in_each_language_is_its_own_cache_entry():
     tags = {client.get(f"/rules/sichuan?lang={lang}").headers["ETag"]
             for lang in ("en", "zh-Hant", "zh-Hans")}
     assert len(tags) == 3
+
+
+@pytest.mark.parametrize("request_line", [("get", "/api/score?hand=123m&lang=fr"),
+                                          ("post", "/api/settle?lang=klingon")])
+def test_the_api_refuses_a_language_it_does_not_have_naming_the_field(request_line):
+    method, url = request_line
+    response = getattr(APP.test_client(), method)(url, json={})
+    assert response.status_code == 400
+    assert response.get_json()["errors"][0]["field"] == "lang"
+    assert "zh-Hant" in response.get_json()["errors"][0]["message"]

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from flask import Flask, has_request_context, redirect, request
+from flask import Flask, current_app, has_request_context, redirect, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_translations
 from markupsafe import Markup, escape
@@ -32,6 +32,7 @@ def install(app: Flask) -> None:
     Babel(app, locale_selector=lambda: LOCALES[page_lang()])
     app.url_defaults(_keep_lang)
     app.before_request(_language_of_front_page)
+    app.before_request(_known_api_language)
     app.after_request(_content_language)
     app.jinja_env.finalize = _finalize
     # Templates look each sentence up in the request's catalog, found once a request (Flask-
@@ -156,6 +157,17 @@ def _language_of_front_page():
     response.headers["Vary"] = "Accept-Language"
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def _known_api_language():
+    """The API refuses a language it does not have, naming the field; a page reads it as English."""
+    lang = request.args.get("lang")
+    if not request.path.startswith("/api/") or lang is None or pick_lang(lang) is not None:
+        return None
+    message = Msg("unknown language {lang}; choose one of {langs}", lang=repr(lang[:20]),
+                  langs=", ".join(LANGS))
+    return current_app.json.response({"valid": False, "errors": [{"field": "lang",
+                                                                  "message": message}]}), 400
 
 
 def _content_language(response):

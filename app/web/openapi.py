@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..conditions import EVENT_RULES
+from ..i18n import LANGS
 from ..rulesets import Ruleset
 
 _STRING = {"type": "string"}
@@ -48,7 +49,14 @@ def _parameters(rulesets: Mapping[str, Ruleset], hand_text: str) -> list[dict]:
         _param("winner", "Seat of the winner (default: seat).", seats),
         _param("won", "Sichuan: seats that already won this round, comma-separated.", example="S,N"),
         _param("liable", "Seat pinned with liability (包牌, 9-cards).", seats),
+        LANG,
     ]
+
+
+LANG = _param("lang", "The language of every message, reason and name in the answer: en"
+                      " (default), zh-Hant (Traditional Chinese, Hong Kong wording) or zh-Hans"
+                      " (Simplified Chinese, Mainland wording). Numbers, ids and tiles are the"
+                      " same in every language.", {"type": "string", "enum": list(LANGS)}, "zh-Hant")
 
 
 _ERRORS = {
@@ -104,6 +112,7 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                     "400": _ERRORS}}},
             "/api/settle": {"post": {
                 "operationId": "settle",
+                "parameters": [LANG],
                 "summary": "Settle a whole Sichuan blood-battle round: kong money, wins, the end.",
                 "requestBody": {"required": True, "content": {"application/json": {
                     "schema": {"$ref": "#/components/schemas/Round"}}}},
