@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from flask import Flask, current_app, has_request_context, redirect, request
+from flask.globals import _cv_request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_translations
 from markupsafe import Markup, escape
@@ -35,11 +36,12 @@ def install(app: Flask) -> None:
     app.before_request(_known_api_language)
     app.after_request(_content_language)
     app.jinja_env.finalize = _finalize
-    # Templates look each sentence up in the request's catalog, found once a request (Flask-
-    # Babel's own callables find the locale and the catalog again for each of ~150 sentences).
-    app.jinja_env.install_gettext_callables(lambda s: _catalog().ugettext(s),
-                                            lambda s, p, n: _catalog().ungettext(s, p, n),
-                                            newstyle=True)
+    # Templates look each sentence up in the request's catalog, found once a request: Flask-
+    # Babel's callables find the locale and the catalog again for each of ~70 sentences a page
+    # says, through two of Jinja's calls each. These do what Jinja's "newstyle" gettext does
+    # (the result is markup, its %(fields)s are escaped) in one plain call.
+    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext,
+                                 ngettext=template_ngettext)
     app.jinja_env.globals.update(page_lang=page_lang, with_lang=with_lang, lang_input=lang_input,
                                  language_links=language_links, html_lang=html_lang,
                                  named=named)
@@ -52,12 +54,15 @@ _LANG = "mahjong.lang"   # the request's lang=, read once (a page asks about sev
 
 def explicit_lang() -> str | None:
     """The language the address names with `lang=`, or None."""
-    if not has_request_context():
+    ctx = _cv_request.get(None)   # flask.request without its proxy: asked ~100 times a page
+    if ctx is None:
         return None
-    environ = request.environ
-    if _LANG not in environ:
-        environ[_LANG] = pick_lang(request.args.get("lang"))
-    return environ[_LANG]
+    environ = ctx.request.environ
+    try:
+        return environ[_LANG]
+    except KeyError:
+        found = environ[_LANG] = pick_lang(ctx.request.args.get("lang"))
+        return found
 
 
 def page_lang() -> str:
@@ -68,6 +73,34 @@ def page_lang() -> str:
 def html_lang() -> str:
     """The page language as `<html lang>` and Content-Language write it."""
     return page_lang()
+
+
+def template_gettext(string: str, **fields: Any) -> Markup:
+    """`{{ _("…") }}` and `{% trans %}` in a template: the sentence in the page language."""
+    catalog = _page_catalog()
+    return Markup(catalog.ugettext(string) if catalog else string) % fields
+
+
+def template_ngettext(singular: str, plural: str, num: int, **fields: Any) -> Markup:
+    catalog = _page_catalog()
+    said = catalog.ungettext(singular, plural, num) if catalog else (singular if num == 1 else plural)
+    return Markup(said) % {"num": num, **fields}
+
+
+def _page_catalog():
+    """The page's catalog, or None on an English page (no lookup at all)."""
+    ctx = _cv_request.get(None)
+    if ctx is None:
+        return None
+    environ = ctx.request.environ
+    try:
+        return environ[_PAGE_CATALOG]
+    except KeyError:
+        found = environ[_PAGE_CATALOG] = _catalog() if page_lang() != DEFAULT_LANG else None
+        return found
+
+
+_PAGE_CATALOG = "mahjong.page_catalog"
 
 
 def _catalog():
