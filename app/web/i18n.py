@@ -18,7 +18,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_translations
 from markupsafe import Markup, escape
 
-from ..i18n import DEFAULT_LANG, LANGS, Msg, Text, from_accept_language, pick_lang, say, say_all
+from ..i18n import DEFAULT_LANG, LANGS, N_, Msg, Text, from_accept_language, pick_lang, say, say_all
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 LOCALES = {"en": "en", "zh-Hant": "zh_Hant", "zh-Hans": "zh_Hans"}   # lang= → catalog folder
@@ -44,7 +44,7 @@ def install(app: Flask) -> None:
                                  ngettext=template_ngettext)
     app.jinja_env.globals.update(page_lang=page_lang, with_lang=with_lang, lang_input=lang_input,
                                  language_links=language_links, html_lang=html_lang,
-                                 named=named)
+                                 named=named, language_switch=language_switch)
     app.json = _SayingJSON(app)
     app.jinja_env.filters.update(say=say_here)
 
@@ -78,7 +78,8 @@ def html_lang() -> str:
 def template_gettext(string: str, **fields: Any) -> Markup:
     """`{{ _("…") }}` and `{% trans %}` in a template: the sentence in the page language."""
     catalog = _page_catalog()
-    return Markup(catalog.ugettext(string) if catalog else string) % fields
+    said = Markup(catalog.ugettext(string) if catalog else string)
+    return said % fields if fields else said   # no msgid holds "%%": none needs formatting
 
 
 def template_ngettext(singular: str, plural: str, num: int, **fields: Any) -> Markup:
@@ -170,6 +171,16 @@ def language_links() -> list[tuple[str, str, str, bool]]:
     here = request.full_path if request.query_string else request.path
     current = page_lang()
     return [(lang, SELF_NAMES[lang], with_lang(here, lang), lang == current) for lang in LANGS]
+
+
+def language_switch() -> Markup:
+    """The switch every page carries: this page in each language, as plain links."""
+    links = Markup("").join(
+        Markup('\n    <a href="%s" hreflang="%s" lang="%s"%s>%s</a>')
+        % (href, lang, lang, Markup(' aria-current="page"') if current else "", label)
+        for lang, label, href, current in language_links())
+    return Markup('<nav class="languages" aria-label="%s">%s\n  </nav>') % (
+        template_gettext(N_("Language")), links)
 
 
 def _keep_lang(endpoint: str | None, values: dict[str, Any]) -> None:

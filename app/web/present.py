@@ -17,7 +17,7 @@ from ..i18n import N_, Msg
 from ..payments import fmt
 from ..request import Calculation, WaitsResult
 from ..rulesets import CITATION, DEFAULT_WORDS, Amount, Words
-from .i18n import page_lang, say_here
+from .i18n import explicit_lang, page_lang, say_here
 
 # Fields that may hold several values; in links they are written compactly (`flowers=13`,
 # `events=a,b`), in forms they arrive repeated (`flowers=1&flowers=3`).
@@ -215,6 +215,15 @@ def tile_script() -> str:
 
 
 _TILE_SCRIPT = "mahjong.tile_script"
+
+
+def site_nav(ruleset=None) -> Markup:
+    """The brand and the main navigation, rendered once per language, family brand and mount."""
+    brand = page_words(ruleset).brand
+    parts = current_app.extensions["form_parts"]
+    key = ("site-nav", request.script_root, explicit_lang(), brand)
+    found = parts.get(key)
+    return found if found is not None else parts.put(key, parts.macro("site_nav")(brand))
 
 
 def page_words(ruleset=None):
