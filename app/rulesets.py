@@ -618,7 +618,7 @@ def _rulings(c: _Checker, value: Any) -> tuple[Ruling, ...]:
     return tuple(out)
 
 
-CITATION = re.compile(r"\b[Rr]ulings? ((?:\d+)(?:(?:, | and |–)\d+)*)|裁定\s*((?:\d+)(?:(?:、|，|,|及|和|與|与|–|-)\d+)*)")
+CITATION = re.compile(r"\b[Rr]ulings? ((?:\d+)(?:(?:, | and |–)\d+)*)|裁定\s*((?:\d+)(?:(?:、|及|和|與|与|–)\d+)*)")
 SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
 SEED_NUMBER = re.compile(r"\bseeds? 00\d\b", re.IGNORECASE)
 SHOWN_TEXT = ("name", "summary", "source", "explain", "note", "title", "why", "point", "ruling",
