@@ -8,6 +8,7 @@ install or build time). Ruleset texts carry their own translations (`app.i18n.Te
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -49,20 +50,25 @@ def install(app: Flask) -> None:
     app.jinja_env.filters.update(say=say_here)
 
 
-_LANG = "mahjong.lang"   # the request's lang=, read once (a page asks about seventy times)
+def _once(key: str, make: Callable[[Any], Any]) -> Any:
+    """A value worked out once a request and kept in its environ; None outside a request.
 
-
-def explicit_lang() -> str | None:
-    """The language the address names with `lang=`, or None."""
-    ctx = _cv_request.get(None)   # flask.request without its proxy: asked ~100 times a page
+    Reads Flask's request context without its proxy: the page language is asked about a
+    hundred times a page."""
+    ctx = _cv_request.get(None)
     if ctx is None:
         return None
     environ = ctx.request.environ
     try:
-        return environ[_LANG]
+        return environ[key]
     except KeyError:
-        found = environ[_LANG] = pick_lang(ctx.request.args.get("lang"))
+        found = environ[key] = make(ctx.request)
         return found
+
+
+def explicit_lang() -> str | None:
+    """The language the address names with `lang=`, or None."""
+    return _once("mahjong.lang", lambda r: pick_lang(r.args.get("lang")))
 
 
 def page_lang() -> str:
@@ -79,7 +85,7 @@ def template_gettext(string: str, **fields: Any) -> Markup:
     """`{{ _("…") }}` and `{% trans %}` in a template: the sentence in the page language."""
     catalog = _page_catalog()
     said = Markup(catalog.ugettext(string) if catalog else string)
-    return said % fields if fields else said   # no msgid holds "%%": none needs formatting
+    return said % fields if fields or "%%" in said else said   # most have nothing to fill in
 
 
 def template_ngettext(singular: str, plural: str, num: int, **fields: Any) -> Markup:
@@ -89,36 +95,14 @@ def template_ngettext(singular: str, plural: str, num: int, **fields: Any) -> Ma
 
 
 def _page_catalog():
-    """The page's catalog, or None on an English page (no lookup at all)."""
-    ctx = _cv_request.get(None)
-    if ctx is None:
-        return None
-    environ = ctx.request.environ
-    try:
-        return environ[_PAGE_CATALOG]
-    except KeyError:
-        found = environ[_PAGE_CATALOG] = _catalog() if page_lang() != DEFAULT_LANG else None
-        return found
-
-
-_PAGE_CATALOG = "mahjong.page_catalog"
-
-
-def _catalog():
-    """The page language's gettext catalog, looked up once a request."""
-    environ = request.environ
-    found = environ.get(_CATALOG)
-    if found is None:
-        found = environ[_CATALOG] = get_translations()
-    return found
-
-
-_CATALOG = "mahjong.catalog"
+    """The page's gettext catalog, or None on an English page (then nothing is looked up)."""
+    return _once("mahjong.catalog",
+                 lambda r: get_translations() if page_lang() != DEFAULT_LANG else None)
 
 
 def gettext_here(msgid: str) -> str:
     """The catalog's translation of a message id in the page language ('' when none)."""
-    translated = _catalog().gettext(msgid)
+    translated = get_translations().gettext(msgid)   # Flask-Babel's: force_locale applies
     return translated if translated != msgid else ""
 
 
