@@ -6,9 +6,11 @@ import re
 from html.parser import HTMLParser
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+import opencc
 import pytest
 
 from app.web import create_app
+from app.web.i18n import SELF_NAMES
 from app.web.rounds import EXAMPLE as ROUND_EXAMPLE
 
 APP = create_app()
@@ -186,6 +188,34 @@ def test_a_chinese_page_shows_no_english_word(name, lang):
     assert response.status_code in (200, 400, 404), response.status_code
     english = _english(page.words, PAGES[name])
     assert not english, f"{PAGES[name]} in {lang} shows English: {english[:40]}"
+
+
+SWITCH_NAMES = "".join(SELF_NAMES.values())   # each language named in itself, on every page
+VARIANTS = {"zh-Hant": set("台么吃")}          # forms Traditional writing uses too
+HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.fixture(scope="module")
+def converters():
+    return {"zh-Hans": opencc.OpenCC("t2s"), "zh-Hant": opencc.OpenCC("s2t")}
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+@pytest.mark.parametrize("name", PAGES)
+def test_a_chinese_page_keeps_to_its_script(name, lang, converters):
+    """Simplified pages show no Traditional character, Traditional pages no Simplified one
+    (the language switch and what the reader typed aside)."""
+    _, page = _read(PAGES[name], lang)
+    typed = "".join(value for _, value in parse_qsl(urlsplit(PAGES[name]).query))
+    shown = set(HAN.findall("".join(page.words))) - set(SWITCH_NAMES) - set(typed)
+    convert = converters[lang]
+    if lang == "zh-Hans":
+        wrong = {c for c in shown if convert.convert(c) != c}
+    else:   # a character the s2t table turns into another that turns back: a Simplified form
+        back = converters["zh-Hans"]
+        wrong = {c for c in shown if convert.convert(c) != c and back.convert(convert.convert(c)) == c}
+        wrong -= VARIANTS[lang]
+    assert not wrong, f"{PAGES[name]} in {lang} mixes scripts: {sorted(wrong)}"
 
 
 @pytest.mark.parametrize("lang", CHINESE)
