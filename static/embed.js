@@ -4,6 +4,9 @@
 // Each such element gets an iframe of the calculator (data-view: card, calculator or quiz),
 // loaded lazily, named for screen readers (data-title overrides the name), and fitted to the
 // height its page reports by postMessage. Messages from any other origin are ignored.
+// The frame speaks the lesson's language: `lang=` in data-mahjong if given, else the nearest
+// lang attribute around the element (<html lang="zh-HK"> → Traditional Chinese, zh-CN →
+// Simplified; anything else English).
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -12,14 +15,40 @@
   }
   var origin = new URL(script.src).origin;
   var VIEWS = {
-    card: { path: "/card", title: "Mahjong hand card", height: 400 },
-    calculator: { path: "/embed", title: "Mahjong scoring calculator", height: 600 },
-    quiz: { path: "/embed/practice", title: "Mahjong quiz: count the fan", height: 500 }
+    card: { path: "/card", height: 400,
+            title: { en: "Mahjong hand card", "zh-Hant": "麻雀牌卡", "zh-Hans": "麻将牌卡" } },
+    calculator: { path: "/embed", height: 600,
+                  title: { en: "Mahjong scoring calculator", "zh-Hant": "麻雀計番器",
+                           "zh-Hans": "麻将算番器" } },
+    quiz: { path: "/embed/practice", height: 500,
+            title: { en: "Mahjong quiz: count the fan", "zh-Hant": "麻雀測驗：計番",
+                     "zh-Hans": "麻将测验：算番" } }
   };
 
-  function frameName(view, query) {
+  // The page language of a lang tag as the calculator names it, or "" for none of ours.
+  function pageLang(tag) {
+    var t = (tag || "").toLowerCase().replace(/_/g, "-");
+    if (/^zh-(hant|tw|hk|mo)\b/.test(t)) { return "zh-Hant"; }
+    if (t === "zh" || /^zh-(hans|cn|sg)\b/.test(t)) { return "zh-Hans"; }
+    return /^en\b/.test(t) ? "en" : "";
+  }
+
+  function withLang(holder, query) {
+    var params = new URLSearchParams(query);
+    if (!params.has("lang")) {
+      var around = holder.closest("[lang]");
+      var lang = pageLang(around && around.getAttribute("lang"));
+      if (lang && lang !== "en") {
+        params.set("lang", lang);
+        query = query ? query + "&lang=" + lang : "lang=" + lang;
+      }
+    }
+    return { query: query, lang: pageLang(params.get("lang")) || "en" };
+  }
+
+  function frameName(view, query, lang) {
     var hand = new URLSearchParams(query).get("hand");
-    return view.title + (hand ? ": " + hand : "");
+    return view.title[lang] + (hand ? (lang === "en" ? ": " : "：") + hand : "");
   }
 
   function upgrade(holder) {
@@ -27,10 +56,11 @@
       return;
     }
     var view = VIEWS[holder.getAttribute("data-view") || "card"] || VIEWS.card;
-    var query = (holder.getAttribute("data-mahjong") || "").replace(/^\?/, "");
+    var asked = withLang(holder, (holder.getAttribute("data-mahjong") || "").replace(/^\?/, ""));
+    var query = asked.query;
     var frame = document.createElement("iframe");
     frame.src = origin + view.path + (query ? "?" + query : "");
-    frame.title = holder.getAttribute("data-title") || frameName(view, query);
+    frame.title = holder.getAttribute("data-title") || frameName(view, query, asked.lang);
     frame.setAttribute("loading", "lazy");
     frame.height = String(view.height);
     frame.style.width = "100%";

@@ -139,6 +139,23 @@ def lesson_site(tmp_path_factory, live_server):
 <script src="{app_origin}/static/embed.js" async></script>
 </body></html>
 """)
+    # A lesson written in Traditional Chinese: its frames speak the lesson's language.
+    (folder / "cards-zh.html").write_text(f"""<!doctype html>
+<html lang="zh-HK"><head><meta charset="utf-8"><title>第四課：三手食糊</title>
+<link rel="icon" href="data:,"></head>
+<body>
+<h1>第四課：三手食糊</h1>
+<div id="card-hk" data-mahjong="rules=hong-kong&hand=123m456m789m234p55s&by=self-draw&seat=S"
+     data-view="card"></div>
+<section lang="zh-CN"><h2>四川清一色</h2>
+<div id="card-cn" data-mahjong="rules=sichuan&hand=111p123p777p789p55p&by=self-draw"
+     data-view="card"></div></section>
+<div id="card-en" data-mahjong="rules=hong-kong&hand=111m222p333s444z55z&lang=en"
+     data-view="card"></div>
+<div id="quiz-hk" data-mahjong="{quiz}" data-view="quiz"></div>
+<script src="{app_origin}/static/embed.js" async></script>
+</body></html>
+""")
     (folder / "blank.html").write_text("""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>An oEmbed consumer</title>
 <link rel="icon" href="data:,"></head><body><h1>Embedded by oEmbed</h1><div id="slot"></div>

@@ -163,3 +163,20 @@ def test_the_oembed_answer_for_a_result_shows_the_same_card(page: Page, lesson_s
     assert frame.locator("main").inner_text() == card_text
     assert_fits(page, "#slot", frame)
     assert_axe_clean(axe, frame, "oEmbed card")
+
+
+@pytest.mark.parametrize("holder, lang, title", [
+    ("#card-hk", "zh-Hant", "麻雀牌卡：123m456m789m234p55s"),
+    ("#card-cn", "zh-Hans", "麻将牌卡：111p123p777p789p55p"),
+    ("#card-en", "en", "Mahjong hand card: 111m222p333s444z55z"),
+    ("#quiz-hk", "zh-Hant", "麻雀測驗：計番"),
+])
+def test_a_chinese_lesson_gets_frames_in_its_own_language(page: Page, lesson_site, holder, lang,
+                                                          title):
+    page.goto(f"{lesson_site}/cards-zh.html")
+    iframe = page.locator(f"{holder} iframe")
+    expect(iframe).to_have_attribute("title", title)
+    expect(iframe).to_have_attribute("src", re.compile(rf"[?&]lang={lang}(&|$)"))
+    frame = frame_in(page, holder)
+    assert frame.locator("html").get_attribute("lang") == lang
+    assert_fits(page, holder, frame)
