@@ -21,9 +21,9 @@ from ..discard_practice import check_discard, deal_discard
 from ..errors import HandError
 from ..i18n import Msg
 from ..tiles import TILES, canonical, format_tiles, parse_tiles, tile
-from .forms import PICKER_TILES, DiscardForm, attach_errors, set_choices
+from .forms import DiscardForm, attach_errors, set_choices
 from .i18n import with_lang
-from .pages import MELD_KINDS, PICKER_ACTIONS, _focus_after, _picker, apply_picker
+from .pages import MELD_KINDS, PICKER_ACTIONS, _focus_after, _palette, _picker, apply_picker
 from .practice import new_series, not_a_seed, not_in_series, try_another, unknown_ruleset
 from .present import form_data, number, page_params, permalink
 
@@ -91,7 +91,7 @@ def _discard(embed: bool):
                  for c in result.choices for w in c.waits}
     return render_template(
         "discard.html", form=form, ruleset=ruleset, result=result, loose=loose, embed=embed,
-        picker=_picker(params), palette=PICKER_TILES, meld_kinds=MELD_KINDS, links=links,
+        picker=_picker(params), palette=_palette(ruleset), meld_kinds=MELD_KINDS, links=links,
         order=DISCARD_ORDER, permalink=discard_link(params, path) if result else "",
         action_path=path)
 
