@@ -25,22 +25,17 @@ AND = N_("{first} and {rest}")
 SEAT = {"E": Text("E", "東", "东"), "S": Text("S", "南", "南"),
         "W": Text("W", "西", "西"), "N": Text("N", "北", "北")}
 
-# The way of winning as the sentences name it: "a self-draw win", "not a discard".
+# The way of winning as the sentences name it: "a self-draw win", "not a discard"; where no
+# family is known, in the Cantonese words every family starts from (rulesets.DEFAULT_WORDS).
 WAY = {WinBy.SELF_DRAW: Text("self-draw", "自摸", "自摸"),
-       WinBy.DISCARD: Text("discard", "食出銃", "点炮胡")}
+       WinBy.DISCARD: Text("discard", "食出銃", "食出铳")}
 
 
 def way_of(ruleset, by: WinBy) -> Text:
-    """The way of winning in the family's own words: 自摸; 食出銃 (Cantonese), 点炮胡 (Mandarin)."""
-    if by is WinBy.SELF_DRAW:
-        return Text(WAY[by].en, ruleset.words_in("zh-Hant").self_draw,
-                    ruleset.words_in("zh-Hans").self_draw)
-    return Text(WAY[by].en, *(_discard_win(ruleset.words_in(lang).discard)
-                              for lang in ("zh-Hant", "zh-Hans")))
-
-
-def _discard_win(word: str) -> str:
-    return f"食{word}" if word.startswith("出") else f"{word}胡"   # 食出銃 (Cantonese), 点炮胡
+    """The way of winning in the family's own words (`words:` self_draw, discard_win):
+    自摸; 食出銃 (Cantonese), 点炮胡 (Mandarin)."""
+    key = "self_draw" if by is WinBy.SELF_DRAW else "discard_win"
+    return Text(WAY[by].en, *(getattr(ruleset.words_in(lang), key) for lang in ("zh-Hant", "zh-Hans")))
 
 
 def discard_words(ruleset) -> dict[str, Text]:

@@ -185,6 +185,7 @@ class Words:
     sheet: str = "計分表"             # the game sheet's heading
     flowers: str = "花"               # the flowers field's label
     seasons: str = "季"               # the seasons field's label
+    discard_win: str = "食出銃"        # a win on a discard, as a sentence names the way of winning
 
 
 @dataclass(frozen=True, slots=True)
@@ -592,12 +593,12 @@ def _script_words(c: _Checker, value: Any, path: str, default: Words) -> Words:
 
 
 WORD_LABELS = ("brand", "calculate", "calculator", "which_discard", "fan_to_money", "practice",
-               "sheet", "flowers", "seasons")
+               "sheet", "flowers", "seasons", "discard_win")
 DEFAULT_WORDS = {   # Cantonese terms, as a Hong Kong table writes them
     "zh_hant": Words(),
     "zh_hans": Words("simplified", "出铳", "自摸", {"m": "万", "p": "筒", "s": "索"},
                      {"E": "东", "S": "南", "W": "西", "N": "北"}, "番数计算", "计番", "番数计算机",
-                     "打哪张", "番数换钱", "计番练习", "计分表", "花", "季"),
+                     "打哪张", "番数换钱", "计番练习", "计分表", "花", "季", "食出铳"),
 }
 
 

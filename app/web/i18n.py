@@ -44,7 +44,6 @@ def install(app: Flask) -> None:
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext,
                                  ngettext=template_ngettext)
     app.jinja_env.globals.update(page_lang=page_lang, with_lang=with_lang, lang_input=lang_input,
-                                 language_links=language_links, html_lang=html_lang,
                                  named=named, language_switch=language_switch)
     app.json = _SayingJSON(app)
     app.jinja_env.filters.update(say=say_here)
@@ -74,11 +73,6 @@ def explicit_lang() -> str | None:
 def page_lang() -> str:
     """The language this page is written in."""
     return explicit_lang() or DEFAULT_LANG
-
-
-def html_lang() -> str:
-    """The page language as `<html lang>` and Content-Language write it."""
-    return page_lang()
 
 
 def template_gettext(string: str, **fields: Any) -> Markup:
@@ -200,7 +194,7 @@ def _known_api_language():
 
 def _content_language(response):
     """Content-Language on every answer in a language; Vary where Accept-Language chose."""
-    response.headers["Content-Language"] = html_lang()
+    response.headers["Content-Language"] = page_lang()
     if request.path == "/" and "lang" not in request.args:
         response.vary.add("Accept-Language")
     return response
