@@ -21,12 +21,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from .description import parse_hand
+from .description import message_of, parse_hand
 from .efficiency import DiscardOption, Table, counts_of, discard_options, form_shanten
 from .errors import FieldError, HandError, NotationError
 from .hand import Hand
-from .i18n import Msg, Name, Text
+from .i18n import Msg, Text
 from .payments import fmt
+from .phrases import plain
 from .request import WaitValue, calculate_waits, read_ruleset, read_settings
 from .rulesets import Amount, Ruleset
 from .scoring import Settings, check_tiles
@@ -117,14 +118,14 @@ def read_seen(text: str, hand: Hand, ruleset: Ruleset) -> tuple[int, ...]:
     try:
         tiles = parse_tiles(text)
     except NotationError as err:
-        raise HandError.single("seen", error_message(err)) from None
+        raise HandError.single("seen", message_of(err)) from None
     bonus = [t.code for t in tiles if t.is_bonus]
     if bonus:
         raise HandError.single("seen", Msg("{tiles}: flowers and seasons are not discarded; list"
                                            " only suited and honour tiles", tiles=" ".join(bonus)))
     if not ruleset.honours and any(t.is_honour for t in tiles):
         raise HandError.single("seen", Msg("{rules} is played without honours",
-                                           rules=plain_name(ruleset.name)))
+                                           rules=plain(ruleset.name)))
     seen = counts_of(tiles)
     held = hand.counts
     errors = [FieldError("seen", Msg("{seen} seen and {held} in the hand make {total} copies of"
@@ -183,17 +184,6 @@ def _tiles(n: int) -> Msg:
     return Msg("{n} tile", n=n) if n == 1 else Msg("{n} tiles", n=n)
 
 
-def error_message(err: Exception) -> str:
-    """An error's sentence, kept a Msg when it was made one (str() would say it in English)."""
-    first = err.args[0] if err.args else ""
-    return first if isinstance(first, Msg) else str(err)
-
-
-def plain_name(name: Name) -> Text:
-    """A name as a sentence of this module writes it: the English alone, or the Chinese alone."""
-    return Text(name.en, name.zh_hant, name.zh_hans, native=name.native)
-
-
 def suit_name(ruleset: Ruleset, suit: str) -> Text:
     """A suit's name: English, or the family's own suit word in each script ("萬子", "条子")."""
     hant, hans = ruleset.words_in("zh-Hant").suits, ruleset.words_in("zh-Hans").suits
@@ -221,7 +211,7 @@ def calculate_discards(params: Mapping[str, str],
     check_tiles(replace(hand, context=replace(ctx, missing=None)), ruleset, settings)
     if ctx.missing and not ruleset.missing_suit:
         raise HandError.single("missing", Msg("{rules} has no declared missing suit",
-                                              rules=plain_name(ruleset.name)))
+                                              rules=plain(ruleset.name)))
     seen = read_seen(params.get("seen", ""), hand, ruleset)
     table = Table(honours=ruleset.honours, missing=ctx.missing, seen=seen)
     rules = ruleset.shape_rules(settings.options)

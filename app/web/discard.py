@@ -16,7 +16,8 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, redirect, render_template
 
-from ..discard import DISCARD_ORDER, DiscardChoice, DiscardResult, calculate_discards, error_message
+from ..description import message_of
+from ..discard import DISCARD_ORDER, DiscardChoice, DiscardResult, calculate_discards
 from ..discard_practice import check_discard, deal_discard
 from ..errors import HandError
 from ..i18n import Msg
@@ -185,7 +186,7 @@ def discard_practice():
         try:
             verdict = check_discard(dealt, tile(chosen))
         except ValueError as err:   # NotationError or HandError: not a tile, or not held
-            problem = err.errors[0].message if isinstance(err, HandError) else error_message(err)
+            problem = err.errors[0].message if isinstance(err, HandError) else message_of(err)
     after = (record[0] + int(verdict.correct), record[1] + 1) if verdict else record
     links = {(c.tile.code, w.tile_code): wait_link(dealt.analysis, c, w.tile_code)
              for c in dealt.analysis.choices for w in c.waits}

@@ -19,8 +19,8 @@ from wtforms import Form, StringField
 from ..answers import check_answer
 from ..conversion import FAN_LIMIT, conversion_table, table_rows
 from ..dealer import LEVELS, Deal, deal
+from ..description import message_of
 from ..detectors import PER_ITEM_DETECTORS
-from ..discard import error_message
 from ..errors import HandError
 from ..hand import SEATS, WinBy
 from ..i18n import Msg
@@ -449,7 +449,7 @@ def not_in_series(number: str, most: int) -> Msg:
 
 def try_another(err: Exception) -> Msg:
     """A series that dealt no hand (never seen in the tests, but said)."""
-    return Msg("{problem}; try another series", problem=error_message(err))
+    return Msg("{problem}; try another series", problem=message_of(err))
 
 
 def bonus_tiles(hand) -> list:
