@@ -17,6 +17,7 @@ from .errors import FieldError, HandError
 from .hand import SEATS, Hand, MeldKind, WinBy
 from .i18n import N_, Msg, Text
 from .payments import fmt
+from .phrases import seat as seat_name
 from .readings import waits
 from .request import Calculation, calculate, read_ruleset, read_settings
 from .rulesets import Amount, Ruleset, SettlementRules
@@ -27,19 +28,11 @@ KONG_KINDS = ("exposed", "concealed", "added")
 # still holding the declared missing suit (花猪, which is never ready either)
 WALL_STATUSES = ("not-ready", "pig")
 MAX_EVENTS = 40
-# A seat as a sentence names it: the letter in English, the wind in Chinese.
-SEAT_NAMES = {"E": Text("E", "東", "东"), "S": Text("S", "南", "南"), "W": Text("W", "西", "西"),
-              "N": Text("N", "北", "北")}
-# The kongs' own names (the ledger's reasons give them in Chinese in every language).
+# The kongs' own names (the ledger's reasons give them in Chinese in every language), and
+# the kinds as a refusal names them (the notation's word in English).
 KONG_NAMES = {"exposed": Text("直杠", "直槓", "直杠"), "concealed": Text("暗杠", "暗槓", "暗杠"),
               "added": Text("补杠", "補槓", "补杠")}
-KONG_KIND_WORDS = {"exposed": Text("exposed", "直槓", "直杠"), "concealed": Text("concealed", "暗槓", "暗杠"),
-                   "added": Text("added", "補槓", "补杠")}
-
-
-def seat_name(seat: str | None) -> Text | str | None:
-    """A seat as a sentence says it (E in English, 東 in Chinese); anything else as it is."""
-    return SEAT_NAMES.get(seat, seat) if isinstance(seat, str) else seat
+KONG_KIND_WORDS = {kind: Text(kind, name.zh_hant, name.zh_hans) for kind, name in KONG_NAMES.items()}
 
 
 @dataclass(frozen=True, slots=True)
