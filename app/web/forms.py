@@ -139,7 +139,7 @@ class TicksForm(DialsMixin, Form):
     ticks = MultiCheckboxField(lazy_gettext("Patterns"))
 
 
-def _shown(name: Text) -> str:
+def shown_name(name: Text) -> str:
     """A name in a choice: English with the family's Chinese on an English page, else the
     page language's Chinese alone."""
     lang = page_lang()
@@ -149,6 +149,12 @@ def _shown(name: Text) -> str:
 def _both(english: str, chinese: str) -> str:
     """A choice's English with the family's word beside it; the word alone on a Chinese page."""
     return f"{english} {chinese}" if page_lang() == "en" else chinese
+
+
+def seat_labels(words) -> dict[str, str]:
+    """Each seat as a choice names it: `East 东` (the family's wind) on an English page, the
+    wind alone in the page's script on a Chinese one (`words`: the page's words)."""
+    return {s: _both(SEAT_NAMES[s].split()[0], words.winds[s]) for s in SEATS}
 
 
 def discarder_word(words) -> str:
@@ -164,16 +170,16 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
     """Fill the choices that depend on the ruleset (and the page language)."""
     lang = page_lang()
     english = lang == "en"
-    form.rules.choices = choices((r.id, _shown(r.name)) for r in rulesets)
+    form.rules.choices = choices((r.id, shown_name(r.name)) for r in rulesets)
     form.curve.choices = choices([("", _("the convention's own"))] + [
-        (c.id, _shown(c.name)) for c in ruleset.curves.values()])
-    form.payment.choices = choices((p.id, _shown(p.name)) for p in ruleset.payments.values())
-    options = [(p.id, _shown(p.name)) for p in ruleset.patterns if p.optional]
-    options += [(s.id, _shown(s.name) + (_(" (round ledger)") if s.settlement else ""))
+        (c.id, shown_name(c.name)) for c in ruleset.curves.values()])
+    form.payment.choices = choices((p.id, shown_name(p.name)) for p in ruleset.payments.values())
+    options = [(p.id, shown_name(p.name)) for p in ruleset.patterns if p.optional]
+    options += [(s.id, shown_name(s.name) + (_(" (round ledger)") if s.settlement else ""))
                 for s in ruleset.switches]
     form.options.choices = choices(options)
     words = ruleset.words_in(lang)
-    seats = choices((s, _both(SEAT_NAMES[s].split()[0], words.winds[s])) for s in SEATS)
+    seats = choices(seat_labels(words).items())
     for name in ("seat", "round", "won"):
         if hasattr(form, name):
             getattr(form, name).choices = seats
@@ -199,7 +205,7 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
                                     discard=words.discard)
     form.liable.choices = choices([("", _("nobody"))]) + seats
     if hasattr(form, "events"):
-        form.events.choices = choices((e.id, _shown(e.name)) for e in ruleset.events.values())
+        form.events.choices = choices((e.id, shown_name(e.name)) for e in ruleset.events.values())
     if hasattr(form, "ticks"):
         form.ticks.choices = choices((p.id, p.id) for p in ruleset.patterns)
     # fields the templates leave out under this ruleset: an error about one of them is shown

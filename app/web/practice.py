@@ -32,7 +32,7 @@ from ..rulesets import exact
 from ..scoring import default_settings, inactive, value
 from ..sheet import DIAL_KEYS
 from ..tiles import TILES
-from .forms import SEAT_NAMES, DialsMixin, attach_errors, set_choices
+from .forms import DialsMixin, attach_errors, seat_labels, set_choices, shown_name
 from .i18n import page_lang, with_lang
 from .present import form_data, page_params, page_words, permalink
 
@@ -193,7 +193,7 @@ def _practice(embed: bool):
         levels=LEVEL_NAMES, level=level, seed=seed, n=n, embed=embed, dealt=dealt, calc=calc,
         hand=hand, concealed=shown, context=_context(dealt), answer=answer, verdict=verdict,
         record=record, after=after, tickable=_tickable(ruleset, calc.score.settings),
-        per_item=PER_ITEM_DETECTORS, seats=SEATS, seat_names=seat_names(page_words(ruleset)),
+        per_item=PER_ITEM_DETECTORS, seats=SEATS, seat_names=seat_labels(page_words(ruleset)),
         arithmetic=explain_points(calc),
         next_link=_link(ruleset.id, level, seed, n + 1, _score_text(after), embed)
         if n < MAX_HAND else "",
@@ -266,7 +266,7 @@ def _quiz(params: dict[str, str], given: list[str], embed: bool):
         dealt=dealt, calc=calc, hand=hand, concealed=shown, context=_context(dealt),
         answer=answer, verdict=verdict, record=record, after=after,
         tickable=_tickable(ruleset, calc.score.settings), per_item=PER_ITEM_DETECTORS,
-        seats=SEATS, seat_names=seat_names(page_words(ruleset)), arithmetic=explain_points(calc),
+        seats=SEATS, seat_names=seat_labels(page_words(ruleset)), arithmetic=explain_points(calc),
         carry=[("rules", ruleset.id), *[("hands", line) for line in lines], ("ask", ask),
                ("reveal", reveal), *dials.items(), ("n", str(n))]
         + ([("score", _score_text(record))] if record[1] else [])
@@ -383,25 +383,11 @@ def _tickable(ruleset, settings):
             for cat in ruleset.categories]
 
 
-def seat_names(words) -> dict[str, str]:
-    """Each seat in English and in the family's own wind character: `East 东` on a Sichuan page;
-    on a Chinese page the wind alone, in the page's script (`words` are the page's words)."""
-    if page_lang() != "en":
-        return {s: words.winds[s] for s in SEATS}
-    return {s: f"{SEAT_NAMES[s].split()[0]} {words.winds[s]}" for s in SEATS}
-
-
-def _name(name) -> str:
-    """A name in a context line: English and the family's Chinese, or the page's Chinese alone."""
-    lang = page_lang()
-    return str(name) if lang == "en" else name.in_lang(lang)
-
-
 def _context(dealt) -> list[tuple[str, str]]:
     """The win context in words: (what, how) lines."""
     ruleset, calc = dealt.ruleset, dealt.calculation
     ctx, words = calc.hand.context, page_words(ruleset)
-    seat = seat_names(words).__getitem__
+    seat = seat_labels(words).__getitem__
     lines = [(Msg("Seat"), Msg("{seat} — the dealer", seat=seat(ctx.seat)) if ctx.seat == "E"
               else seat(ctx.seat)),
              (Msg("Round"), seat(ctx.round))]
@@ -413,7 +399,7 @@ def _context(dealt) -> list[tuple[str, str]]:
                                          seat=seat(calc.table.discarder))))
     for event in sorted(ctx.events):
         spec = ruleset.events.get(event)
-        lines.append((Msg("How"), _name(spec.name).strip() if spec else event))
+        lines.append((Msg("How"), shown_name(spec.name).strip() if spec else event))
     if ctx.missing:
         lines.append((Msg("Missing suit 定缺"), Msg("{suit} — the hand holds none",
                                                    suit=suit_here(ctx.missing, words))))
@@ -421,7 +407,7 @@ def _context(dealt) -> list[tuple[str, str]]:
     for option in sorted(options):
         pattern = ruleset.by_id.get(option)
         name = pattern.name if pattern else next(s.name for s in ruleset.switches if s.id == option)
-        lines.append((Msg("House rule on"), _name(name).strip()))
+        lines.append((Msg("House rule on"), shown_name(name).strip()))
     return lines
 
 
@@ -461,7 +447,7 @@ def bonus_tiles(hand) -> list:
 bp.add_app_template_global(bonus_tiles, "bonus_tiles")
 bp.add_app_template_global(suit_here, "suit_here")
 bp.add_app_template_global(
-    lambda s, ruleset=None: seat_names(page_words(ruleset)).get(s, s), "seat_name")
+    lambda s, ruleset=None: seat_labels(page_words(ruleset)).get(s, s), "seat_name")
 
 __all__ = ["bp"]
 
