@@ -32,7 +32,7 @@ $(TEST_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 install: $(TEST_STAMP)
 
 # The production command: `mahjong-calculator serve`, i.e. gunicorn with its settings in
-# app/web/serving.py: gevent workers, one a core (WEB_CONCURRENCY=n overrides), so a client
+# app/web/serving/server.py: gevent workers, one a core (WEB_CONCURRENCY=n overrides), so a client
 # that trickles its headers or body holds a greenlet, not a worker (README, "Serving"); a
 # body past 64 KiB is refused unread (413); no control socket. The pages are CPU-bound and
 # each worker renders one at a time and closes each connection after its answer (README,

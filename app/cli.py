@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from .errors import HandError, RulesetError
+from app.base.errors import HandError, RulesetError
 
 USAGE = """usage: mahjong-calculator COMMAND …
 
@@ -42,16 +42,16 @@ def serve_command(args: list[str]) -> int:
         return 2
     env = {k: v for k, v in os.environ.items() if k != "FLASK_DEBUG"}   # left over in a shell
     os.execve(sys.executable, [sys.executable, "-m", "gunicorn", "--config",
-                               "python:app.web.serving", "app.web:create_app()"], env)
+                               "python:app.web.serving.server", "app.web:create_app()"], env)
     return 1   # not reached
 
 
 def score_command(args: list[str]) -> int:
     """Print the breakdown and payments of a hand description given as key=value words."""
-    from .report import render
-    from .request import calculate
-    from .resources import ruleset_dir
-    from .rulesets import load_all
+    from app.base.resources import ruleset_dir
+    from app.rules.model import load_all
+    from app.scoring.calculation import calculate
+    from app.scoring.report import render
 
     params: dict[str, str] = {}
     for arg in args:
@@ -74,7 +74,7 @@ def score_command(args: list[str]) -> int:
 
 def check_command(args: list[str]) -> int:
     """Load each ruleset file as the app would; "ok" for each good one, else its problem."""
-    from .rulesets import load_ruleset
+    from app.rules.model import load_ruleset
 
     if not args:
         print("check-rules needs at least one ruleset file", file=sys.stderr)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from app.hand import Hand, Meld, MeldKind, WinContext
-from app.tiles import TILES
+from app.hands.hand import Hand, Meld, MeldKind, WinContext
+from app.hands.tiles import TILES
 
 CHOW_STARTS = [i for i in range(27) if i % 9 <= 6]
 

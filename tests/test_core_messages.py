@@ -9,12 +9,12 @@ import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
-from app.errors import HandError, NotationError
-from app.i18n import Msg, Text
-from app.request import calculate, calculate_waits
-from app.tiles import parse_tiles
+from app.base.errors import HandError, NotationError
+from app.base.i18n import Msg, Text
+from app.hands.tiles import parse_tiles
+from app.scoring.calculation import calculate, calculate_waits
 from app.web import create_app
-from app.web.i18n import say_here
+from app.web.common.i18n import say_here
 
 APP = create_app()
 CHINESE = ("zh-Hant", "zh-Hans")
@@ -134,7 +134,7 @@ def _sentences(params: dict[str, str]) -> list[str]:
 
 
 def _core(sentences: list[str]) -> list[Msg]:
-    """The sentences the core made (the hand reader's own, in app/description.py, aside)."""
+    """The sentences the core made (the hand reader's own, in app/hands/description.py, aside)."""
     return [s for s in sentences if isinstance(s, Msg)]
 
 
@@ -235,7 +235,8 @@ def test_every_core_message_met_has_both_translations_in_the_catalogs():
         assert not missing, f"{locale}: {missing}"
 
 
-CORE = ("answers", "conditions", "errors", "payments", "phrases", "request", "scoring", "tiles")
+CORE = ("practice/answers", "rules/conditions", "base/errors", "scoring/payments", "hands/phrases",
+        "scoring/calculation", "scoring/selection", "hands/tiles")
 
 
 def test_every_sentence_written_in_the_core_has_both_translations():

@@ -11,12 +11,12 @@ import sys
 
 import pytest
 
-from app.hand import Hand
-from app.readings import Shape, waits
-from app.tiles import parse_tiles, tile
+from app.hands.hand import Hand
+from app.hands.readings import Shape, waits
+from app.hands.tiles import parse_tiles, tile
+from tests.hands.test_corpus import RIICHI, corpus_hand, groupings
 
 from .conftest import DATA, load_corpus
-from .test_corpus import RIICHI, corpus_hand, groupings
 
 sys.path.insert(0, str(DATA))
 import make_corpus  # noqa: E402

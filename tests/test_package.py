@@ -48,7 +48,7 @@ def test_the_wheel_carries_the_web_app_rulesets_templates_and_static_files(wheel
         shipped = {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*")
                    if p.is_file() and "__pycache__" not in p.parts}
         assert shipped and {f"app/{name}" for name in shipped} <= names, folder
-    assert {"app/web/__init__.py", "app/cli.py", "app/web/serving.py"} <= names
+    assert {"app/web/__init__.py", "app/cli.py", "app/web/serving/server.py"} <= names
     metadata = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     for field in ("License-Expression: MIT", "Requires-Python: >=3.11", "Project-URL: Source",
@@ -73,7 +73,7 @@ def _po_messages(locale: str) -> dict[str, str]:
 
 PAGES = """
 import json, sys
-from app.resources import folder
+from app.base.resources import folder
 from app.web import create_app
 client = create_app().test_client()
 home = client.get("/")
@@ -83,7 +83,7 @@ rules = client.get("/rules/sichuan")
 rules_zh = client.get("/rules/sichuan?lang=zh-Hant")
 from babel.messages.mofile import read_mo
 catalogs = {}
-from app.web.i18n import TRANSLATIONS
+from app.web.common.i18n import TRANSLATIONS
 for mo in sorted(TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")):
     with mo.open("rb") as handle:
         catalogs[mo.parent.parent.name] = {m.id: m.string for m in read_mo(handle) if m.id and isinstance(m.id, str)}

@@ -12,7 +12,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from app.web import create_app
-from app.web.i18n import LOCALES, TRANSLATIONS
+from app.web.common.i18n import LOCALES, TRANSLATIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGS = sorted(l for l in LOCALES.values() if l != "en")

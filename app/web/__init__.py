@@ -14,12 +14,14 @@ from urllib.parse import quote, urlsplit, urlunsplit
 from flask import Flask, abort, jsonify, render_template, request
 from werkzeug.exceptions import SecurityError
 
-from ..i18n import Msg
-from ..resources import folder, ruleset_dir
-from ..rulesets import load_all
-from . import caching, compression, i18n
-from .bodies import MAX_BODY, REFUSED, BodyLimit
-from .forms import PART_CACHE_SIZE, PartCache
+from app.base.i18n import Msg
+from app.base.resources import folder, ruleset_dir
+from app.rules.model import load_all
+from app.web.common.forms import PART_CACHE_SIZE, PartCache
+from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
+
+from .common import i18n
+from .serving import caching, compression
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -49,7 +51,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]
 
-    from . import api, card, discard, oembed, pages, practice, rounds, rules, sheet
+    from .advice import routes as discard
+    from .api import routes as api
+    from .calculator import routes as pages
+    from .lesson import card, oembed
+    from .practice import routes as practice
+    from .rules import routes as rules
+    from .table import rounds, sheet
     app.register_blueprint(pages.bp)
     app.register_blueprint(discard.bp)   # /discard and /embed/discard (what to discard)
     app.register_blueprint(card.bp)      # /card (a hand as a figure)
@@ -66,8 +74,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     caching.install(app)
     app.after_request(_no_foreign_host)   # runs first: the headers go on its new answer
     _error_pages(app)
-    from ..payments import fmt
-    from .present import (
+    from app.scoring.payments import fmt
+    from app.web.common.present import (
         cite,
         field_label,
         group_label,

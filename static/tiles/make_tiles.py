@@ -1,7 +1,7 @@
 """Draw the tile images: one SVG per tile, named by its code (5s.svg, fl1.svg), plus back.svg,
 and sprite.svg, every tile in one file for the pages (`sprite.svg#t5s` shows the 5 Bamboo).
 
-Pure standard library. The accessible names come from app.tiles, so they cannot drift:
+Pure standard library. The accessible names come from app.hands.tiles, so they cannot drift:
 
     python static/tiles/make_tiles.py            # writes into static/tiles/
     python static/tiles/make_tiles.py --out DIR  # writes somewhere else (the tests compare)
@@ -23,7 +23,7 @@ ROOT = HERE.parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.tiles import TILES  # noqa: E402  (needs the repo root on sys.path)
+from app.hands.tiles import TILES  # noqa: E402  (needs the repo root on sys.path)
 
 WIDTH, HEIGHT = 60, 80
 CX, CY = 29, 38            # centre of the face

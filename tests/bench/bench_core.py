@@ -26,11 +26,11 @@ from mahjong.agari import Agari  # noqa: E402
 from mahjong.hand_calculating.divider import HandDivider  # noqa: E402
 from mahjong.meld import Meld as LibMeld  # noqa: E402
 
-from app.hand import Hand  # noqa: E402
-from app.readings import ShapeRules, clear_tables, is_complete, readings, waits  # noqa: E402
-from app.tiles import parse_tiles  # noqa: E402
+from app.hands.hand import Hand  # noqa: E402
+from app.hands.readings import ShapeRules, clear_tables, is_complete, readings, waits  # noqa: E402
+from app.hands.tiles import parse_tiles  # noqa: E402
 from tests.conftest import load_corpus  # noqa: E402
-from tests.test_corpus import corpus_hand  # noqa: E402
+from tests.hands.test_corpus import corpus_hand  # noqa: E402
 
 RIICHI = ShapeRules(seven_pairs=True, seven_pairs_quads=False, thirteen_orphans=True)
 PASSES = int(os.environ.get("BENCH_PASSES", "7"))

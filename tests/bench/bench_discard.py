@@ -28,9 +28,9 @@ sys.path.insert(0, str(ROOT))
 
 from mahjong.shanten import Shanten  # noqa: E402
 
-from app.efficiency import clear_tables, counts_of, discard_options, shanten  # noqa: E402
-from app.readings import ShapeRules  # noqa: E402
-from app.tiles import parse_tiles  # noqa: E402
+from app.hands.efficiency import clear_tables, counts_of, discard_options, shanten  # noqa: E402
+from app.hands.readings import ShapeRules  # noqa: E402
+from app.hands.tiles import parse_tiles  # noqa: E402
 from tests.conftest import load_corpus  # noqa: E402
 
 RIICHI = ShapeRules(seven_pairs=True, seven_pairs_quads=False, thirteen_orphans=True)
@@ -39,7 +39,7 @@ HANDS = int(os.environ.get("BENCH_HANDS", "300"))
 
 
 def fourteen(counts: list[int], k: int) -> list[int]:
-    """The hand plus one tile, chosen by a fixed walk (as tests/test_efficiency.py does)."""
+    """The hand plus one tile, chosen by a fixed walk (as tests/hands/test_efficiency.py does)."""
     grown = list(counts)
     for step in range(34):
         index = (k * 11 + step * 5) % 34

@@ -29,9 +29,9 @@ from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
 from mahjong.hand_calculating.hand_config import HandConfig  # noqa: E402
 from mahjong.meld import Meld as LibMeld  # noqa: E402
 
-from app.errors import HandError  # noqa: E402
-from app.request import calculate  # noqa: E402
-from app.tiles import parse_tiles  # noqa: E402
+from app.base.errors import HandError  # noqa: E402
+from app.hands.tiles import parse_tiles  # noqa: E402
+from app.scoring.calculation import calculate  # noqa: E402
 from tests.bench.bench_core import corpus  # noqa: E402
 
 PASSES = int(os.environ.get("BENCH_PASSES", "5"))

@@ -13,8 +13,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from app.tiles import TILES
-from app.web.rounds import EXAMPLE as ROUND_EXAMPLE
+from app.hands.tiles import TILES
+from app.web.table.rounds import EXAMPLE as ROUND_EXAMPLE
 
 pytestmark = pytest.mark.browser
 

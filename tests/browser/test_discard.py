@@ -11,8 +11,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
-from app.discard_practice import deal_discard
-from app.rulesets import registry
+from app.practice.discard_practice import deal_discard
+from app.rules.model import registry
 
 pytestmark = pytest.mark.browser
 

@@ -11,8 +11,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from app.dealer import deal
-from app.rulesets import registry
+from app.practice.dealer import deal
+from app.rules.model import registry
 from tests.browser.conftest import assert_loads_cleanly
 
 pytestmark = pytest.mark.browser

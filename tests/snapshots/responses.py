@@ -4,7 +4,7 @@ behaviour is checked against them (tests/test_snapshots.py).
     python tests/snapshots/responses.py record   # after an intended change of pages or JSON
     python tests/snapshots/responses.py check    # lists every address whose answer differs
 
-`record` builds the address list (every kind of page of tests/test_languages.py in the three
+`record` builds the address list (every kind of page of tests/web/test_languages.py in the three
 languages, every golden case as a result page and as /api/score, the golden rounds as POST
 /api/settle) and writes it with each answer's status, type and SHA-256 to responses.json;
 `check` replays exactly the stored requests, so it needs no test module to keep its shape.
@@ -33,8 +33,8 @@ def build_requests() -> list[dict]:
     import yaml
 
     from tests import test_languages
-    from tests.test_golden import FILES
-    from tests.test_rounds_web import parse_round_text
+    from tests.scoring.test_golden import FILES
+    from tests.web.test_rounds_web import parse_round_text
 
     requests: list[dict] = []
     for lang in LANGS:

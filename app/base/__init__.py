@@ -1,0 +1,1 @@
+"""What every layer uses: words in three languages (Msg, Text), the error family, the shipped files."""

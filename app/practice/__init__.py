@@ -1,0 +1,1 @@
+"""Practice: seeded deals, teachers' quizzes, answer marking, the discard drill."""

@@ -1,0 +1,165 @@
+""""What would you discard?": seeded 14-tile hands to practise on, and the answer marked.
+
+A hand is a pure function of (ruleset, seed, n), so one link deals the same hand to a whole
+class: a winning hand of the Count the Fan dealer (app/practice/dealer.py, plain level) with one or
+two of its concealed tiles swapped for tiles from the rest of the wall (in Sichuan sometimes
+one of the declared missing suit, which must then go first). The analysis of
+app/advice/discard.py is the answer key: a discard is right when nothing stands before it in the
+documented order (it ties with the best).
+
+>>> from app.rules.model import registry
+>>> first = deal_discard(registry()["hong-kong"], "class-7", 1)
+>>> first.params == deal_discard(registry()["hong-kong"], "class-7", 1).params
+True
+>>> len(first.hand.concealed) + 3 * len(first.hand.melds)
+14
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from app.advice.discard import DiscardChoice, DiscardResult, calculate_discards, joined
+from app.base.errors import HandError
+from app.base.i18n import Msg
+from app.hands.hand import Hand
+from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile, canonical
+from app.rules.model import Ruleset
+from app.scoring.payments import fmt
+
+from .dealer import deal
+
+MAX_TRIES = 60
+# The dealt hand's context that still holds before the discard; the winning moment's
+# facts (how it was won, events) do not.
+KEPT = ("melds", "seat", "round", "flowers", "seasons", "missing", "options")
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardDeal:
+    """Hand n of a seeded series: the description, the hand and the answer key."""
+
+    ruleset: Ruleset
+    seed: str
+    n: int
+    params: Mapping[str, str]     # rules, hand (14 tiles) and context: /discard reads it as is
+    analysis: DiscardResult
+
+    @property
+    def hand(self) -> Hand:
+        return self.analysis.hand
+
+    @property
+    def best(self) -> tuple[DiscardChoice, ...]:
+        """Every discard that ties with the first in the documented order."""
+        top = _key(self.analysis.choices[0])
+        return tuple(c for c in self.analysis.choices if _key(c) == top)
+
+
+def _key(choice: DiscardChoice) -> tuple:
+    return (not choice.must_go, choice.option.shanten, -choice.option.left, -choice.value)
+
+
+def deal_discard(ruleset: Ruleset, seed: str, n: int = 1) -> DiscardDeal:
+    """Deal hand n of the discard series named by seed."""
+    rng = random.Random(f"discard/{ruleset.id}/{seed}/{n}")
+    rulesets = {ruleset.id: ruleset}
+    for attempt in range(MAX_TRIES):
+        dealt = deal(ruleset, f"{seed}-{n}-{attempt}", 1, "plain")
+        params = _spoiled(rng, ruleset, dealt.calculation.hand, dealt.params.get("options", ""))
+        if params is None:
+            continue
+        try:
+            analysis = calculate_discards(params, rulesets)
+        except HandError:
+            continue
+        if analysis.shanten < 0 or len(analysis.choices) < 3:
+            continue   # already complete, or too little to choose from
+        if all(_key(c) == _key(analysis.choices[0]) for c in analysis.choices):
+            continue   # every discard as good: nothing to learn
+        return DiscardDeal(ruleset, seed, n, params, analysis)
+    raise RuntimeError(Msg("no discard hand could be dealt for {rules} from seed {seed}",
+                           rules=ruleset.id, seed=repr(seed)))
+
+
+def _spoiled(rng: random.Random, ruleset: Ruleset, won: Hand,
+             options: str) -> dict[str, str] | None:
+    """The winning hand with one or two concealed tiles swapped for others from the wall."""
+    concealed = list(won.concealed)
+    held = won.counts
+    missing = won.context.missing
+    swaps = rng.choice((1, 2, 2))
+    if len(concealed) <= swaps + 1:
+        return None
+    for _ in range(swaps):
+        concealed.pop(rng.randrange(len(concealed)))
+    wall = [TILES[i] for i in range(NUM_KINDS) if _in_play(ruleset, i)
+            for _ in range(4 - held[i])]
+    if missing:
+        dead = range(SUIT_OFFSET[missing], SUIT_OFFSET[missing] + 9)
+        if rng.random() < 0.4:   # a tile of the missing suit, which must then go first
+            wall = [t for t in wall if t in dead]
+        else:
+            wall = [t for t in wall if t not in dead]
+    drawn: list[Tile] = rng.sample(wall, swaps)
+    params = {"rules": ruleset.id, "hand": canonical(concealed + drawn)}
+    ctx = won.context
+    context = {
+        "melds": ",".join(m.token for m in won.melds), "seat": ctx.seat, "round": ctx.round,
+        "flowers": "".join(map(str, ctx.flowers)), "seasons": "".join(map(str, ctx.seasons)),
+        "missing": missing or "", "options": options,
+    }
+    params.update({k: v for k, v in context.items() if v and k in KEPT})
+    return params
+
+
+def _in_play(ruleset: Ruleset, index: int) -> bool:
+    return ruleset.honours or index < 27
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardVerdict:
+    """The player's discard against the analysis."""
+
+    chosen: DiscardChoice
+    best: tuple[DiscardChoice, ...]
+
+    @property
+    def correct(self) -> bool:
+        return any(c.tile == self.chosen.tile for c in self.best)
+
+    @property
+    def why(self) -> str:
+        """What separates the player's discard from the best, in the order's own terms."""
+        if self.correct:
+            return joined(self.chosen.reasons)
+        best, mine = self.best[0], self.chosen
+        if best.must_go and not mine.must_go:
+            return Msg("a tile of the declared missing suit must go first")
+        if mine.option.shanten != best.option.shanten:
+            return Msg("it leaves the hand {mine}; discarding {tile} leaves it {best}",
+                       mine=_from_ready(mine.option.shanten), tile=best.tile.code,
+                       best=_from_ready(best.option.shanten))
+        if mine.option.left != best.option.left:
+            return Msg("as close to ready, but {mine} improving tiles are left against {best}"
+                       " after discarding {tile}", mine=mine.option.left, best=best.option.left,
+                       tile=best.tile.code)
+        return Msg("as close to ready with as many improving tiles, but its waits are worth"
+                   " {mine} against {best}", mine=fmt(mine.value), best=fmt(best.value))
+
+
+def _from_ready(shanten: int) -> Msg:
+    if shanten == 0:
+        return Msg("ready")
+    if shanten == 1:
+        return Msg("{n} tile from ready", n=1)
+    return Msg("{n} tiles from ready", n=shanten)
+
+
+def check_discard(dealt: DiscardDeal, tile: Tile) -> DiscardVerdict:
+    """Mark a discard; HandError when the hand holds no such tile."""
+    for choice in dealt.analysis.choices:
+        if choice.tile == tile:
+            return DiscardVerdict(choice, dealt.best)
+    raise HandError.single("discard", Msg("the hand holds no {tile} to discard", tile=tile.code))

@@ -1,0 +1,414 @@
+"""A whole calculation request in the public vocabulary: ruleset, dials, table, hand or ticks.
+
+The web views, the JSON API and the command line all read requests through `calculate`.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
+
+from app.base.errors import FieldError, HandError
+from app.base.i18n import Msg, Name
+from app.hands.description import parse_hand
+from app.hands.hand import SEATS, Hand, WinBy
+from app.hands.phrases import SEMICOLON, listing, plain, way_of
+from app.hands.phrases import seat as _said_seat
+from app.hands.readings import waits
+from app.hands.tiles import Tile, format_tiles
+from app.rules.conditions import (
+    default_discarder,
+    event_name,
+    exposed_melds,
+    family_errors,
+    liability_errors,
+    pattern_by,
+    refuse,
+    table_errors,
+    tick_errors,
+    ticked_events,
+)
+from app.rules.detectors import PER_ITEM_DETECTORS
+from app.rules.model import Amount, Ruleset, exact, registry
+
+from .payments import Payment, Table, settle
+from .selection import Score, Settings, score, score_fan, score_ticks
+
+MAX_STAKE = Fraction(1_000_000)
+MAX_TICKS = 60
+_TICK = re.compile(r"([a-z0-9-]+)(?:\*([0-9]{1,2}))?")
+
+
+class Calculation(NamedTuple):
+    """What was asked and what came out (a NamedTuple, made quickly for every request)."""
+
+    ruleset: Ruleset
+    settings: Settings
+    table: Table
+    hand: Hand | None
+    ticks: Mapping[str, int] | None
+    score: Score
+    payments: tuple[Payment, ...]
+    assumed: tuple[Assumption, ...] = ()    # what the request left out and was filled in
+
+    @property
+    def defaulted_discarder(self) -> bool:
+        return any(a.field == "discarder" for a in self.assumed)
+
+
+def read_ruleset(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Ruleset:
+    """Look the ruleset id up among the loaded ones (never used as a path)."""
+    rulesets = registry() if rulesets is None else rulesets
+    rid = params.get("rules", "").strip() or "hong-kong"
+    if rid not in rulesets:
+        raise HandError([FieldError("rules", Msg("unknown ruleset {rules}; choose one of {ids}",
+                                                 rules=repr(rid[:40]),
+                                                 ids=listing(sorted(rulesets))))])
+    return rulesets[rid]
+
+
+def read_settings(params: Mapping[str, str], ruleset: Ruleset) -> Settings:
+    """The dials and switches, defaulting to the ruleset's, each checked against its range."""
+    return _settings(ruleset, params.get("min", ""), params.get("cap", ""),
+                     params.get("payment", ""), params.get("curve", ""),
+                     params.get("stake", ""), params.get("options", ""))
+
+
+# Requests share a handful of dial strings, so each combination is checked once and its
+# Settings reused: the same object each time, which the scoring caches then find by identity.
+@lru_cache(maxsize=256)
+def _settings(ruleset: Ruleset, raw_min: str, raw_cap: str, raw_payment: str, raw_curve: str,
+              raw_stake: str, raw_options: str) -> Settings:
+    """Check one combination of raw dial strings against the ruleset (see read_settings)."""
+    errors: list[FieldError] = []
+    d = ruleset.dials
+    minimum = _whole(raw_min, "min", d.min, ruleset.min_range, errors)
+    cap: int | None = d.cap
+    cap_word = raw_cap.strip().lower()
+    if cap_word in ("none", "no", "uncapped"):
+        if ruleset.uncapped:
+            cap = None
+        else:
+            errors.append(FieldError("cap", Msg("{rules} always has a cap",
+                                                rules=plain(ruleset.name))))
+    elif cap_word:
+        cap = _whole(raw_cap, "cap", d.cap, ruleset.cap_range, errors)
+    if cap is not None and minimum is not None and cap < minimum:
+        errors.append(FieldError("cap", Msg("the cap {cap} is below the minimum {min}", cap=cap,
+                                            min=minimum)))
+    payment = raw_payment.strip() or d.payment
+    if payment not in ruleset.payments:
+        errors.append(FieldError("payment", Msg("unknown payment convention {payment}; choose"
+                                                " one of {ids}", payment=repr(payment[:40]),
+                                                ids=listing(ruleset.payments))))
+    curve = raw_curve.strip()
+    if curve and curve not in ruleset.curves:
+        errors.append(FieldError("curve", Msg("unknown curve {curve}; choose one of {ids}",
+                                              curve=repr(curve[:40]), ids=listing(ruleset.curves))))
+    if not curve and payment in ruleset.payments:
+        curve = ruleset.payments[payment].curve or d.curve
+    stake = _stake(raw_stake.strip(), d.stake, errors)
+    named = [o for o in re.split(r"[,\s]+", raw_options.strip()) if o]
+    for option in named:
+        if option not in ruleset.option_ids:
+            errors.append(FieldError("options", Msg("unknown option {option} in {rules}; its"
+                                                    " options: {ids}", option=repr(option[:40]),
+                                                    rules=plain(ruleset.name),
+                                                    ids=listing(ruleset.option_ids)
+                                                    or Msg("none"))))
+    options = frozenset(named)
+    if errors:
+        raise HandError(errors)
+    return Settings(minimum, cap, curve, payment, stake, options)
+
+
+def _stake(raw: str, default: Amount, errors: list[FieldError]) -> Amount:
+    """The stake per unit: a positive decimal or fraction up to MAX_STAKE, else the default."""
+    if not raw:
+        return default
+    try:
+        stake = (exact(Fraction(raw)) if re.fullmatch(r"[0-9]{1,9}(?:[./][0-9]{1,9})?", raw)
+                 else None)
+    except (ValueError, ZeroDivisionError):
+        stake = None
+    if stake is None or stake <= 0 or stake > MAX_STAKE:
+        errors.append(FieldError("stake", Msg("'{raw}' is not a stake; give a positive number up"
+                                              " to {most}, e.g. 1 or 0.5", raw=raw[:20],
+                                              most=MAX_STAKE)))
+        return default
+    return stake
+
+
+def _whole(raw: str, name: str, default, bounds: tuple[int, int], errors: list[FieldError]):
+    """The field `name` as a whole number within bounds, else the default and an error."""
+    raw = raw.strip()
+    if not raw:
+        return default
+    if not re.fullmatch(r"[0-9]{1,4}", raw):   # ASCII only: no Unicode digits
+        errors.append(FieldError(name, Msg("'{raw}' is not a whole number of fan", raw=raw[:20])))
+        return default
+    number = int(raw)
+    low, high = bounds
+    if not low <= number <= high:
+        errors.append(FieldError(name, Msg("{n} is outside {low}-{high}", n=number, low=low,
+                                           high=high)))
+        return default
+    return number
+
+
+def _seat(raw: str, name: str, errors: list[FieldError]) -> str | None:
+    """The field `name` as a seat E S W N, None when blank or (with an error) not a seat."""
+    raw = raw.strip().upper()
+    if not raw:
+        return None
+    if raw not in SEATS:
+        errors.append(FieldError(name, Msg("'{raw}' is not a seat; use E, S, W or N",
+                                           raw=raw[:10])))
+        return None
+    return raw
+
+
+@dataclass(frozen=True, slots=True)
+class Assumption:
+    """A value the calculator filled in because the request left it out (ruling 76)."""
+
+    field: str
+    value: str
+    reason: str
+
+
+def read_seats(params: Mapping[str, str]) -> tuple[dict[str, str], tuple[Assumption, ...]]:
+    """The request with `seat` and `winner` made to agree: one given, the other follows it.
+
+    A value that is not a seat is left as it is, for the field's own reader to report.
+    """
+    raw_seat, raw_winner = params.get("seat", "").strip(), params.get("winner", "").strip()
+    seat = raw_seat.upper() if raw_seat.upper() in SEATS else None
+    winner = raw_winner.upper() if raw_winner.upper() in SEATS else None
+    if (raw_seat and seat is None) or (raw_winner and winner is None):
+        return dict(params), ()
+    if seat is None and winner is None:
+        seat = winner = "E"
+        assumed = (Assumption("seat", "E", Msg("no seat given: the winner sits East, the"
+                                               " dealer")),
+                   Assumption("winner", "E", Msg("the winner sits in the seat")))
+    elif seat is None:
+        seat = winner
+        assumed = (Assumption("seat", seat, Msg("the winner sits in the seat, so {seat}: the seat"
+                                                " wind and own flower are the winner's",
+                                                seat=_said_seat(seat))),)
+    elif winner is None:
+        winner = seat
+        assumed = (Assumption("winner", winner, Msg("the winner sits in the seat")),)
+    else:
+        assumed = ()
+    return dict(params, seat=seat, winner=winner), assumed
+
+
+def read_table(params: Mapping[str, str], ruleset: Ruleset, by: WinBy,
+               events: frozenset[str] = frozenset()) -> tuple[Table, tuple[Assumption, ...]]:
+    """Who won, who discarded, who already won, who is liable; checked in app/rules/conditions.py."""
+    return _table(ruleset, params.get("winner", ""), params.get("seat", ""),
+                  params.get("discarder", ""), params.get("won", ""), params.get("liable", ""),
+                  by, events)
+
+
+# Few tables occur (four seats, two ways of winning), so each is checked once and reused.
+@lru_cache(maxsize=1024)
+def _table(ruleset: Ruleset, raw_winner: str, raw_seat: str, raw_discarder: str, raw_won: str,
+           raw_liable: str, by: WinBy, events: frozenset[str]
+           ) -> tuple[Table, tuple[Assumption, ...]]:
+    """Read one combination of raw table strings (see read_table)."""
+    errors: list[FieldError] = []
+    seat = _seat(raw_seat, "seat", errors)
+    winner = _seat(raw_winner, "winner", errors) or seat or "E"
+    discarder = _seat(raw_discarder, "discarder", errors)
+    liable = _seat(raw_liable, "liable", errors)
+    won: list[str] = []
+    for part in [p for p in re.split(r"[,\s]+", raw_won.strip().upper()) if p]:
+        if part not in SEATS:
+            errors.append(FieldError("won", Msg("'{raw}' is not a seat; use E, S, W or N",
+                                                raw=part[:10])))
+        elif part not in won:
+            won.append(part)
+    if errors:
+        raise HandError(errors)
+    assumed: tuple[Assumption, ...] = ()
+    if by is WinBy.DISCARD and discarder is None:
+        discarder, why = default_discarder(ruleset, winner, events, liable)
+        assumed = (Assumption("discarder", discarder, why),)
+    refuse(table_errors(ruleset, winner, seat, by, discarder, tuple(won), liable, events))
+    return Table(winner, by, discarder if by is WinBy.DISCARD else None, frozenset(won),
+                 liable), assumed
+
+
+def read_ticks(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, int]:
+    """Ticked pattern ids, `id*2` or a repeated id counting an item twice."""
+    ticks: dict[str, int] = {}
+    tokens = [t for t in re.split(r"[,\s]+", params.get("ticks", "").strip()) if t]
+    if len(tokens) > MAX_TICKS:
+        raise HandError.single("ticks", Msg("{n} ticks is too many (at most {most})",
+                                            n=len(tokens), most=MAX_TICKS))
+    for token in tokens:
+        match = _TICK.fullmatch(token)
+        if not match or match[1] not in ruleset.by_id:
+            raise HandError.single("ticks", Msg("unknown pattern {pattern} in {rules}",
+                                                pattern=repr(token[:40]),
+                                                rules=plain(ruleset.name)))
+        ticks[match[1]] = ticks.get(match[1], 0) + int(match[2] or 1)
+    for pid, count in ticks.items():
+        pattern = ruleset.by_id[pid]
+        most = PER_ITEM_DETECTORS.get(pattern.detect or "", 1)
+        if not 1 <= count <= most:
+            if most > 1:
+                raise HandError.single("ticks", Msg("{pattern} takes a count from 1 to {most}"
+                                                    " (ticked {count})", pattern=pattern.name,
+                                                    most=most, count=count))
+            raise HandError.single("ticks", Msg("{pattern} counts once; only per-item patterns"
+                                                " such as dragon pongs take a count (ticked"
+                                                " {count})", pattern=pattern.name, count=count))
+    return ticks
+
+
+def _ticks_by(params: Mapping[str, str], ticks: Mapping[str, int], ruleset: Ruleset) -> WinBy:
+    raw = params.get("by", "").strip()
+    needs_self_draw = any(pattern_by(ruleset.by_id[t]) is WinBy.SELF_DRAW for t in ticks)
+    if not raw:
+        return WinBy.SELF_DRAW if needs_self_draw else WinBy.DISCARD
+    return _by_value(raw)
+
+
+def _by_value(raw: str) -> WinBy:
+    key = raw.lower()
+    if key in ("self-draw", "self", "tsumo", "selfdraw"):
+        return WinBy.SELF_DRAW
+    if key in ("discard", "ron"):
+        return WinBy.DISCARD
+    raise HandError.single("by", Msg("'{raw}' is not a way of winning; use self-draw or discard",
+                                     raw=raw[:20]))
+
+
+def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Calculation:
+    """Read a request and price it: tiles (`hand`), tick boxes (`ticks`) or a fan total (`fan`)."""
+    ruleset = read_ruleset(params, rulesets)
+    settings = read_settings(params, ruleset)
+    params, assumed = read_seats(params)
+    hand: Hand | None = None
+    ticks: dict[str, int] | None = None
+    if params.get("ticks", "").strip():
+        ticks = read_ticks(params, ruleset)
+        by = _ticks_by(params, ticks, ruleset)
+        refuse(tick_errors(ruleset, ticks, by, bool(params.get("by", "").strip()),
+                           params.get("seat", "E")))
+        result = score_ticks(ticks, ruleset, settings, by)
+    elif params.get("fan", "").strip() and not params.get("hand", "").strip():
+        by = _by_value(params.get("by", "").strip() or "discard")
+        fan = _whole(params.get("fan", ""), "fan", 0, (0, 10_000), errors := [])
+        if errors:
+            raise HandError(errors)
+        result = score_fan(fan, ruleset, settings)
+    else:
+        hand = parse_hand(params, names={e: event_name(ruleset, e) for e in ruleset.events})
+        by = hand.context.by
+        refuse(family_errors(ruleset, hand))
+        result = score(hand, ruleset, settings)
+        if not params.get("round", "").strip():
+            assumed += (Assumption("round", "E", Msg("no round given: the East round")),)
+    if not params.get("by", "").strip():
+        why = (Msg("no way of winning given: a self-draw, which a ticked pattern needs")
+               if by is WinBy.SELF_DRAW else Msg("no way of winning given: on a {discard}",
+                                                 discard=way_of(ruleset, WinBy.DISCARD)))
+        assumed += (Assumption("by", by.value, why),)
+    events = (hand.context.events if hand is not None else
+              ticked_events(ruleset, ticks) if ticks is not None else frozenset())
+    table, table_assumed = read_table(params, ruleset, by, events)
+    assumed += table_assumed
+    if table.liable is not None:
+        refuse(liability_errors(ruleset, table.by, table.discarder, table.liable, result, hand))
+    payments = settle(result, table, exposed_melds(hand))
+    return tuple.__new__(Calculation, (ruleset, settings, table, hand, ticks, result,
+                                       _say_assumed(payments, assumed), assumed))
+
+
+def _say_assumed(payments: tuple[Payment, ...], assumed: tuple[Assumption, ...]
+                 ) -> tuple[Payment, ...]:
+    """The assumed discarder's payment reason says it was assumed (ruling 76)."""
+    taken = next((a for a in assumed if a.field == "discarder"), None)
+    if taken is None:
+        return payments
+    return tuple(replace(p, reason=Msg("{reason} — taken as the discarder: {why}",
+                                       reason=p.reason, why=taken.reason))
+                 if p.seat == taken.value and p.role != "winner"
+                 else p for p in payments)
+
+
+@dataclass(frozen=True, slots=True)
+class WaitValue:
+    """One tile a ready hand waits on, and what winning on it would be worth."""
+
+    tile: Tile
+    left: int
+    calculation: Calculation | None   # None: the tiles complete, but the rules refuse the win
+    refusal: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRuleWaits:
+    """Tiles a hand would wait on with one more house rule switched on (e.g. seven pairs)."""
+
+    option: str
+    name: Name
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WaitsResult:
+    ruleset: Ruleset
+    hand: Hand
+    waits: tuple[WaitValue, ...]
+    house_rules: tuple[HouseRuleWaits, ...] = ()   # only when the hand is not ready as it is
+
+    @property
+    def ready(self) -> bool:
+        """Ready: at least one wait wins under the rules (a win below the minimum does not)."""
+        return any(w.calculation is not None and not w.calculation.score.below_minimum
+                   for w in self.waits)
+
+
+def calculate_waits(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> WaitsResult:
+    """Read a ready hand (13 - 3 x melds tiles) and price a win on each tile it waits on."""
+    ruleset = read_ruleset(params, rulesets)
+    settings = read_settings(params, ruleset)
+    hand = parse_hand(params, complete=False)
+    found = []
+    for wait in waits(hand, ruleset.shape_rules(settings.options)):
+        trial = dict(params)
+        trial["hand"] = format_tiles(hand.concealed + (wait.tile,))
+        trial["win"] = wait.tile.code
+        try:
+            found.append(WaitValue(wait.tile, wait.left, calculate(trial, rulesets)))
+        except HandError as err:
+            found.append(WaitValue(wait.tile, wait.left, None,
+                                   listing((e.message for e in err.errors), SEMICOLON)))
+    result = WaitsResult(ruleset, hand, tuple(found))
+    if result.ready:
+        return result
+    return replace(result, house_rules=_house_rule_waits(ruleset, settings.options, hand))
+
+
+def _house_rule_waits(ruleset: Ruleset, options: frozenset[str], hand: Hand
+                      ) -> tuple[HouseRuleWaits, ...]:
+    """The off house rules (seven pairs, thirteen orphans) under which the hand would wait."""
+    have = {w.tile for w in waits(hand, ruleset.shape_rules(options))}
+    out = []
+    for option in (ruleset.seven_pairs, ruleset.thirteen_orphans):
+        if not isinstance(option, str) or option in options:
+            continue
+        extra = tuple(w.tile for w in waits(hand, ruleset.shape_rules(options | {option}))
+                      if w.tile not in have)
+        if extra:
+            out.append(HouseRuleWaits(option, ruleset.by_id[option].name, extra))
+    return tuple(out)

@@ -1,0 +1,1 @@
+"""The table over a night: a blood-battle round's ledger, its steps, the game sheet."""

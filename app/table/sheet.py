@@ -1,0 +1,399 @@
+"""A game night's sheet: the hands of an evening, running totals per player, who pays whom.
+
+A sheet is text that fits in a link: the ruleset and its dials once, the four players'
+names, and one entry a line. An entry is either one hand in the calculator's vocabulary
+(`hand=123m456m789m234p55s by=self-draw seat=E`) or, for a Sichuan table, a whole round
+of the round ledger (`ledger / missing E=p S=m / win E self-draw hand=…`). Each entry
+says which player sat where (`at=2341`: player 2 at East, 3 at South …); an entry that
+does not say sits as the one before it. The sheet prices every entry with the engine,
+keeps running totals per player (they sum to zero after every hand) and settles the
+night in the fewest transfers.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from app.base.errors import FieldError, HandError
+from app.base.i18n import Msg
+from app.hands.hand import SEATS
+from app.rules.model import Amount, Ruleset, exact
+from app.scoring.calculation import Calculation, calculate, read_ruleset, read_settings
+
+from .settlement import Ledger, parse_round_text, read_round, settle_round
+
+MAX_ENTRIES = 100           # hands on one sheet
+MAX_NAME = 20               # characters of a player's name
+MAX_SETTLE = 12             # people fewest_transfers settles exactly (2^n subsets)
+FIRST_SEATS = (0, 1, 2, 3)  # player 1 at East, 2 at South, 3 at West, 4 at North
+DIAL_KEYS = ("min", "cap", "curve", "payment", "stake", "options")
+# what a hand entry may say: the calculator's hand and table vocabulary (INTERFACE.md),
+# never the ruleset or the dials, which the sheet sets once for the whole night
+HAND_KEYS = ("hand", "win", "melds", "by", "seat", "round", "flowers", "seasons", "events",
+             "missing", "ticks", "fan", "discarder", "winner", "won", "liable")
+LEDGER = "ledger"
+
+
+# --- settling a night ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """One payment that settles the night: payer gives payee the amount."""
+
+    payer: str
+    payee: str
+    amount: Amount
+
+
+def fewest_transfers(balances: Mapping[str, Amount]) -> tuple[Transfer, ...]:
+    """Settle zero-sum balances (what each person is owed) in as few payments as can be.
+
+    The fewest payments is the number of people owed or owing, less the most groups they
+    split into that each sum to zero (each such group settles by itself in one payment
+    fewer than its size); the groups are found over every subset.
+
+    >>> fewest_transfers({"N": -40, "E": 40, "S": -12, "W": 12})
+    (Transfer(payer='N', payee='E', amount=40), Transfer(payer='S', payee='W', amount=12))
+    """
+    people = [p for p, v in balances.items() if v]
+    values = [balances[p] for p in people]
+    if sum(values) != 0:
+        raise ValueError(f"the balances sum to {sum(values)}, not zero")
+    if len(people) > MAX_SETTLE:
+        raise ValueError(f"{len(people)} people is more than {MAX_SETTLE} to settle exactly")
+    transfers: list[Transfer] = []
+    for group in _zero_sum_groups(values):
+        transfers += _settle_group([(people[i], values[i]) for i in group])
+    return tuple(transfers)
+
+
+def _zero_sum_groups(values: Sequence[Amount]) -> list[list[int]]:
+    """Split the indices into as many zero-sum groups as possible (dynamic programme on subsets)."""
+    n = len(values)
+    full = (1 << n) - 1
+    total = [0] * (full + 1)
+    groups = [0] * (full + 1)      # most zero-sum groups a subset's members can be split into
+    for mask in range(1, full + 1):
+        low = mask & -mask
+        total[mask] = total[mask ^ low] + values[low.bit_length() - 1]
+        groups[mask] = max(groups[mask ^ (1 << i)] for i in range(n) if mask >> i & 1) \
+            + (total[mask] == 0)
+    # walk back: peel off members one at a time along a best path; a group closes where
+    # the remaining members sum to zero
+    order: list[int] = []
+    mask = full
+    while mask:
+        gain = total[mask] == 0
+        i = next(i for i in range(n) if mask >> i & 1 and groups[mask ^ (1 << i)] + gain == groups[mask])
+        order.append(i)
+        mask ^= 1 << i
+    order.reverse()                # members in the order they were added from the empty set
+    found, current, running = [], [], 0
+    for i in order:
+        current.append(i)
+        running += values[i]
+        if running == 0:
+            found.append(sorted(current))
+            current = []
+    return sorted(found)           # groups in the order of their first member
+
+
+def _settle_group(members: list[tuple[str, Amount]]) -> list[Transfer]:
+    """Settle a zero-sum group: the one owing most pays the one owed most, until all are even."""
+    owed = dict(members)
+    order = {p: i for i, (p, _) in enumerate(members)}
+    transfers = []
+    while any(owed.values()):
+        payer = min(owed, key=lambda p: (owed[p], order[p]))
+        payee = max(owed, key=lambda p: (owed[p], -order[p]))
+        amount = min(-owed[payer], owed[payee])
+        transfers.append(Transfer(payer, payee, _tidy(amount)))
+        owed[payer] += amount
+        owed[payee] -= amount
+    return transfers
+
+
+def _tidy(amount: Amount) -> Amount:
+    return exact(amount) if isinstance(amount, Fraction) else amount
+
+
+# --- reading a sheet ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One hand (calculator parameters) or one Sichuan round (ledger notation) of the night."""
+
+    params: tuple[tuple[str, str], ...] = ()   # a hand: its description, without rules or dials
+    round_text: str = ""                       # a round: the ledger's lines
+    at: tuple[int, ...] | None = None          # player index at E, S, W, N; None: as before
+
+    @property
+    def is_round(self) -> bool:
+        return bool(self.round_text)
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    rules: str
+    names: tuple[str, str, str, str] = ("", "", "", "")
+    dials: tuple[tuple[str, str], ...] = ()
+    entries: tuple[Entry, ...] = ()
+    seats: tuple[int, ...] | None = None       # for the next hand; None: as the last hand
+
+    def player(self, index: int) -> str:
+        """The player's name, or 'P1'-'P4' when none was given."""
+        return self.names[index] or f"P{index + 1}"
+
+    def seating(self) -> tuple[tuple[int, ...], ...]:
+        """Who sat where at each entry: an entry without `at` sits as the one before."""
+        found, last = [], FIRST_SEATS
+        for entry in self.entries:
+            last = entry.at or last
+            found.append(last)
+        return tuple(found)
+
+    def next_seats(self) -> tuple[int, ...]:
+        """Where the players sit for the next hand: as chosen, else as at the last hand."""
+        seating = self.seating()
+        return self.seats or (seating[-1] if seating else FIRST_SEATS)
+
+
+def _fail(field_name: str, message: str) -> HandError:
+    return HandError([FieldError(field_name, message)])
+
+
+def read_seats(text: str, field_name: str = "seats") -> tuple[int, ...]:
+    """Four player numbers for E, S, W, N, each once: '2341' → (1, 2, 3, 0).
+
+    >>> read_seats("2341")
+    (1, 2, 3, 0)
+    """
+    digits = re.sub(r"[,\s]", "", text)
+    if not re.fullmatch(r"[1-4]{4}", digits) or len(set(digits)) != 4:
+        raise _fail(field_name, Msg("'{seats}' is not a seating: give the players at E, S, W, N, each of 1-4"
+                                    " once, e.g. 2341", seats=text[:12]))
+    return tuple(int(d) - 1 for d in digits)
+
+
+def format_seats(seats: Sequence[int]) -> str:
+    return "".join(str(i + 1) for i in seats)
+
+
+def parse_entry(line: str, where: str = "hands") -> Entry:
+    """Read one line of a sheet.
+
+    >>> parse_entry("hand=123m456m789m234p55s by=self-draw at=2341").at
+    (1, 2, 3, 0)
+    >>> parse_entry("ledger at=1234 / missing E=p / win E self-draw hand=123s456s789s234s55s").round_text
+    'missing E=p\\nwin E self-draw hand=123s456s789s234s55s'
+    """
+    line = line.strip()
+    head, _, rest = line.partition("/")
+    words = head.split()
+    if words and words[0].lower() == LEDGER:
+        at = None
+        for word in words[1:]:
+            key, _, value = word.partition("=")
+            if key != "at":
+                raise _fail(where, Msg("'{word}': a ledger entry takes only at=… before its first '/'", word=word[:20]))
+            at = read_seats(value, where)
+        lines = [part.strip() for part in rest.split("/") if part.strip()]
+        if not lines:
+            raise _fail(where, Msg("a ledger entry needs the round's lines after '{head}'", head=f"{LEDGER} /"))
+        return Entry(round_text="\n".join(lines), at=at)
+    params: dict[str, str] = {}
+    at = None
+    for word in line.split():
+        key, eq, value = word.partition("=")
+        if not eq:
+            raise _fail(where, Msg("'{word}' is not name=value", word=word[:20]))
+        if key == "at":
+            at = read_seats(value, where)
+        elif key in HAND_KEYS:
+            params[key] = value
+        else:
+            raise _fail(where, Msg("'{key}' is not part of a hand here; use {keys} (the rules and dials are the"
+                                   " sheet's)", key=key[:20], keys=", ".join(HAND_KEYS)))
+    if not params:
+        raise _fail(where, Msg("an empty entry: give the hand, e.g. {example}", example="hand=123m456m789m234p55s"))
+    return Entry(params=tuple(params.items()), at=at)
+
+
+def format_entry(entry: Entry, with_at: bool = True) -> str:
+    """Write an entry back as one line (the inverse of parse_entry)."""
+    at = [f"at={format_seats(entry.at)}"] if entry.at and with_at else []
+    if entry.is_round:
+        lines = [ln.strip() for ln in entry.round_text.splitlines()
+                 if ln.strip() and not ln.strip().startswith("#")]
+        return " / ".join([" ".join([LEDGER, *at]), *lines])
+    return " ".join([f"{k}={v}" for k, v in entry.params] + at)
+
+
+def read_sheet(params: Mapping[str, str], names: Sequence[str] = ()) -> Sheet:
+    """Build a sheet from its link's parameters: rules, names, dials, seats, hands."""
+    errors: list[FieldError] = []
+    rules = params.get("rules", "").strip() or "hong-kong"
+    given = list(names) if len(names) > 1 else params.get("names", "").split(",")
+    cleaned = [re.sub(r"[\s,]+", " ", n).strip() for n in given[:4]]   # a comma separates names
+    cleaned += [""] * (4 - len(cleaned))
+    for i, name in enumerate(cleaned):
+        if len(name) > MAX_NAME:
+            errors.append(FieldError("names", Msg("'{name}…' is longer than {most} characters", name=name[:MAX_NAME],
+                                                  most=MAX_NAME)))
+            cleaned[i] = name[:MAX_NAME]
+    if len(given) > 4:
+        errors.append(FieldError("names", Msg("{n} names: a table has four players", n=len(given))))
+    dials = tuple((k, params[k].strip()) for k in DIAL_KEYS if params.get(k, "").strip())
+    seats = None
+    if params.get("seats", "").strip():
+        try:
+            seats = read_seats(params["seats"])
+        except HandError as err:
+            errors += err.errors
+    lines = [ln for ln in params.get("hands", "").splitlines() if ln.strip()]
+    if len(lines) > MAX_ENTRIES:
+        errors.append(FieldError("hands", Msg("{n} hands is more than a sheet holds (at most {most})",
+                                              n=len(lines), most=MAX_ENTRIES)))
+        lines = lines[:MAX_ENTRIES]
+    entries = []
+    for number, line in enumerate(lines, 1):
+        try:
+            entries.append(parse_entry(line, "hands"))
+        except HandError as err:
+            errors += [FieldError(e.field, Msg("hand {number}: {problem}", number=number, problem=e.message))
+                       for e in err.errors]
+    if errors:
+        raise HandError(errors)
+    return Sheet(rules, tuple(cleaned), dials, tuple(entries), seats)
+
+
+def sheet_params(sheet: Sheet) -> dict[str, str]:
+    """The sheet as its link's parameters (read_sheet reads them back)."""
+    params = {"rules": sheet.rules}
+    if any(sheet.names):
+        params["names"] = ",".join(sheet.names)
+    params.update(sheet.dials)
+    if sheet.seats and sheet.seats != _last_seats(sheet):
+        params["seats"] = format_seats(sheet.seats)
+    if sheet.entries:
+        params["hands"] = "\n".join(format_entry(e) for e in sheet.entries)
+    return params
+
+
+def _last_seats(sheet: Sheet) -> tuple[int, ...]:
+    seating = sheet.seating()
+    return seating[-1] if seating else FIRST_SEATS
+
+
+def add_entry(sheet: Sheet, entry: Entry, replace: int | None = None) -> Sheet:
+    """The sheet with the entry added at the next seats, or put in place of hand `replace` (1-based)."""
+    entries = list(sheet.entries)
+    seating = sheet.seating()
+    if replace is not None:
+        if not 1 <= replace <= len(entries):
+            raise _fail("entry", Msg("there is no hand {number} on the sheet", number=replace))
+        at = entry.at or seating[replace - 1]
+        entries[replace - 1] = Entry(entry.params, entry.round_text, at)
+        return _canonical_seating(Sheet(sheet.rules, sheet.names, sheet.dials, tuple(entries), sheet.seats))
+    if len(entries) >= MAX_ENTRIES:
+        raise _fail("hands", Msg("the sheet is full: it holds {most} hands; export it and start another",
+                                 most=MAX_ENTRIES))
+    entries.append(Entry(entry.params, entry.round_text, entry.at or sheet.next_seats()))
+    return _canonical_seating(Sheet(sheet.rules, sheet.names, sheet.dials, tuple(entries), None))
+
+
+def remove_entry(sheet: Sheet, number: int) -> Sheet:
+    """The sheet without hand `number` (1-based); the others keep their seats."""
+    if not 1 <= number <= len(sheet.entries):
+        raise _fail("remove", Msg("there is no hand {number} on the sheet", number=number))
+    seating = sheet.seating()
+    entries = tuple(Entry(e.params, e.round_text, seating[i])
+                    for i, e in enumerate(sheet.entries) if i != number - 1)
+    return _canonical_seating(Sheet(sheet.rules, sheet.names, sheet.dials, entries, sheet.seats))
+
+
+def _canonical_seating(sheet: Sheet) -> Sheet:
+    """Write `at` only where the seats change (the first hand: where it differs from 1234)."""
+    seating = sheet.seating()
+    entries, last = [], FIRST_SEATS
+    for entry, seats in zip(sheet.entries, seating, strict=True):
+        entries.append(Entry(entry.params, entry.round_text, None if seats == last else seats))
+        last = seats
+    return Sheet(sheet.rules, sheet.names, sheet.dials, tuple(entries), sheet.seats)
+
+
+def canonical(sheet: Sheet) -> Sheet:
+    """The same sheet written the shortest way: `at` only where the seats move."""
+    return _canonical_seating(sheet)
+
+
+# --- pricing a sheet ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One entry priced: what each player won or paid, and the totals after it."""
+
+    number: int
+    entry: Entry
+    seats: tuple[int, ...]                 # player index at E, S, W, N
+    amounts: tuple[Amount, ...]            # by player
+    running: tuple[Amount, ...]            # by player, after this entry
+    calculation: Calculation | None = None
+    ledger: Ledger | None = None
+    errors: tuple[FieldError, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Night:
+    sheet: Sheet
+    ruleset: Ruleset
+    rows: tuple[Row, ...]
+    totals: tuple[Amount, ...]             # by player
+    transfers: tuple[Transfer, ...]        # payer and payee are player indices as strings
+
+
+def price_sheet(sheet: Sheet, rulesets: Mapping[str, Ruleset] | None = None) -> Night:
+    """Price every entry under the sheet's rules and dials; a bad entry counts nothing, with its errors."""
+    ruleset = read_ruleset({"rules": sheet.rules}, rulesets)
+    dials = dict(sheet.dials)
+    settings = read_settings(dials, ruleset)
+    rows: list[Row] = []
+    running: list[Amount] = [0, 0, 0, 0]
+    for number, (entry, seats) in enumerate(zip(sheet.entries, sheet.seating(), strict=True), 1):
+        amounts: list[Amount] = [0, 0, 0, 0]
+        calc = ledger = None
+        errors: tuple[FieldError, ...] = ()
+        try:
+            if entry.is_round:
+                ledger = _price_round(entry, ruleset, settings.options, rulesets)
+                scale = Fraction(settings.stake) / Fraction(ruleset.dials.stake)
+                for i, seat in enumerate(SEATS):
+                    amounts[seats[i]] += _tidy(ledger.totals[seat] * scale)
+            else:
+                calc = calculate({**dict(entry.params), "rules": ruleset.id, **dials}, rulesets)
+                for p in calc.payments:
+                    amounts[seats[SEATS.index(p.seat)]] += p.amount
+        except HandError as err:
+            errors = err.errors
+            amounts = [0, 0, 0, 0]
+        running = [_tidy(r + a) for r, a in zip(running, amounts, strict=True)]
+        rows.append(Row(number, entry, seats, tuple(_tidy(a) for a in amounts), tuple(running),
+                        calc, ledger, errors))
+    totals = tuple(running)
+    transfers = tuple(Transfer(t.payer, t.payee, t.amount) for t in
+                      fewest_transfers({str(i): v for i, v in enumerate(totals)}))
+    return Night(sheet, ruleset, tuple(rows), totals, transfers)
+
+
+def _price_round(entry: Entry, ruleset: Ruleset, options: frozenset[str],
+                 rulesets: Mapping[str, Ruleset] | None) -> Ledger:
+    """Settle a ledger entry under the sheet's ruleset; the sheet's switches unless the round names its own."""
+    data = parse_round_text(entry.round_text, ruleset.id)
+    if not data.get("options") and options:
+        data["options"] = ",".join(sorted(o for o in options if o in ruleset.option_ids))
+    return settle_round(read_round(data), rulesets)

@@ -1,0 +1,1 @@
+"""What to discard: the adviser page, its embed and the discard drill."""

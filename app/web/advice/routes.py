@@ -1,0 +1,235 @@
+"""What to discard: the /discard page, /embed/discard, the JSON of GET /api/discard, and
+the practice "What would you discard?" (/practice/discard).
+
+The page is the calculator's tile picker with a 14-tile hand; the answer is a table of
+every distinct discard, best first, each ready discard linking to its waits' breakdowns
+(calculator permalinks). The practice deals seeded hands (app/practice/discard_practice.py) and
+marks the discard chosen against that table; every state is a link, the score included.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Mapping
+from functools import partial
+from urllib.parse import urlencode
+
+from flask import Blueprint, current_app, redirect, render_template
+
+from app.advice.discard import DISCARD_ORDER, DiscardChoice, DiscardResult, calculate_discards
+from app.base.errors import HandError
+from app.base.i18n import Msg
+from app.hands.description import message_of
+from app.hands.tiles import TILES, canonical, format_tiles, parse_tiles, tile
+from app.practice.discard_practice import check_discard, deal_discard
+from app.web.calculator.routes import (
+    MELD_KINDS,
+    PICKER_ACTIONS,
+    _focus_after,
+    _palette,
+    _picker,
+    apply_picker,
+)
+from app.web.common.forms import DiscardForm, attach_errors, set_choices
+from app.web.common.i18n import with_lang
+from app.web.common.present import form_data, number, page_params, permalink
+from app.web.practice.routes import (
+    new_series,
+    not_a_seed,
+    not_in_series,
+    try_another,
+    unknown_ruleset,
+)
+
+bp = Blueprint("discard", __name__)
+
+KEPT_AFTER_PICKING = ("seen", "draft", "target")   # not in PERMALINK_ORDER, kept by hand
+
+
+def discard_link(params: Mapping[str, str], path: str = "/discard") -> str:
+    """A /discard permalink: the public vocabulary, then the tiles seen (and picker state)."""
+    link = permalink(params, path)
+    extra = [(k, params[k]) for k in KEPT_AFTER_PICKING if params.get(k)]
+    if extra:
+        link += ("&" if "?" in link else "?") + urlencode(extra, safe=",")
+    return link
+
+
+def wait_link(result: DiscardResult, choice: DiscardChoice, tile_code: str) -> str:
+    """The calculator permalink of winning on this wait after this discard: its breakdown."""
+    params = {k: v for k, v in result.params.items() if k not in ("seen", "win", *KEPT_AFTER_PICKING)}
+    params["rules"] = result.ruleset.id
+    params["hand"] = canonical(choice.hand_after.concealed + parse_tiles(tile_code))
+    params["win"] = tile_code
+    return permalink(params, "/")
+
+
+@bp.get("/discard")
+def discard_page():
+    return _discard(embed=False)
+
+
+@bp.get("/embed/discard")
+def discard_embed():
+    return _discard(embed=True)
+
+
+def _discard(embed: bool):
+    path = "/embed/discard" if embed else "/discard"
+    params = page_params()
+    action = next((a for a in PICKER_ACTIONS if a in params), None)
+    problem = None
+    if action is not None:
+        edited, problem = apply_picker(params, action)
+        if problem is None:
+            return redirect(with_lang(discard_link(edited, path) + _focus_after(action, params,
+                                                                                edited)))
+        params = edited
+    rulesets = current_app.extensions["rulesets"]
+    ruleset = rulesets.get(params.get("rules") or current_app.config["DEFAULT_RULES"])
+    ruleset = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]
+    form = DiscardForm(form_data(params))
+    set_choices(form, ruleset, sorted(rulesets.values(), key=lambda r: r.id))
+    loose: list[str] = []
+    result = None
+    if problem is not None:
+        attach_errors(form, (problem,))
+    elif params.get("hand") or params.get("melds"):
+        try:
+            result = calculate_discards(params, rulesets)
+        except HandError as err:
+            loose = attach_errors(form, err.errors)
+    links = {}
+    if result is not None:
+        links = {(c.tile.code, w.tile_code): wait_link(result, c, w.tile_code)
+                 for c in result.choices for w in c.waits}
+    return render_template(
+        "discard.html", form=form, ruleset=ruleset, result=result, loose=loose, embed=embed,
+        picker=_picker(params), palette=_palette(ruleset), meld_kinds=MELD_KINDS, links=links,
+        order=DISCARD_ORDER, permalink=discard_link(params, path) if result else "",
+        action_path=path)
+
+
+def discard_json(result: DiscardResult) -> dict:
+    """The answer of GET /api/discard (described in /api/openapi.json)."""
+    hand = result.hand
+    return {
+        "rules": result.ruleset.id,
+        "valid": True,
+        "hand": canonical(hand.concealed),
+        "melds": ",".join(m.token for m in hand.melds),
+        "seen": format_tiles(TILES[i] for i, n in enumerate(result.table.seen) for _ in range(n)),
+        "shanten": result.shanten,
+        "order": DISCARD_ORDER,
+        "discards": [_choice_json(result, c) for c in result.choices],
+    }
+
+
+def _choice_json(result: DiscardResult, choice: DiscardChoice) -> dict:
+    option = choice.option
+    return {
+        "tile": choice.tile.code,
+        "shanten": option.shanten,
+        "forms": list(option.forms),
+        "improving": [{"tile": i.tile.code, "left": i.left} for i in option.improving],
+        "left": option.left,
+        "must_go": choice.must_go,
+        "ready": choice.ready,
+        "can_win": choice.can_win,
+        "value": number(choice.value),
+        "reasons": list(choice.reasons),
+        "waits": [_wait_json(result, choice, w) for w in choice.waits],
+    }
+
+
+def _wait_json(result: DiscardResult, choice: DiscardChoice, wait) -> dict:
+    entry = {"tile": wait.tile_code, "left": wait.left, "wins": wait.wins,
+             "permalink": wait_link(result, choice, wait.tile_code)}
+    calc = wait.value.calculation
+    if calc is None:
+        entry["note"] = wait.value.refusal
+    else:
+        score = calc.score
+        entry.update({"total_fan": score.total_fan, "capped_fan": score.capped_fan,
+                      "points": score.points, "collects": number(wait.collects),
+                      "note": Msg("below the minimum") if score.below_minimum else ""})
+    return entry
+
+
+# --- practice: "What would you discard?" ----------------------------------------------------
+
+MAX_HAND = 1000            # hands in a series
+SEED = re.compile(r"[A-Za-z0-9_-]{1,40}")
+SCORE = re.compile(r"([0-9]{1,4})/([0-9]{1,4})")
+
+
+@bp.get("/practice/discard")
+def discard_practice():
+    """Deal hand n of a seeded series; mark the discard chosen against the analysis."""
+    params = page_params()
+    embed = params.get("embed") == "1"
+    rulesets = current_app.extensions["rulesets"]
+    rid = params.get("rules") or current_app.config["DEFAULT_RULES"]
+    ruleset = rulesets.get(rid)
+    problems: list[str] = []
+    if ruleset is None:
+        problems.append(unknown_ruleset(rid, rulesets))
+        ruleset = rulesets[current_app.config["DEFAULT_RULES"]]
+    seed = params.get("seed", "").strip()
+    if not seed and not problems:   # a new series: give it a seed, so the link replays it
+        return new_series(practice_link(ruleset.id, secrets.token_hex(4), 1, "", embed))
+    if not SEED.fullmatch(seed):
+        problems.append(not_a_seed(seed))
+    number = params.get("n", "1").strip() or "1"
+    n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
+    if not 1 <= n <= MAX_HAND:
+        problems.append(not_in_series(number, MAX_HAND))
+    render = partial(render_template, "practice_discard.html", ruleset=ruleset, embed=embed,
+                     rulesets=sorted(rulesets.values(), key=lambda r: r.id), seed=seed, n=n)
+    if problems:
+        return render(problems=problems, dealt=None), 400
+    try:
+        dealt = deal_discard(ruleset, seed, n)
+    except RuntimeError as err:   # never seen in the tests, but say so
+        return render(problems=[try_another(err)], dealt=None), 400
+    record = _record(params.get("score", ""))
+    verdict, problem = None, ""
+    chosen = params.get("discard", "").strip()
+    if chosen:
+        try:
+            verdict = check_discard(dealt, tile(chosen))
+        except ValueError as err:   # NotationError or HandError: not a tile, or not held
+            problem = err.errors[0].message if isinstance(err, HandError) else message_of(err)
+    after = (record[0] + int(verdict.correct), record[1] + 1) if verdict else record
+    links = {(c.tile.code, w.tile_code): wait_link(dealt.analysis, c, w.tile_code)
+             for c in dealt.analysis.choices for w in c.waits}
+    return render(
+        problems=[], dealt=dealt, hand=dealt.hand, verdict=verdict, problem=problem,
+        record=record, after=after, links=links, order=DISCARD_ORDER,
+        next_link=practice_link(ruleset.id, seed, n + 1, _score_text(after), embed)
+        if n < MAX_HAND else "",
+        again_link=practice_link(ruleset.id, seed, n, _score_text(record), embed),
+        analysis_link=discard_link(dict(dealt.params)),
+        choices=sorted({t for t in dealt.hand.concealed}))
+
+
+def practice_link(rid: str, seed: str, n: int, score: str, embed: bool) -> str:
+    """A discard practice address: the series (rules, seed), the hand, the running score."""
+    items = [("rules", rid), ("seed", seed), ("n", str(n))]
+    if score:
+        items.append(("score", score))
+    if embed:
+        items.append(("embed", "1"))
+    return with_lang("/practice/discard?" + urlencode(items))
+
+
+def _record(text: str) -> tuple[int, int]:
+    """The running score from the link: right answers / hands answered (0/0 if unreadable)."""
+    match = SCORE.fullmatch(text.strip())
+    if not match or int(match[1]) > int(match[2]):
+        return 0, 0
+    return int(match[1]), int(match[2])
+
+
+def _score_text(record: tuple[int, int]) -> str:
+    return f"{record[0]}/{record[1]}" if record[1] else ""

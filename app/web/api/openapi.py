@@ -1,0 +1,237 @@
+"""The OpenAPI 3.1 description of the JSON API, built from the loaded rulesets."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from app.base.i18n import LANGS
+from app.rules.conditions import EVENT_RULES
+from app.rules.model import Ruleset
+
+_STRING = {"type": "string"}
+
+
+def _param(name: str, description: str, schema: dict | None = None, example: str | None = None) -> dict:
+    param = {"name": name, "in": "query", "required": False, "description": description,
+             "schema": schema or dict(_STRING)}
+    if example is not None:
+        param["example"] = example
+    return param
+
+
+def _parameters(rulesets: Mapping[str, Ruleset], hand_text: str) -> list[dict]:
+    seats = {"type": "string", "enum": ["E", "S", "W", "N"]}
+    return [
+        _param("rules", "Ruleset id (file stem in rulesets/).", {"type": "string", "enum": sorted(rulesets)},
+               "hong-kong"),
+        _param("hand", hand_text, example="123m456m789m234p55s"),
+        _param("win", "The winning tile; must be in hand (default: the last tile of hand).", example="5s"),
+        _param("melds", "Declared melds, comma-separated: 777m pong, 123m chow, 1111z exposed kong,"
+                        " ckong:5555z concealed, akong:7777p added.", example="777m,ckong:5555z"),
+        _param("by", "How the hand was won.", {"type": "string", "enum": ["discard", "self-draw"]}),
+        _param("seat", "Seat wind of the winner.", seats),
+        _param("round", "Round wind.", seats),
+        _param("flowers", "Flowers held, by number 1-4 (e.g. 13).", example="13"),
+        _param("seasons", "Seasons held, by number 1-4.", example="2"),
+        _param("events", "Win-moment events, comma-separated.",
+               example="kong-replacement"),
+        _param("missing", "Sichuan: the declared missing suit.", {"type": "string", "enum": ["m", "p", "s"]}),
+        _param("ticks", "Tick-box mode: pattern ids, comma-separated; id*2 counts an item twice.",
+               example="half-flush,dragon-pong,self-draw"),
+        _param("fan", "Points-only mode: the fan total, when the hand is already counted.", example="5"),
+        _param("options", "House-rule switches turned on, comma-separated.", example="seven-pairs"),
+        _param("min", "Minimum fan to win.", example="3"),
+        _param("cap", "Fan cap, or none.", example="13"),
+        _param("curve", "Doubling curve id of the ruleset.", example="full-spicy"),
+        _param("payment", "Payment convention id of the ruleset.", example="discarder-pays-half"),
+        _param("stake", "Stake multiplier, a positive number.", example="1"),
+        _param("discarder", "Seat that discarded the winning tile (default: the seat after the winner).",
+               seats),
+        _param("winner", "Seat of the winner (default: seat).", seats),
+        _param("won", "Sichuan: seats that already won this round, comma-separated.", example="S,N"),
+        _param("liable", "Seat pinned with liability (包牌, 9-cards).", seats),
+        LANG,
+    ]
+
+
+LANG = _param("lang", "The language of every message, reason and name in the answer: en"
+                      " (default), zh-Hant (Traditional Chinese, Hong Kong wording) or zh-Hans"
+                      " (Simplified Chinese, Mainland wording). Numbers, ids and tiles are the"
+                      " same in every language.", {"type": "string", "enum": list(LANGS)}, "zh-Hant")
+
+
+_ERRORS = {
+    "description": "The request cannot be priced: each field error names the field.",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}},
+}
+
+
+def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
+    """The whole document."""
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Mahjong scoring calculator", "version": "1.0.0",
+                 "description": "Fan breakdown and who pays whom under several rule families. "
+                                "Every answer is a GET: links are permalinks. Known events: "
+                                + ", ".join(EVENT_RULES) + "."},
+        "paths": {
+            "/api/score": {"get": {
+                "operationId": "score",
+                "summary": "Price a winning hand (tiles, tick boxes or a fan total).",
+                "parameters": _parameters(rulesets, "Concealed tiles, including the winning tile."),
+                "responses": {
+                    "200": {"description": "The breakdown and the payments.",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Score"}}}},
+                    "400": _ERRORS}}},
+            "/api/waits": {"get": {
+                "operationId": "waits",
+                "summary": "The tiles a ready hand waits on and what each win would be worth.",
+                "parameters": _parameters(rulesets, "Concealed tiles before the winning tile"
+                                                    " (13 - 3 x melds)."),
+                "responses": {
+                    "200": {"description": "Whether the hand is ready, and its waits.",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Waits"}}}},
+                    "400": _ERRORS}}},
+            "/api/discard": {"get": {
+                "operationId": "discard",
+                "summary": "What to discard: every distinct discard of a 14-tile hand, best first.",
+                "description": "For each discard: the shanten after it (tiles from ready), the"
+                               " improving tiles with how many are left unseen, and when it"
+                               " leaves the hand ready, each wait priced as /api/waits prices it."
+                               " Best first: the missing suit while it is held (Sichuan), then"
+                               " fewer tiles from ready, more improving tiles left, more value in"
+                               " the waits.",
+                "parameters": [p for p in _parameters(rulesets, "The 14 concealed-equivalent"
+                                                      " tiles before the discard (14 - 3 x melds),"
+                                                      " the tile just drawn included.")
+                               if p["name"] not in ("win", "ticks", "fan")]
+                + [_param("seen", "Tiles visible on the table (discards, others' melds), MPSZ:"
+                                  " not counted as left.", example="1z5p")],
+                "responses": {
+                    "200": {"description": "Every distinct discard, best first, with the reasons.",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Discards"}}}},
+                    "400": _ERRORS}}},
+            "/api/settle": {"post": {
+                "operationId": "settle",
+                "parameters": [LANG],
+                "summary": "Settle a whole Sichuan blood-battle round: kong money, wins, the end.",
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/Round"}}}},
+                "responses": {
+                    "200": {"description": "The ledger: every payment with its reason, running and final totals.",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ledger"}}}},
+                    "400": _ERRORS,
+                    "413": {"description": "The body is longer than 65536 bytes (refused unread).",
+                            "content": {"application/json": {
+                                "schema": {"$ref": "#/components/schemas/Errors"}}}}}}},
+            "/api/health": {"get": {
+                "operationId": "health", "summary": "Liveness: answers {\"ok\": true} while the app is up.",
+                "responses": {"200": {"description": "The app is up.", "content": {"application/json": {
+                    "schema": {"type": "object", "required": ["ok"], "properties": {"ok": {"const": True}}}}}}}}},
+            "/api/openapi.json": {"get": {
+                "operationId": "openapi", "summary": "This document.",
+                "responses": {"200": {"description": "OpenAPI 3.1",
+                                      "content": {"application/json": {"schema": {"type": "object"}}}}}}},
+        },
+        "components": {"schemas": _SCHEMAS},
+    }
+
+
+_AMOUNT = {"type": "number"}
+_SEAT = {"type": "string", "enum": ["E", "S", "W", "N"]}
+_TOTALS = {"type": "object", "properties": {s: _AMOUNT for s in "ESWN"}}
+_HAND = {"type": "object", "properties": {"hand": _STRING, "melds": _STRING}}
+# at the wall's end a player may be entered without tiles: not ready, or a flower pig (花猪)
+_WALL_HAND = {"type": "object", "properties": {
+    "hand": _STRING, "melds": _STRING, "status": {"type": "string", "enum": ["not-ready", "pig"]}}}
+_SCHEMAS = {
+    "Round": {"type": "object", "properties": {
+        "rules": {"type": "string", "enum": ["sichuan", "sichuan-sbr"]},
+        "missing": {"type": "object", "properties": {s: {"type": "string", "enum": ["m", "p", "s"]}
+                                                     for s in "ESWN"}},
+        "options": _STRING,
+        "events": {"type": "array", "maxItems": 40, "items": {"type": "object", "required": ["type", "seat"],
+            "properties": {"type": {"type": "string", "enum": ["kong", "win"]}, "seat": _SEAT,
+                           "kind": {"type": "string", "enum": ["exposed", "concealed", "added"]},
+                           "tile": _STRING, "from": _SEAT, "drawn": {"type": "boolean"},
+                           "by": {"type": "string", "enum": ["self-draw", "discard"]},
+                           "hand": _STRING, "melds": _STRING, "win": _STRING, "events": _STRING}}},
+        "end": {"type": "object", "required": ["type"], "properties": {
+            "type": {"const": "wall"},
+            "hands": {"type": "object", "properties": {s: _WALL_HAND for s in "ESWN"}}}}}},
+    "Ledger": {"type": "object", "required": ["rules", "valid", "lines", "totals"], "properties": {
+        "rules": _STRING, "valid": {"const": True},
+        "lines": {"type": "array", "items": {"type": "object", "properties": {
+            "step": {"type": "integer"}, "event": _STRING, "kind": _STRING, "payer": _SEAT,
+            "payee": _SEAT, "amount": _AMOUNT, "reason": _STRING}}},
+        "running": {"type": "array", "items": _TOTALS}, "totals": _TOTALS,
+        "wins": {"type": "array", "items": {"type": "object", "properties": {
+            "step": {"type": "integer"}, "seat": _SEAT, "total_fan": {"type": "integer"},
+            "points": {"type": "integer"}, "permalink": _STRING}}},
+        "end": {"type": "array", "items": {"type": "object", "properties": {
+            "seat": _SEAT, "pig": {"type": "boolean"}, "ready": {"type": "boolean"},
+            "best": {"type": "integer"}, "best_tile": {"type": ["string", "null"]}}}}}},
+    "Errors": {"type": "object", "required": ["valid", "errors"], "properties": {
+        "valid": {"const": False},
+        "errors": {"type": "array", "items": {"type": "object", "required": ["field", "message"],
+                                              "properties": {"field": _STRING, "message": _STRING}}}}},
+    "Pattern": {"type": "object", "required": ["id", "name", "name_zh", "fan", "counted", "note"],
+                "properties": {"id": _STRING, "name": _STRING, "name_zh": _STRING,
+                               "fan": {"type": "integer"}, "count": {"type": "integer"},
+                               "counted": {"type": "boolean"}, "note": _STRING}},
+    "Payment": {"type": "object", "required": ["seat", "role", "amount"],
+                "properties": {"seat": {"type": "string", "enum": ["E", "S", "W", "N"]}, "role": _STRING,
+                               "amount": _AMOUNT, "reason": _STRING}},
+    "Score": {"type": "object",
+              "required": ["rules", "valid", "permalink", "patterns", "total_fan", "capped_fan",
+                           "below_minimum", "points", "payments", "assumed"],
+              "properties": {
+                  "rules": _STRING, "valid": {"const": True}, "hand": {"type": ["string", "null"]},
+                  "permalink": _STRING, "grouping": {"type": "array", "items": _STRING},
+                  "patterns": {"type": "array", "items": {"$ref": "#/components/schemas/Pattern"}},
+                  "total_fan": {"type": "integer"}, "capped_fan": {"type": "integer"},
+                  "below_minimum": {"type": "boolean"}, "minimum": {"type": "integer"},
+                  "cap": {"type": ["integer", "null"]}, "curve": _STRING, "payment": _STRING,
+                  "points": {"type": "integer"},
+                  "payments": {"type": "array", "items": {"$ref": "#/components/schemas/Payment"}},
+                  "assumed": {"type": "array", "description": "Every value the calculator filled"
+                              " in because the request left it out: seat, winner,"
+                              " round, by, discarder.",
+                              "items": {"$ref": "#/components/schemas/Assumption"}}}},
+    "Assumption": {"type": "object", "required": ["field", "value", "reason"],
+                   "properties": {"field": _STRING, "value": _STRING, "reason": _STRING}},
+    "Discards": {"type": "object", "required": ["rules", "valid", "hand", "shanten", "order", "discards"],
+                 "properties": {
+        "rules": _STRING, "valid": {"const": True}, "hand": _STRING, "melds": _STRING, "seen": _STRING,
+        "shanten": {"type": "integer", "description": "of the 14 tiles as held; -1: complete"},
+        "order": _STRING,
+        "discards": {"type": "array", "items": {"type": "object", "required": [
+            "tile", "shanten", "improving", "left", "must_go", "ready", "can_win", "value", "reasons",
+            "waits"], "properties": {
+            "tile": _STRING, "shanten": {"type": "integer"},
+            "forms": {"type": "array", "items": {"type": "string", "enum": [
+                "standard", "seven-pairs", "thirteen-orphans"]}},
+            "improving": {"type": "array", "items": {"type": "object", "required": ["tile", "left"],
+                                                     "properties": {"tile": _STRING,
+                                                                    "left": {"type": "integer"}}}},
+            "left": {"type": "integer"}, "must_go": {"type": "boolean"},
+            "ready": {"type": "boolean"}, "can_win": {"type": "boolean"}, "value": _AMOUNT,
+            "reasons": {"type": "array", "items": _STRING},
+            "waits": {"type": "array", "items": {"type": "object", "required": [
+                "tile", "left", "wins", "permalink"], "properties": {
+                "tile": _STRING, "left": {"type": "integer"}, "wins": {"type": "boolean"},
+                "permalink": _STRING, "total_fan": {"type": "integer"},
+                "capped_fan": {"type": "integer"}, "points": {"type": "integer"},
+                "collects": _AMOUNT, "note": _STRING}}}}}}}},
+    "Waits": {"type": "object", "required": ["rules", "valid", "ready", "waits"], "properties": {
+        "rules": _STRING, "valid": {"const": True}, "ready": {"type": "boolean"},
+        "waits": {"type": "array", "items": {"type": "object", "required": ["tile", "left"], "properties": {
+            "tile": _STRING, "left": {"type": "integer"}, "wins": {"type": "boolean"},
+            "note": _STRING, "total_fan": {"type": "integer"}, "capped_fan": {"type": "integer"},
+            "points": {"type": "integer"}, "collects": _AMOUNT,
+            "grouping": {"type": "array", "items": _STRING}}}},
+        "house_rules": {"type": "array", "description": "When the hand is not ready: the off"
+                        " house rules under which it would be, and on which tiles.",
+                        "items": {"type": "object", "required": ["option", "waits", "note"],
+                                  "properties": {"option": _STRING, "note": _STRING,
+                                                 "waits": {"type": "array", "items": _STRING}}}}}},
+}

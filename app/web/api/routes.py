@@ -1,0 +1,75 @@
+"""JSON API: GET /api/score, GET /api/waits, GET /api/discard, GET /api/health and their OpenAPI description."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+
+from app.advice.discard import calculate_discards
+from app.base.errors import FieldError, HandError
+from app.base.i18n import Msg
+from app.scoring.calculation import calculate, calculate_waits
+from app.web.advice.routes import discard_json
+from app.web.common.present import (
+    MAX_QUERY,
+    TooMuch,
+    errors_json,
+    params_from,
+    score_json,
+    waits_json,
+)
+
+from .openapi import openapi_document
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _params():
+    if len(request.query_string) > MAX_QUERY:
+        raise HandError([FieldError("", Msg("the query is {n} characters; at most {most}",
+                                            n=len(request.query_string), most=MAX_QUERY))])
+    try:
+        params = params_from(request.args)
+    except TooMuch as err:
+        raise HandError([FieldError("", err.args[0] if err.args else str(err))]) from None
+    params.setdefault("rules", current_app.config["DEFAULT_RULES"])
+    return params
+
+
+@bp.get("/score")
+def score():
+    try:
+        params = _params()
+        result = calculate(params, current_app.extensions["rulesets"])
+    except HandError as err:
+        return jsonify(errors_json(err.errors)), 400
+    return jsonify(score_json(result, params))
+
+
+@bp.get("/waits")
+def waits():
+    try:
+        params = _params()
+        result = calculate_waits(params, current_app.extensions["rulesets"])
+    except HandError as err:
+        return jsonify(errors_json(err.errors)), 400
+    return jsonify(waits_json(result))
+
+
+@bp.get("/discard")
+def discard():
+    try:
+        params = _params()
+        result = calculate_discards(params, current_app.extensions["rulesets"])
+    except HandError as err:
+        return jsonify(errors_json(err.errors)), 400
+    return jsonify(discard_json(result))
+
+
+@bp.get("/health")
+def health():
+    """Liveness, and the trivial route the load test compares the real ones with."""
+    return jsonify({"ok": True})
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(openapi_document(current_app.extensions["rulesets"]))

@@ -1,0 +1,1 @@
+"""The calculator: tile picker and tick-box pages, the embed."""

@@ -1,0 +1,1 @@
+"""What every web area shares: the page language, forms and the presentation of results."""

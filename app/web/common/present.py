@@ -1,0 +1,351 @@
+"""Between HTTP and the core: request arguments in, permalinks and JSON-ready values out."""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import lru_cache
+from urllib.parse import urlencode
+
+from flask import current_app, request, url_for
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
+from werkzeug.datastructures import MultiDict
+
+from app.base.i18n import N_, Msg
+from app.hands.description import describe
+from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words
+from app.scoring.calculation import Calculation, WaitsResult
+from app.scoring.payments import fmt
+
+from .i18n import explicit_lang, page_lang, say_here
+
+# Fields that may hold several values; in links they are written compactly (`flowers=13`,
+# `events=a,b`), in forms they arrive repeated (`flowers=1&flowers=3`).
+LIST_FIELDS = ("flowers", "seasons", "events", "options", "won", "ticks")
+DIGIT_LISTS = ("flowers", "seasons")
+MAX_VALUES = 64            # more values than this for one name is refused
+MAX_QUERY = 4096           # characters
+MAX_QUERY_WITH_SHEET = 8000   # a page that carries a game sheet along (`sheet=…`) may be longer
+
+
+class TooMuch(ValueError):
+    """A request larger than any real hand description."""
+
+
+def page_params() -> dict[str, str]:
+    """The current page request's arguments; 414 or 400 for requests no hand needs."""
+    from flask import abort, request
+    if len(request.query_string) > query_limit():
+        abort(414)
+    try:
+        return params_from(request.args)
+    except TooMuch:
+        abort(400)
+
+
+def query_limit() -> int:
+    """The longest address this request may have: longer when it carries a game sheet."""
+    return MAX_QUERY_WITH_SHEET if "sheet" in request.args else MAX_QUERY
+
+
+def params_from(args: MultiDict) -> dict[str, str]:
+    """Flatten request arguments to one string per name, as the core reads them."""
+    params: dict[str, str] = {}
+    for key in args:
+        values = args.getlist(key)
+        if len(values) > MAX_VALUES:
+            raise TooMuch(f"{key}: {len(values)} values is too many")
+        if key in LIST_FIELDS:
+            params[key] = ",".join(v for v in values if v)
+        else:
+            params[key] = values[-1]   # a repeated single field: the last one wins
+    return params
+
+
+def form_data(params: Mapping[str, str]) -> MultiDict:
+    """Expand compact list fields so WTForms check boxes see one value each."""
+    data = MultiDict()
+    for key, value in params.items():
+        if key in DIGIT_LISTS:
+            for char in value.replace(",", ""):
+                data.add(key, char)
+        elif key in LIST_FIELDS:
+            for part in value.replace(" ", ",").split(","):
+                if part:
+                    data.add(key, part)
+        else:
+            data.add(key, value)
+    return data
+
+
+PERMALINK_ORDER = ("rules", "hand", "win", "melds", "by", "seat", "round", "flowers", "seasons",
+                   "events", "missing", "ticks", "fan", "options", "min", "cap", "curve", "payment",
+                   "stake", "discarder", "winner", "won", "liable")
+
+
+def permalink(params: Mapping[str, str], path: str = "/") -> str:
+    """A stable link in the public vocabulary, empty values left out."""
+    items = [(k, params[k]) for k in PERMALINK_ORDER if params.get(k)]
+    return f"{path}?{urlencode(items, safe=',:')}" if items else path
+
+
+def canonical_params(calc: Calculation, given: Mapping[str, str]) -> dict[str, str]:
+    """The request rewritten canonically: the hand sorted, defaults made explicit."""
+    params = {k: v for k, v in given.items() if k in PERMALINK_ORDER and v}
+    params["rules"] = calc.ruleset.id
+    if calc.hand is not None:
+        params.update(describe(calc.hand))
+    if calc.table.discarder and "discarder" in given:
+        params["discarder"] = calc.table.discarder
+    return params
+
+
+def number(amount: Amount) -> int | float:
+    """An exact amount for JSON: whole numbers as ints, halves and quarters as floats."""
+    if isinstance(amount, Fraction):
+        return amount.numerator if amount.denominator == 1 else float(amount)
+    return amount
+
+
+def score_json(calc: Calculation, given: Mapping[str, str]) -> dict:
+    """The answer of GET /api/score (described in /api/openapi.json)."""
+    score = calc.score
+    params = canonical_params(calc, given)
+    return {
+        "rules": calc.ruleset.id,
+        "valid": True,
+        "hand": calc.hand.description if calc.hand is not None else None,
+        "permalink": permalink(params, "/ticks" if calc.ticks is not None else "/"),
+        "grouping": list(score.reading.grouping) if score.reading is not None else [],
+        # the name a Name: its English, or its Chinese in a Chinese answer (see i18n)
+        "patterns": [{"id": i.pattern.id, "name": i.pattern.name, "name_zh": i.pattern.name.zh,
+                      "fan": i.fan, "count": i.count, "counted": i.counted, "note": i.note}
+                     for i in score.items],
+        "total_fan": score.total_fan,
+        "capped_fan": score.capped_fan,
+        "below_minimum": score.below_minimum,
+        "minimum": score.settings.min,
+        "cap": score.settings.cap,
+        "curve": score.settings.curve,
+        "payment": score.settings.payment,
+        "points": score.points,
+        "payments": [{"seat": p.seat, "role": p.role, "amount": number(p.amount), "reason": p.reason}
+                     for p in calc.payments],
+        "assumed": [{"field": a.field, "value": a.value, "reason": a.reason} for a in calc.assumed],
+    }
+
+
+def waits_json(result: WaitsResult) -> dict:
+    """The answer of GET /api/waits (described in /api/openapi.json)."""
+    waits = []
+    for w in result.waits:
+        entry = {"tile": w.tile.code, "left": w.left}
+        if w.calculation is None:
+            entry.update({"wins": False, "note": w.refusal})
+        else:
+            score = w.calculation.score
+            winner = next(p for p in w.calculation.payments if p.role == "winner")
+            entry.update({"wins": not score.below_minimum, "total_fan": score.total_fan,
+                          "capped_fan": score.capped_fan, "points": score.points,
+                          "collects": number(winner.amount),
+                          "grouping": list(score.reading.grouping) if score.reading else []})
+        waits.append(entry)
+    answer = {"rules": result.ruleset.id, "valid": True, "ready": result.ready, "waits": waits}
+    if result.house_rules:
+        answer["house_rules"] = [
+            {"option": h.option, "waits": [t.code for t in h.tiles],
+             "note": Msg("ready under the house rule {rule}, off: add {param} to play it",
+                         rule=result.ruleset.by_id[h.option].name, param=f"options={h.option}")}
+            for h in result.house_rules]
+    return answer
+
+
+def tile_img(tile, cls: str = "tile") -> Markup:
+    """A tile's <img>, named for screen readers (macros.html's tile_img; a page has ~60).
+
+    The name is in the page's family's script: simplified on a Sichuan page (一万, 一条).
+    """
+    return _tile_img(request.script_root, tile, _tile_naming(), cls)
+
+
+def tile_name(tile) -> str:
+    """A tile's accessible name in the script of the page's family ('1 Characters 一万')."""
+    return _label(tile, _tile_naming())
+
+
+def _label(tile, naming: str) -> str:
+    """`traditional`/`simplified`: English and Chinese; `zh-Hant`/`zh-Hans`: Chinese alone."""
+    if naming == "zh-Hant":
+        return tile.name_zh
+    if naming == "zh-Hans":
+        return tile.name_zh_hans
+    return f"{tile.name_en} {tile.name_zh_hans}" if naming == "simplified" else tile.label
+
+
+def _tile_naming() -> str:
+    """How this page names tiles: in its language if Chinese, else English and the family's script."""
+    environ = request.environ
+    naming = environ.get(_TILE_NAMING)
+    if naming is None:
+        lang = page_lang()
+        naming = environ[_TILE_NAMING] = lang if lang != "en" else tile_script()
+    return naming
+
+
+_TILE_NAMING = "mahjong.tile_naming"
+
+
+def tile_script() -> str:
+    """The script tiles are named in on this page: the family's own when the address names it.
+
+    Worked out once a request (a page names about forty tiles).
+    """
+    environ = request.environ
+    script = environ.get(_TILE_SCRIPT)
+    if script is None:
+        ruleset = _named_ruleset()
+        lang = page_lang()
+        if lang != "en":
+            script = "simplified" if lang == "zh-Hans" else "traditional"
+        else:
+            script = ("simplified" if ruleset is not None and ruleset.words.script == "simplified"
+                      else "traditional")
+        environ[_TILE_SCRIPT] = script
+    return script
+
+
+_TILE_SCRIPT = "mahjong.tile_script"
+
+
+def site_nav(ruleset=None) -> Markup:
+    """The brand and the main navigation, rendered once per language, family brand and mount."""
+    brand = page_words(ruleset).brand
+    parts = current_app.extensions["form_parts"]
+    key = ("site-nav", request.script_root, explicit_lang(), brand)
+    found = parts.get(key)
+    return found if found is not None else parts.put(key, parts.macro("site_nav")(brand))
+
+
+def page_words(ruleset=None):
+    """The words a page's headings and labels use: its ruleset's, else the family the address
+    names (`rules=` or /rules/<rid>), else the Cantonese defaults."""
+    lang = page_lang()
+    found = ruleset or _named_ruleset()
+    if found is not None:
+        return found.words_in(lang)
+    return DEFAULT_WORDS["zh_hans"] if lang == "zh-Hans" else Words()
+
+
+def _named_ruleset():
+    """The ruleset the address names (`rules=`, or /rules/<rid>), if any."""
+    rid = request.args.get("rules") or (request.view_args or {}).get("rid", "")
+    return current_app.extensions["rulesets"].get(rid)
+
+
+@lru_cache(maxsize=1024)
+def _tile_img(root: str, tile, script: str, cls: str) -> Markup:
+    """Made once per tile, script, class and mount point: url_for and escaping were a quarter
+    of a page.
+
+    Every tile is a view of one sprite (static/tiles/sprite.svg): a page fetches one image.
+    """
+    label = _label(tile, script)
+    src = url_for("static", filename="tiles/sprite.svg") + f"#t{tile.code}"
+    return Markup('<img class="{}" src="{}" alt="{}" title="{}" width="30" height="40">').format(
+        cls, src, label, label)
+
+
+def cite(text: str, ruleset) -> Markup:
+    """A ruleset's text for a page: each cited ruling links to its entry on the rules page.
+
+    The text is said in the page language (a Chinese text cites "裁定 N"). The loader has
+    refused any seed number or seed file name in the text, so none is shown."""
+    shown = str(escape(say_here(text)))
+    known = {r.id for r in ruleset.rulings}
+    page = url_for("rules.ruleset", rid=ruleset.id)
+
+    def link(match: re.Match) -> str:
+        return re.sub(r"\d+", lambda n: (f'<a href="{page}#ruling-{n[0]}">{n[0]}</a>'
+                                         if int(n[0]) in known else n[0]), match[0])
+    return Markup(CITATION.sub(link, shown))
+
+
+# The words of the hand description as a Chinese page shows them; an English page shows the
+# description's own words (`by = discard`, `E`, `pong`), as the public vocabulary writes them.
+FIELD_LABELS = {
+    "rules": N_("Rules"), "hand": N_("The hand"), "win": N_("Winning tile"), "melds": N_("Declared melds"),
+    "by": N_("How the hand was won"), "seat": N_("Winner's seat"), "round": N_("Round wind"),
+    "flowers": N_("Flowers"), "seasons": N_("Seasons"), "events": N_("How the winning tile came"),
+    "missing": N_("Declared missing suit"), "ticks": N_("Patterns"), "fan": N_("Fan"),
+    "options": N_("House rules"), "min": N_("Minimum fan"), "cap": N_("Fan cap"),
+    "curve": N_("Doubling curve"), "payment": N_("Who pays on a discard"), "stake": N_("Stake"),
+    "discarder": N_("Discarder"), "winner": N_("Winner"), "won": N_("Already won this round"),
+    "liable": N_("Liable player"), "draft": N_("Meld being built"), "show": N_("Parts shown"),
+    "theme": N_("Colours"), "seen": N_("Tiles seen on the table"),
+}
+# (Some message ids below are looked up on Chinese pages only, so each may say which sense it
+# has: "single" is a kind of group and a kind of wait, "none" a role and a missing suit.)
+ROLE_LABELS = {"winner": N_("winner"), "discarder": N_("discarder"), "payer": N_("payer"),
+               "liable": N_("liable"), "already-won": N_("already won"),
+               "none": N_("none (no part in the payment)")}
+KIND_LABELS = {"chow": N_("chow"), "pong": N_("pong"), "kong": N_("kong"),   # a declared meld
+               "ckong": N_("concealed kong"), "akong": N_("added kong")}
+GROUP_LABELS = {"chow": N_("chow (a group of the hand)"), "pong": N_("pong (a group of the hand)"),
+                "kong": N_("kong (a group of the hand)"), "pair": N_("pair (a group of the hand)"),
+                "single": N_("single tile (a group of the hand)")}
+WAIT_LABELS = {"single": N_("single (a wait)"), "edge": N_("edge"), "closed": N_("closed"),
+               "two-sided": N_("two-sided"), "pair-pair": N_("pair-pair"),
+               "thirteen-sided": N_("thirteen-sided")}
+
+
+def _chinese() -> bool:
+    return page_lang() != "en"
+
+
+def field_label(field: str) -> str:
+    """A hand-description field as a page names it: `stake` in English, its label in Chinese."""
+    return _(FIELD_LABELS[field]) if _chinese() and field in FIELD_LABELS else field
+
+
+def value_label(field: str, value: str) -> str:
+    """A field's value as a page shows it: a seat's wind, a way of winning; else as it is."""
+    if not _chinese():
+        return value
+    if field in ("seat", "winner", "round", "discarder", "liable") and value in ("E", "S", "W", "N"):
+        return page_words().winds[value]
+    if field == "by" and value in ("discard", "self-draw"):
+        words = page_words()
+        return words.discard if value == "discard" else words.self_draw
+    return value
+
+
+def role_label(role: str) -> str:
+    """A payment row's role (`winner`, `payer` …) in the page language; the discarder in the
+    family's own term (出銃者, 点炮者)."""
+    if not _chinese() or role not in ROLE_LABELS:
+        return role
+    return f"{page_words().discard}者" if role == "discarder" else _(ROLE_LABELS[role])
+
+
+def kind_label(kind: str) -> str:
+    """A declared meld's kind (`pong`, `ckong` …): the notation in English, a name in Chinese."""
+    return _(KIND_LABELS[kind]) if _chinese() and kind in KIND_LABELS else kind
+
+
+def group_label(kind: str) -> str:
+    """The kind of a group the hand was read into (`pong`, `pair` …), in the page language."""
+    return _(GROUP_LABELS[kind]) if _chinese() and kind in GROUP_LABELS else kind
+
+
+def wait_label(wait: str) -> str:
+    """The shape of a wait (`edge`, `two-sided` …) in the page language."""
+    return _(WAIT_LABELS[wait]) if _chinese() and wait in WAIT_LABELS else wait
+
+
+def errors_json(errors) -> dict:
+    return {"valid": False, "errors": [{"field": e.field, "message": e.message} for e in errors]}
+
+
+__all__ = ["params_from", "form_data", "permalink", "score_json", "waits_json", "errors_json",
+           "fmt", "TooMuch"]

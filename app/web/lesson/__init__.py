@@ -1,0 +1,1 @@
+"""Lesson figures: the hand card and the oEmbed answer."""

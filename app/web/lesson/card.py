@@ -1,0 +1,81 @@
+"""The hand card (/card): one scored hand as a compact figure for a lesson page.
+
+The card shows what the result page shows of a hand (the same macros: grouping, breakdown,
+minimum note, payments) and nothing to edit: it links to the calculator instead. Its options
+are in the address: `show=` any of tiles, breakdown, payments; `theme=light|dark`.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, render_template, request
+
+from app.base.errors import FieldError, HandError
+from app.base.i18n import Msg
+from app.web.common.present import canonical_params, page_params, permalink
+
+bp = Blueprint("card", __name__)
+
+PARTS = ("tiles", "breakdown", "payments")
+THEMES = ("light", "dark")
+
+
+def read_show(values: list[str]) -> tuple[frozenset[str], list[FieldError]]:
+    """The parts a card shows (`show=tiles,payments` or repeated); all when none is named."""
+    named = [part.strip() for v in values for part in v.split(",") if part.strip()]
+    unknown = [n for n in named if n not in PARTS]
+    if unknown:
+        return frozenset(PARTS), [FieldError("show", Msg("'{part}' is not a part of a card: "
+                                                         "name any of {parts}",
+                                                         part=unknown[0], parts=", ".join(PARTS)))]
+    return frozenset(named or PARTS), []
+
+
+def read_theme(value: str) -> tuple[str, list[FieldError]]:
+    """The card's colours: light (the default) or dark."""
+    value = value.strip() or "light"
+    if value not in THEMES:
+        return "light", [FieldError("theme", Msg("'{value}' is not a theme: {light} or {dark}",
+                                                 value=value, light="light", dark="dark"))]
+    return value, []
+
+
+def card_options(args) -> tuple[frozenset[str], str, list[FieldError]]:
+    show, show_errors = read_show(args.getlist("show"))
+    theme, theme_errors = read_theme(args.get("theme", ""))
+    return show, theme, show_errors + theme_errors
+
+
+def hand_params(params: dict[str, str]) -> dict[str, str]:
+    """The hand description alone, without the card's own options."""
+    return {k: v for k, v in params.items() if k not in ("show", "theme")}
+
+
+@bp.get("/card")
+def card():
+    from app.scoring.calculation import calculate
+    params = hand_params(page_params())
+    show, theme, errors = card_options(request.args)
+    calc = None
+    if not errors:
+        if not (params.get("hand") or params.get("ticks") or params.get("fan")):
+            errors = [FieldError("hand", Msg("a card needs a hand: add {param} (MPSZ notation) "
+                                             "to the address", param="hand=…"))]
+        else:
+            try:
+                calc = calculate(params, current_app.extensions["rulesets"])
+            except HandError as err:
+                errors = list(err.errors)
+    ruleset = current_app.extensions["rulesets"].get(params.get("rules", "")) or (
+        calc.ruleset if calc else None)
+    if calc is not None:
+        canonical = canonical_params(calc, params)
+        calculator_link = permalink(canonical, "/ticks" if calc.ticks is not None else "/")
+    else:
+        calculator_link = permalink(params, "/")
+    page = render_template("card.html", calc=calc, errors=errors, show=show, theme=theme,
+                           ruleset=ruleset, calculator_link=calculator_link, embed=True)
+    return page, 400 if errors else 200
+
+
+def card_link(calc, params: dict[str, str]) -> str:
+    """The card of a scored hand ("Embed this hand" on a result page)."""
+    return permalink(canonical_params(calc, params), "/card")

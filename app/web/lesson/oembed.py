@@ -1,0 +1,142 @@
+"""oEmbed (https://oembed.com): a lesson site's editor turns a calculator link into a frame.
+
+`GET /oembed?url=<a calculator permalink>&maxwidth=&maxheight=&format=json` answers a `rich`
+object whose `html` is the frame: a result, a card or a rules page's worked example becomes
+its hand card; a practice series, a round and the embed view frame themselves. Every such page
+names its oEmbed address in a discovery `<link>` (see `discovery_link`).
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+from urllib.parse import urlencode, urlsplit
+
+from flask import Blueprint, abort, current_app, jsonify, request
+from flask_babel import force_locale
+from markupsafe import escape
+
+from app.base.i18n import Msg, Text, pick_lang, say
+from app.web.common.i18n import LOCALES, gettext_here, page_lang
+from app.web.common.present import permalink
+
+bp = Blueprint("oembed", __name__)
+
+PROVIDER = "Mahjong scoring calculator"
+DEFAULT_WIDTH = 600
+MAX_DIMENSION = 10_000
+
+
+class Frame(NamedTuple):
+    """What an oEmbed answer frames: a path of this calculator, its query, a name, a height."""
+
+    path: str
+    query: str
+    title: Msg      # said in the language of the framed page (its `lang=`)
+    height: int
+
+
+def frame_for(url: str, host: str, rulesets) -> Frame | None:
+    """The frame a calculator address embeds as; None for an address of another site or a
+    page that is not a permalink (an empty form, the API, an unknown ruleset)."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.lower():
+        return None
+    query = parts.query
+    args = _args(query)
+    hand = args.get("hand") or args.get("ticks") or args.get("fan")
+    path = parts.path or "/"
+    if path in ("/", "/ticks", "/card") and hand:
+        return Frame("/card", query, Msg("Mahjong hand card: {hand}", hand=hand), 700)
+    if path == "/embed":
+        return Frame("/embed", query, Msg("Mahjong scoring calculator"), 900)
+    if path in ("/practice", "/embed/practice") and (args.get("seed") or args.get("hands")):
+        return Frame("/embed/practice", query, Msg("Mahjong quiz: count the fan"), 900)
+    if path == "/round" and args.get("round"):
+        return Frame("/round", urlencode({**args, "embed": "1"}), Msg("Mahjong round ledger"), 900)
+    rules = re.fullmatch(r"/rules/([a-z0-9-]+)", path)
+    if rules and rules[1] in rulesets:
+        return _rules_example(rulesets[rules[1]], parts.fragment)
+    return None
+
+
+def _rules_example(ruleset, fragment: str) -> Frame | None:
+    """A rules page's worked example (`#worked-<id>`) or pattern example (`#<pattern>`)."""
+    params = None
+    worked = fragment.removeprefix("worked-")
+    for example in ruleset.examples:
+        if fragment.startswith("worked-") and example.id == worked:
+            params = {"rules": ruleset.id, **example.params}
+    pattern = ruleset.by_id.get(fragment)
+    if params is None and pattern is not None and pattern.example:
+        params = {"rules": ruleset.id, **pattern.example}
+        if pattern.optional:
+            params["options"] = ",".join(filter(None, [params.get("options", ""), pattern.id]))
+    if params is None:
+        return None
+    link = permalink(params, "")
+    name = ruleset.name   # a Text: its English alone in the English title
+    return Frame("/card", link.removeprefix("?"), Msg("Mahjong hand card: {hand}", hand=Text(
+        name.en, name.zh_hant, name.zh_hans, name.native)), 700)
+
+
+def _args(query: str) -> dict[str, str]:
+    from urllib.parse import parse_qsl
+    return dict(parse_qsl(query, keep_blank_values=False))
+
+
+def _dimension(name: str) -> int | None:
+    raw = request.args.get(name, "").strip()
+    if not raw:
+        return None
+    if not re.fullmatch(r"[0-9]{1,5}", raw) or not 1 <= int(raw) <= MAX_DIMENSION:
+        abort(400, description=Msg("{name} must be a whole number of pixels from 1 to {most}",
+                                   name=name, most=MAX_DIMENSION))
+    return int(raw)
+
+
+def frame_html(src: str, title: str, width: int, height: int, script: str) -> str:
+    """The frame a consumer pastes, with the script that fits it to its content."""
+    return (f'<iframe src="{escape(src)}" title="{escape(title)}" width="{width}" '
+            f'height="{height}" loading="lazy" style="border: 0; max-width: 100%"></iframe>'
+            f'<script src="{escape(script)}" async></script>')
+
+
+@bp.get("/oembed")
+def oembed():
+    fmt = request.args.get("format", "json").strip() or "json"
+    if fmt != "json":
+        abort(501, description=Msg("format {format} is not served: only {json}",
+                                   format=repr(fmt[:20]), json="json"))
+    url = request.args.get("url", "")
+    if not url:
+        abort(400, description=Msg("name the calculator address to embed: {param}", param="url=…"))
+    frame = frame_for(url, request.host, current_app.extensions["rulesets"])
+    if frame is None:
+        abort(404, description=Msg("That address is not a calculator page that can be embedded."))
+    max_width, max_height = _dimension("maxwidth"), _dimension("maxheight")
+    width = min(DEFAULT_WIDTH, max_width or DEFAULT_WIDTH)
+    height = min(frame.height, max_height or frame.height)
+    root = request.url_root.rstrip("/")
+    src = f"{root}{frame.path}" + (f"?{frame.query}" if frame.query else "")
+    script = root + "/static/embed.js"
+    title = framed_title(frame.title, pick_lang(_args(frame.query).get("lang")) or page_lang())
+    return jsonify({
+        "version": "1.0", "type": "rich", "provider_name": PROVIDER, "provider_url": root + "/",
+        "title": title, "width": width, "height": height,
+        "html": frame_html(src, title, width, height, script),
+    })
+
+
+def framed_title(title: Msg, lang: str) -> str:
+    """A frame's title in the language of the page it frames (the address's `lang=`)."""
+    with force_locale(LOCALES[lang]):
+        return say(title, lang, gettext_here)
+
+
+def discovery_link() -> str:
+    """This page's oEmbed address, for its `<link rel="alternate">`; empty when it has none."""
+    if request.method != "GET" or request.endpoint in (None, "static", "oembed.oembed"):
+        return ""
+    if frame_for(request.url, request.host, current_app.extensions["rulesets"]) is None:
+        return ""
+    return "/oembed?" + urlencode({"url": request.url, "format": "json"})

@@ -1,0 +1,1 @@
+"""Practice pages: fan to payment, Count the Fan, teachers' quizzes."""

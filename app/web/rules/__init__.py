@@ -1,0 +1,1 @@
+"""The rules pages, rendered from the ruleset files."""

@@ -1,0 +1,67 @@
+"""Rules pages: every table of a ruleset rendered from its YAML, the data the calculator uses."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, render_template
+
+from app.web.common.i18n import with_lang
+from app.web.common.present import permalink
+
+bp = Blueprint("rules", __name__, url_prefix="/rules")
+
+
+@bp.get("/")
+def index():
+    rulesets = sorted(current_app.extensions["rulesets"].values(), key=lambda r: r.id)
+    return render_template("rules_index.html", rulesets=rulesets)
+
+
+@bp.get("/<rid>")
+def ruleset(rid: str):
+    rs = current_app.extensions["rulesets"].get(rid)   # looked up, never used as a path
+    if rs is None:
+        abort(404)
+    example_links = {}
+    for p in rs.patterns:
+        if p.example:
+            params = {"rules": rs.id, **p.example}
+            if p.optional:
+                params["options"] = ",".join(filter(None, [params.get("options", ""), p.id]))
+            example_links[p.id] = with_lang(permalink(params, "/ticks" if "ticks" in params else "/"))
+    worked = [(ex, with_lang(permalink({"rules": rs.id, **ex.params}, "/ticks" if "ticks" in ex.params else "/")),
+               _tiles(ex.params.get("hand", "")), with_lang(permalink({"rules": rs.id, **ex.params}, "/card")))
+              for ex in rs.examples]
+    quiz = quiz_link(rs)
+    return render_template("ruleset.html", rs=rs, example_links=example_links, worked=worked,
+                           quiz_link=with_lang(quiz) if quiz else "")
+
+
+def _tiles(hand: str) -> list:
+    """A worked example's concealed tiles, shown beside it (none when it gives no tiles)."""
+    from app.base.errors import NotationError
+    from app.hands.tiles import parse_tiles
+    try:
+        return list(parse_tiles(hand))
+    except NotationError:
+        return []
+
+
+def quiz_link(rs) -> str:
+    """"Quiz me on these": the worked examples that are whole tile hands, as a teacher's quiz."""
+    from urllib.parse import urlencode
+
+    from app.base.errors import HandError
+    from app.practice.quiz import LINE_KEYS, MAX_HANDS, format_line, quiz_hand
+    lines = []
+    for number, ex in enumerate(rs.examples, 1):
+        if "hand" not in ex.params or not set(ex.params) <= set(LINE_KEYS):
+            continue
+        try:
+            quiz_hand(rs, ex.params, {}, number)
+        except HandError:
+            continue   # an example of a refusal is no question
+        lines.append(format_line(ex.params))
+    if not lines:
+        return ""
+    items = [("rules", rs.id), *[("hands", line) for line in lines[:MAX_HANDS]], ("ask", "fan"),
+             ("reveal", "after")]
+    return "/practice?" + urlencode(items, safe="/,")

@@ -1,0 +1,1 @@
+"""Serving the open internet: gunicorn settings, body limits, caching and compression."""

@@ -1,0 +1,1 @@
+"""At the table: the round ledger and the game sheet."""

@@ -1,0 +1,252 @@
+"""The game sheet (/sheet): a night's hands, running totals and who pays whom, all in the link.
+
+Every step is a GET that returns a new link: adding a hand (from a calculator result or a
+round of the ledger), removing or replacing one, moving the seats. Nothing is kept on the
+server and no cookie is set; static/app.js also keeps the last sheet in the browser's storage.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Mapping
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
+from flask_babel import gettext as _
+from wtforms import Form
+
+from app.base.errors import FieldError, HandError
+from app.hands.hand import SEATS
+from app.scoring.calculation import Calculation
+from app.scoring.payments import fmt
+from app.table.sheet import (
+    DIAL_KEYS,
+    FIRST_SEATS,
+    HAND_KEYS,
+    MAX_ENTRIES,
+    Entry,
+    Night,
+    Sheet,
+    add_entry,
+    canonical,
+    format_entry,
+    parse_entry,
+    price_sheet,
+    read_sheet,
+    remove_entry,
+    sheet_params,
+)
+from app.web.common.forms import DialsMixin, attach_errors, set_choices
+from app.web.common.i18n import page_lang, say_here, with_lang
+from app.web.common.present import canonical_params, form_data, permalink
+
+bp = Blueprint("sheet", __name__)
+
+# A sheet travels inside other links (the calculator's, the ledger's), which a server takes up
+# to about 8 KB: past this many characters the sheet says so and offers its export.
+LINK_LIMIT = 4000
+MAX_SHEET_QUERY = 8000     # the longest /sheet address read at all
+SHEET_KEYS = ("rules", "names", *DIAL_KEYS, "seats", "hands")
+SAFE = ",:=/"              # left as they are in a query value: the sheet's links stay readable
+# calculator defaults an entry leaves out (INTERFACE.md / ruling 76)
+ENTRY_DEFAULTS = {"by": "discard", "seat": "E", "round": "E"}
+
+
+class SheetForm(DialsMixin, Form):
+    """The night's settings: the ruleset and its dials (names and seats are plain inputs)."""
+
+
+def _form(params: Mapping[str, str], rulesets):
+    form = SheetForm(form_data({k: v for k, v in params.items() if k in ("rules", *DIAL_KEYS)}))
+    ruleset = rulesets.get(params.get("rules", "")) or rulesets[current_app.config["DEFAULT_RULES"]]
+    set_choices(form, ruleset, sorted(rulesets.values(), key=lambda r: r.id))
+    return form, ruleset
+
+
+def sheet_link(sheet: Sheet, path: str = "/sheet", **extra: str) -> str:
+    """The sheet's own address (or another path carrying its parameters)."""
+    items = list(sheet_params(sheet).items()) + [(k, v) for k, v in extra.items() if v]
+    return f"{path}?{urlencode(items, safe=SAFE)}"
+
+
+def sheet_query(sheet: Sheet) -> str:
+    """The sheet as the value other pages carry in their `sheet` parameter."""
+    return urlencode(list(sheet_params(sheet).items()), safe=SAFE)
+
+
+def entry_line(calc: Calculation, params: Mapping[str, str]) -> str:
+    """A calculator result as one sheet line: its hand and table, defaults left out."""
+    given = canonical_params(calc, params)
+    last = re.search(r"([0-9])([mpsz])\s*$", given.get("hand", ""))
+    if last and given.get("win") == last[1] + last[2]:
+        given.pop("win")    # the default: the last tile of the hand
+    words = [f"{k}={given[k].replace(' ', ',')}" for k in HAND_KEYS
+             if given.get(k) and ENTRY_DEFAULTS.get(k) != given[k]]
+    return " ".join(words)
+
+
+def add_link(line: str, carried: str, rules: str, dials: Mapping[str, str], entry: str = "") -> str:
+    """Where "Add to the sheet" goes: the carried sheet (or a new one with these rules) plus the line."""
+    base = carried or urlencode([("rules", rules)] + [(k, dials[k]) for k in DIAL_KEYS if dials.get(k)],
+                                safe=SAFE)
+    extra = [("add", line)] + ([("put", entry)] if entry else [])
+    return f"/sheet?{base}&{urlencode(extra, safe=SAFE)}"
+
+
+def _names() -> list[str]:
+    return request.args.getlist("names")
+
+
+def _seats_arg(args) -> dict[str, str]:
+    """The seats as one string: the form sends four selects (E, S, W, N), a link sends '2341'."""
+    values = args.getlist("seats")
+    return {"seats": "".join(values) if len(values) == 4 else (values[-1] if values else "")}
+
+
+def _number(text: str) -> int:
+    return int(text) if text.strip().isdigit() and len(text.strip()) < 4 else -1
+
+
+@bp.get("/sheet")
+def sheet_page():
+    if len(request.query_string) > MAX_SHEET_QUERY:
+        abort(414)
+    rulesets = current_app.extensions["rulesets"]
+    args = request.args
+    params = {k: args.get(k, "") for k in SHEET_KEYS if k in args}
+    params.update(_seats_arg(args))
+    params["rules"] = params.get("rules") or current_app.config["DEFAULT_RULES"]
+    if args.get("was") and args["was"] != params["rules"]:
+        # the rules were changed in the form: its dials and switches were the old ruleset's
+        for key in ("min", "cap", "curve", "payment", "options"):
+            params.pop(key, None)
+    form, ruleset = _form(params, rulesets)
+    errors: list[FieldError] = []
+    sheet = night = None
+    try:
+        sheet = read_sheet(params, _names())
+    except HandError as err:
+        errors += err.errors
+    if sheet is not None and ("add" in args or "remove" in args or "edit" in args):
+        try:
+            if "edit" in args:
+                number = _number(args["edit"])
+                if not 1 <= number <= len(sheet.entries):
+                    raise HandError.single("edit", _("there is no hand %(number)s on the sheet",
+                                                     number=args["edit"][:6]))
+                return redirect(edit_link(number, sheet))
+            if "remove" in args:
+                changed = remove_entry(sheet, _number(args["remove"]))
+            else:
+                put = _number(args["put"]) if args.get("put") else None
+                changed = add_entry(sheet, parse_entry(args["add"], "add"), put)
+            return redirect(with_lang(sheet_link(canonical(changed))) + "#hands")
+        except HandError as err:
+            errors += err.errors
+    if sheet is not None:
+        try:
+            night = price_sheet(sheet, rulesets)
+        except HandError as err:
+            errors += err.errors
+    attach_errors(form, tuple(errors))
+    loose = [e for e in errors if not _on_the_form(form, e)]
+    link = with_lang(sheet_link(canonical(sheet))) if sheet is not None else ""
+    return render_template(
+        "sheet.html", form=form, ruleset=ruleset, sheet=sheet, night=night, loose=loose,
+        names=(sheet.names if sheet else _padded(_names())), hands_text=params.get("hands", ""),
+        seats=(sheet.next_seats() if sheet else FIRST_SEATS), seat_names=SEATS, link=link,
+        too_long=len(link) > LINK_LIMIT, link_limit=LINK_LIMIT, max_entries=MAX_ENTRIES,
+        carried=sheet_query(canonical(sheet)) if sheet else "", fmt=fmt,
+        breakdown_link=lambda entry: breakdown_link(entry, sheet),
+        who=lambda row, seat: sheet.player(row.seats[SEATS.index(seat)]), print_view=args.get("view") == "print",
+        state=sheet_params(canonical(sheet)) if sheet else {}, describe_entry=_describe_entry,
+        add_hand=_add_links(sheet)[0], add_round=_add_links(sheet)[1])
+
+
+def _on_the_form(form: Form, error: FieldError) -> bool:
+    """Whether attach_errors put the error beside one of the form's fields."""
+    hidden = getattr(form, "hidden_fields", set())
+    field = getattr(form, error.field, None) if error.field and error.field not in hidden else None
+    return field is not None and hasattr(field, "errors")
+
+
+def _add_links(sheet: Sheet | None) -> tuple[str, str]:
+    """The calculator and the round ledger, opened under the sheet's rules, carrying it along."""
+    if sheet is None:
+        return "", ""
+    carried = sheet_query(canonical(sheet))
+    hand = permalink({"rules": sheet.rules, **dict(sheet.dials)}) + "&" + urlencode({"sheet": carried}, safe=SAFE)
+    return with_lang(hand), with_lang("/round?" + urlencode({"rules": sheet.rules, "sheet": carried}, safe=SAFE))
+
+
+def _padded(names: list[str]) -> tuple[str, ...]:
+    names = (names[0].split(",") if len(names) == 1 else names)[:4]
+    return tuple(names + [""] * (4 - len(names)))
+
+
+def _describe_entry(entry: Entry) -> str:
+    """A line for people: the hand's words without the seating."""
+    return format_entry(entry, with_at=False)
+
+
+def breakdown_link(entry: Entry, sheet: Sheet) -> str:
+    """Where an entry's breakdown is: the calculator (or tick boxes, or the round ledger)."""
+    if entry.is_round:
+        return with_lang("/round?" + urlencode({"rules": sheet.rules, "round": entry.round_text}))
+    params = {**dict(entry.params), "rules": sheet.rules, **dict(sheet.dials)}
+    return with_lang(permalink(params, "/ticks" if "ticks" in params else "/"))
+
+
+def edit_link(number: int, sheet: Sheet) -> str:
+    """Hand `number` opened where it was made, carrying the sheet, to be put back in its place."""
+    link = breakdown_link(sheet.entries[number - 1], sheet)
+    return f"{link}&{urlencode({'sheet': sheet_query(canonical(sheet)), 'entry': str(number)}, safe=SAFE)}"
+
+
+@bp.get("/sheet.csv")
+def sheet_csv():
+    if len(request.query_string) > MAX_SHEET_QUERY:
+        abort(414)
+    rulesets = current_app.extensions["rulesets"]
+    params = {k: request.args.get(k, "") for k in SHEET_KEYS if k in request.args}
+    params.update(_seats_arg(request.args))
+    try:
+        night = price_sheet(read_sheet(params, _names()), rulesets)
+    except HandError as err:
+        text = "field,message\n" + "".join(f"{e.field},{say_here(e.message)}\n" for e in err.errors)
+        return Response(text, 400, mimetype="text/csv")
+    return Response(night_csv(night), mimetype="text/csv", headers={
+        "Content-Disposition": 'attachment; filename="mahjong-sheet.csv"'})
+
+
+def night_csv(night: Night) -> str:
+    """The night as a table: one row a hand, then the totals and who pays whom."""
+    sheet = night.sheet
+    # a name a spreadsheet would read as a formula is written as text
+    players = ["'" + name if name[:1] in "=+-@" else name for name in map(sheet.player, range(4))]
+    out = io.StringIO()
+    write = csv.writer(out, lineterminator="\n").writerow
+    head = _csv_words()
+    write([head["hand"], head["entry"], *SEATS, *players, *[head["total of"] % {"player": p} for p in players],
+           head["note"]])
+    for row in night.rows:
+        write([row.number, _describe_entry(row.entry), *[players[i] for i in row.seats],
+               *map(fmt, row.amounts), *map(fmt, row.running),
+               "; ".join(f"{e.field}: {say_here(e.message)}" for e in row.errors)])
+    write([head["total"], "", "", "", "", "", *map(fmt, night.totals), "", "", "", "", ""])
+    write([])
+    write([head["payer"], head["payee"], head["amount"]])
+    for t in night.transfers:
+        write([players[int(t.payer)], players[int(t.payee)], fmt(t.amount)])
+    return out.getvalue()
+
+
+def _csv_words() -> dict[str, str]:
+    """The CSV's headers in the reader's language (the English ones when the page is English)."""
+    english = {"hand": "hand", "entry": "entry", "total of": "%(player)s total", "note": "note",
+               "total": "total", "payer": "payer", "payee": "payee", "amount": "amount"}
+    if page_lang() == "en":
+        return english
+    return {"hand": _("hand"), "entry": _("entry"), "total of": _("%(player)s total"), "note": _("note"),
+            "total": _("total"), "payer": _("payer"), "payee": _("payee"), "amount": _("amount")}

@@ -1,0 +1,111 @@
+"""What would you discard? (app/practice/discard_practice.py and /practice/discard): seeded deals
+marked against the discard analysis."""
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from app.base.errors import HandError
+from app.hands.tiles import tile
+from app.practice.discard_practice import check_discard, deal_discard
+from app.rules.model import registry
+from app.web import create_app
+from tests.html_tables import Page
+
+RULESETS = registry()
+
+
+@pytest.fixture
+def client():
+    return create_app().test_client()
+
+
+@pytest.mark.parametrize("rid", sorted(RULESETS))
+def test_a_series_deals_the_same_fourteen_tiles_to_everyone(rid):
+    first = [deal_discard(RULESETS[rid], "class-7", n) for n in (1, 2, 3)]
+    again = [deal_discard(RULESETS[rid], "class-7", n) for n in (1, 2, 3)]
+    assert [d.params for d in first] == [d.params for d in again]
+    assert len({d.params["hand"] for d in first}) == 3
+    for dealt in first:
+        assert len(dealt.hand.concealed) + 3 * len(dealt.hand.melds) == 14
+        assert dealt.analysis.shanten >= 0          # not already complete
+        assert len(dealt.best) < len(dealt.analysis.choices)   # some discard is worse
+
+
+def test_a_sichuan_deal_holding_its_missing_suit_expects_that_suit_first():
+    held = [d for d in (deal_discard(RULESETS["sichuan"], "suits", n) for n in range(1, 13))
+            if any(c.must_go for c in d.analysis.choices)]
+    assert held, "no deal of twelve held its missing suit"
+    for dealt in held:
+        assert all(c.must_go for c in dealt.best)
+        other = next(c for c in dealt.analysis.choices if not c.must_go)
+        verdict = check_discard(dealt, other.tile)
+        assert not verdict.correct and verdict.why == "a tile of the declared missing suit must go first"
+
+
+def test_the_best_discard_is_right_and_a_worse_one_is_told_why():
+    dealt = deal_discard(RULESETS["hong-kong"], "demo", 3)
+    best = dealt.best[0]
+    assert check_discard(dealt, best.tile).correct
+    worse = next(c for c in dealt.analysis.choices if c.option.shanten > best.option.shanten)
+    verdict = check_discard(dealt, worse.tile)
+    assert not verdict.correct
+    assert verdict.why.startswith(f"it leaves the hand {worse.option.shanten} tile")
+    assert best.tile.code in verdict.why
+
+
+def test_a_tile_the_hand_does_not_hold_cannot_be_discarded():
+    dealt = deal_discard(RULESETS["hong-kong"], "demo", 3)
+    absent = next(t for t in ("1m", "9p", "5s", "7z", "1z")
+                  if tile(t) not in dealt.hand.concealed)
+    with pytest.raises(HandError) as caught:
+        check_discard(dealt, tile(absent))
+    assert caught.value.errors[0].field == "discard"
+
+
+def test_a_new_series_gets_a_seed_in_its_link(client):
+    response = client.get("/practice/discard?rules=sichuan")
+    assert response.status_code == 302
+    query = parse_qs(urlsplit(response.headers["Location"]).query)
+    assert query["rules"] == ["sichuan"] and re.fullmatch(r"[0-9a-f]{8}", query["seed"][0])
+
+
+def test_answering_marks_the_discard_shows_the_table_and_counts_the_score(client):
+    dealt = deal_discard(RULESETS["hong-kong"], "demo", 3)
+    best = dealt.best[0].tile.code
+    text = client.get(f"/practice/discard?rules=hong-kong&seed=demo&n=3&score=1/2&discard={best}"
+                      ).get_data(as_text=True)
+    page = Page(text)
+    assert f"Right: discard {best}." in text
+    rows = page.table("Discards")
+    assert rows is not None and len(rows) == 1 + len(dealt.analysis.choices)
+    assert "Score: <strong>2 / 3</strong>" in text
+    assert any(a.get("class") == "next primary-link" and "n=4" in a["href"] and "score=2%2F3" in a["href"]
+               for a in page.links)
+
+
+def test_a_wrong_discard_is_marked_with_the_best_and_why(client):
+    dealt = deal_discard(RULESETS["hong-kong"], "demo", 3)
+    worse = dealt.analysis.choices[-1].tile.code
+    text = client.get(f"/practice/discard?rules=hong-kong&seed=demo&n=3&discard={worse}"
+                      ).get_data(as_text=True)
+    assert f"Not the best: discard {dealt.best[0].tile.code}" in text
+    assert f"Your {worse}: " in text and "Score: <strong>0 / 1</strong>" in text
+
+
+@pytest.mark.parametrize(("query", "status", "words"), [
+    ("seed=demo&n=3&discard=9z", 200, "is not a tile"),
+    ("seed=bad!&n=1", 400, "is not a series name"),
+    ("seed=demo&n=0", 400, "is not a hand of the series"),
+    ("rules=nope&seed=demo&n=1", 400, "unknown ruleset"),
+])
+def test_bad_practice_input_says_what_is_wrong(client, query, status, words):
+    response = client.get(f"/practice/discard?{query}")
+    assert response.status_code == status and words in response.get_data(as_text=True)
+
+
+def test_the_embedded_practice_has_no_site_header(client):
+    text = client.get("/practice/discard?rules=sichuan&seed=demo&n=1&embed=1").get_data(as_text=True)
+    assert '<header class="site">' not in text and 'aria-label="Discard ' in text

@@ -1,0 +1,140 @@
+"""oEmbed and the embed view: a calculator permalink becomes a frame on a lesson page."""
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from app.rules.model import registry
+from app.web import create_app
+
+HAND = "123m456m789m234p55s"
+ROOT = "http://localhost"
+RESULT = f"{ROOT}/?rules=hong-kong&hand={HAND}&by=self-draw&seat=S"
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app().test_client()
+
+
+def _oembed(client, url: str, **extra):
+    return client.get("/oembed", query_string={"url": url, **extra})
+
+
+def _frame_src(answer: dict) -> str:
+    src = re.search(r'<iframe src="([^"]+)"', answer["html"])
+    assert src is not None
+    return html.unescape(src[1])
+
+
+def test_a_result_permalink_answers_a_rich_object_framing_its_card(client):
+    response = _oembed(client, RESULT, format="json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    answer = response.get_json()
+    assert answer["version"] == "1.0" and answer["type"] == "rich"
+    assert answer["provider_name"] and answer["title"].endswith(HAND)
+    src = urlsplit(_frame_src(answer))
+    assert src.path == "/card"
+    assert parse_qs(src.query) == parse_qs(urlsplit(RESULT).query)
+    assert 'loading="lazy"' in answer["html"] and f'title="{answer["title"]}"' in answer["html"]
+    assert f'width="{answer["width"]}"' in answer["html"]
+    assert f'height="{answer["height"]}"' in answer["html"]
+    card = client.get(src.path + "?" + src.query)
+    assert card.status_code == 200 and "Open in the calculator" in card.get_data(as_text=True)
+
+
+def test_maxwidth_and_maxheight_bound_the_frame(client):
+    answer = _oembed(client, RESULT, maxwidth="320", maxheight="250").get_json()
+    assert (answer["width"], answer["height"]) == (320, 250)
+    roomy = _oembed(client, RESULT, maxwidth="5000", maxheight="5000").get_json()
+    assert roomy["width"] <= 5000 and roomy["height"] <= 5000
+    assert _oembed(client, RESULT, maxwidth="wide").status_code == 400
+
+
+@pytest.mark.parametrize("url, path", [
+    (f"{ROOT}/card?rules=hong-kong&hand={HAND}&theme=dark", "/card"),
+    (f"{ROOT}/ticks?rules=hong-kong&ticks=all-pongs", "/card"),
+    (f"{ROOT}/embed?rules=hong-kong&hand={HAND}", "/embed"),
+    (f"{ROOT}/practice?rules=hong-kong&level=patterns&seed=abc&n=2", "/embed/practice"),
+    (f"{ROOT}/round?rules=sichuan&round=E+wins", "/round"),
+])
+def test_every_kind_of_permalink_has_a_frame(client, url, path):
+    response = _oembed(client, url)
+    assert response.status_code == 200
+    assert urlsplit(_frame_src(response.get_json())).path == path
+
+
+def test_a_rules_pages_worked_example_frames_its_hand_card(client):
+    ruleset = registry()["hong-kong"]
+    example = next(e for e in ruleset.examples if "hand" in e.params)
+    answer = _oembed(client, f"{ROOT}/rules/hong-kong#worked-{example.id}").get_json()
+    src = urlsplit(_frame_src(answer))
+    assert src.path == "/card"
+    assert parse_qs(src.query)["hand"] == [example.params["hand"]]
+
+
+@pytest.mark.parametrize("url", [
+    f"https://elsewhere.example/?rules=hong-kong&hand={HAND}",   # another site
+    f"{ROOT}/",                                                   # an empty form
+    f"{ROOT}/api/score?hand={HAND}",                              # not a page
+    f"{ROOT}/rules/hong-kong#worked-no-such-example",
+    f"{ROOT}/rules/nowhere#worked-x",
+    "javascript:alert(1)",
+])
+def test_unknown_or_foreign_addresses_get_404(client, url):
+    assert _oembed(client, url).status_code == 404
+
+
+def test_formats_other_than_json_get_501(client):
+    assert _oembed(client, RESULT, format="xml").status_code == 501
+
+
+def test_result_and_card_pages_name_their_oembed_address(client):
+    for path in (f"/?rules=hong-kong&hand={HAND}", f"/card?rules=hong-kong&hand={HAND}"):
+        text = client.get(path).get_data(as_text=True)
+        link = re.search(r'<link rel="alternate" type="application/json\+oembed" href="([^"]+)"',
+                         text)
+        assert link is not None, path
+        href = html.unescape(link[1])
+        answer = client.get(href)
+        assert answer.status_code == 200 and answer.get_json()["type"] == "rich"
+    plain = client.get("/").get_data(as_text=True)
+    assert "application/json+oembed" not in plain
+
+
+# --- the embed view ----------------------------------------------------------------------
+
+
+def _change_hand(text: str) -> str | None:
+    found = re.search(r'<details class="change-hand"( open)?>\s*<summary>Change the hand</summary>',
+                      text)
+    return None if found is None else ("open" if found[1] else "folded")
+
+
+def test_the_embed_view_folds_the_form_under_change_the_hand_once_there_is_a_result(client):
+    result = client.get(f"/embed?rules=hong-kong&hand={HAND}").get_data(as_text=True)
+    assert _change_hand(result) == "folded"
+    assert result.index('class="result"') < result.index("Change the hand")
+    assert _change_hand(client.get("/embed?rules=hong-kong").get_data(as_text=True)) == "open"
+    bad = client.get("/embed?rules=hong-kong&hand=123m9z").get_data(as_text=True)
+    assert _change_hand(bad) == "open"
+
+
+def test_the_full_calculator_does_not_fold_its_form(client):
+    assert _change_hand(client.get(f"/?rules=hong-kong&hand={HAND}").get_data(as_text=True)) is None
+
+
+def test_the_one_line_embed_script_is_served_as_javascript(client):
+    response = client.get("/static/embed.js")
+    assert response.status_code == 200 and "javascript" in response.mimetype
+    script = response.get_data(as_text=True)
+    assert "data-mahjong" in script and "event.origin !== origin" in script
+
+
+def test_the_practice_series_is_embeddable_without_site_chrome(client):
+    page = client.get("/embed/practice?rules=hong-kong&level=patterns&seed=abc&n=1")
+    assert page.status_code == 200
+    assert '<header class="site"' not in page.get_data(as_text=True)
