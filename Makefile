@@ -57,8 +57,11 @@ chromium:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
 	fi
 
+# ruff, then the layers: each package imports only those below it, no circles, Flask only in
+# app/web (pyproject.toml, [tool.importlinter]; README, "How the code is laid out").
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 test: $(TEST_STAMP) chromium lint catalogs
 	$(BIN)/python -m pytest

@@ -49,7 +49,7 @@ def serve_command(args: list[str]) -> int:
 def score_command(args: list[str]) -> int:
     """Print the breakdown and payments of a hand description given as key=value words."""
     from app.base.resources import ruleset_dir
-    from app.rules.model import load_all
+    from app.rules.loader import load_all
     from app.scoring.calculation import calculate
     from app.scoring.report import render
 
@@ -74,7 +74,7 @@ def score_command(args: list[str]) -> int:
 
 def check_command(args: list[str]) -> int:
     """Load each ruleset file as the app would; "ok" for each good one, else its problem."""
-    from app.rules.model import load_ruleset
+    from app.rules.loader import load_ruleset
 
     if not args:
         print("check-rules needs at least one ruleset file", file=sys.stderr)

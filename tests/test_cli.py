@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 from app.cli import main
-from app.rules.model import RULESET_DIR
+from app.rules.loader import RULESET_DIR
 
 from .conftest import ROOT
 

@@ -235,7 +235,7 @@ def test_every_core_message_met_has_both_translations_in_the_catalogs():
         assert not missing, f"{locale}: {missing}"
 
 
-CORE = ("practice/answers", "rules/conditions", "base/errors", "scoring/payments", "hands/phrases",
+CORE = ("practice/answers", "rules/conditions", "hands/events", "base/errors", "scoring/payments", "hands/phrases",
         "scoring/calculation", "scoring/selection", "hands/tiles")
 
 

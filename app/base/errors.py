@@ -47,3 +47,9 @@ class HandError(ValueError):
 
 class RulesetError(ValueError):
     """A ruleset file that does not load; names the file and the key."""
+
+
+def refuse(errors: list[FieldError] | tuple[FieldError, ...]) -> None:
+    """Raise the errors as one HandError, if there are any."""
+    if errors:
+        raise HandError(list(errors))

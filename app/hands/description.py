@@ -13,8 +13,8 @@ from operator import eq
 
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
-from app.rules.conditions import EVENT_RULES, event_errors
 
+from .events import EVENT_RULES, event_errors
 from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
 from .tiles import (
     NUM_KINDS,

@@ -27,32 +27,10 @@ SEAT = {"E": Text("E", "東", "东"), "S": Text("S", "南", "南"),
         "W": Text("W", "西", "西"), "N": Text("N", "北", "北")}
 
 # The way of winning as the sentences name it: "a self-draw win", "not a discard"; where no
-# family is known, in the Cantonese words every family starts from (rulesets.DEFAULT_WORDS).
+# family is known, in the Cantonese words every family starts from (app/rules/model.py,
+# DEFAULT_WORDS); app/rules/words.py says it in a family's own words.
 WAY = {WinBy.SELF_DRAW: Text("self-draw", "自摸", "自摸"),
        WinBy.DISCARD: Text("discard", "食出銃", "食出铳")}
-
-
-def way_of(ruleset, by: WinBy) -> Text:
-    """The way of winning in the family's own words (`words:` self_draw, discard_win):
-    自摸; 食出銃 (Cantonese), 点炮胡 (Mandarin)."""
-    key = "self_draw" if by is WinBy.SELF_DRAW else "discard_win"
-    return Text(WAY[by].en, *(getattr(ruleset.words_in(lang), key) for lang in ("zh-Hant", "zh-Hans")))
-
-
-def discard_words(ruleset) -> dict[str, Text]:
-    """The family's word for discarding the winning tile (出銃, 點炮; 出铳, 点炮) as a sentence
-    uses it: `discard`, `discarded` and `discarder`, each reading as that English word."""
-    hant, hans = (ruleset.words_in(lang).discard for lang in ("zh-Hant", "zh-Hans"))
-    return {"discard": Text("discard", hant, hans), "discarded": Text("discarded", hant, hans),
-            "discarder": Text("discarder", f"{hant}者", f"{hans}者")}
-
-
-def house_rule_switch(ruleset, option: str) -> Text:
-    """How to switch a house rule on: `options=seven-pairs` in English, the ticked box in Chinese."""
-    name = ruleset.by_id[option].name if option in ruleset.by_id else None
-    hant = f"在家規中勾選「{name.zh_hant}」" if name else "在家規中勾選"
-    hans = f"在家规中勾选“{name.zh_hans}”" if name else "在家规中勾选"
-    return Text(f"options={option}", hant, hans)
 
 
 def plain(name: Text) -> Text:

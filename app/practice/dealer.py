@@ -7,7 +7,7 @@ flush, all pongs, honour pongs, seven pairs or flowers; or one of the ruleset's 
 hands), then checked by the scorer: it must be accepted (tile counts, honours, flowers,
 missing suit, events), meet the ruleset's minimum, and count the pattern it was built for.
 
->>> from app.rules.model import registry
+>>> from app.rules.loader import registry
 >>> hk = registry()["hong-kong"]
 >>> first = deal(hk, "class-7", 1, "patterns")
 >>> first.params == deal(hk, "class-7", 1, "patterns").params

@@ -7,7 +7,7 @@ one of the declared missing suit, which must then go first). The analysis of
 app/advice/discard.py is the answer key: a discard is right when nothing stands before it in the
 documented order (it ties with the best).
 
->>> from app.rules.model import registry
+>>> from app.rules.loader import registry
 >>> first = deal_discard(registry()["hong-kong"], "class-7", 1)
 >>> first.params == deal_discard(registry()["hong-kong"], "class-7", 1).params
 True

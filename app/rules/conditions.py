@@ -1,206 +1,35 @@
-"""What cannot happen at a real table: every refusal of a combination of facts, in one place.
+"""What cannot happen at a real table under one family: the refusals of a combination of facts.
 
-A calculator that prices impossible input gives a learner a confident wrong number. The
-facts of play that hold in every family (a kong-replacement win needs a declared kong; the
-dealer cannot win an earthly hand) are the tables below. What one family adds (a dealer's
+A calculator that prices impossible input gives a learner a confident wrong number. The facts
+of play that hold in every family are in app/hands/events.py. What one family adds (a dealer's
 concealed kong voids 天糊 in the course's table; players who already won exist only in a
-blood battle) is that ruleset's `conditions:` section, described in rulesets/README.md.
+blood battle) is that ruleset's `conditions:` section, described in rulesets/README.md, and
+the checks below hold the seats, ticks and liability of a request against its ruleset.
 
 Each refusal is a FieldError naming the field and saying the rule in plain words.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
-from app.base.errors import FieldError, HandError
-from app.base.i18n import NO_TEXT, Msg, Text
-from app.hands.hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
-from app.hands.phrases import AND, OR, SEMICOLON, WAY, discard_words, listing, plain, way_of
+from app.base.errors import FieldError
+from app.base.i18n import Msg, Text
+from app.hands.events import (
+    CLAIMED,
+    DEALER,
+    EVENT_RULES,
+    EXCLUSIVE_EVENTS,
+    MELD_WORDS,
+    TILE_GROUPS,
+    listed_melds,
+)
+from app.hands.hand import SEATS, Hand, WinBy
+from app.hands.phrases import AND, OR, SEMICOLON, listing, plain
 from app.hands.phrases import seat as seat_of
-from app.hands.tiles import Tile
 
-if TYPE_CHECKING:   # rulesets imports this module for the data classes below
-    from app.scoring.selection import Score
-
-    from .model import Liability, Ruleset
-
-DEALER = "E"   # the dealer sits East (ruling 76: seat and round default to E)
-
-
-@dataclass(frozen=True, slots=True)
-class EventRule:
-    """What a win-moment event needs of the rest of the hand description, in every family."""
-
-    by: WinBy | None = None
-    kongs: int = 0
-    dealer: bool | None = None        # True: the dealer's win only; False: never the dealer's
-    bonus_tiles: bool = False
-    first_go_around: bool = False     # before anyone's turn: nothing claimed, nobody has won
-    dealer_discards: bool = False     # won on a discard, that discard is the dealer's
-
-
-# Facts about the moment of winning, shared by every rule family; a ruleset lists
-# which of them it prices and under what name.
-EVENT_RULES: dict[str, EventRule] = {
-    "kong-replacement": EventRule(by=WinBy.SELF_DRAW, kongs=1),     # 杠上花 / 槓上開花
-    "kong-on-kong": EventRule(by=WinBy.SELF_DRAW, kongs=2),         # 槓上槓
-    "flower-replacement": EventRule(by=WinBy.SELF_DRAW, bonus_tiles=True),
-    "robbing-the-kong": EventRule(by=WinBy.DISCARD),                # 抢杠胡 / 搶槓
-    "kong-cannon": EventRule(by=WinBy.DISCARD),                     # 杠上炮, shooting after kong
-    "last-tile": EventRule(),                                       # 海底 (SC: draw or discard)
-    "last-discard": EventRule(by=WinBy.DISCARD),                    # 河底撈魚
-    "heavenly-hand": EventRule(by=WinBy.SELF_DRAW, dealer=True,     # 天糊
-                               first_go_around=True),
-    "earthly-hand": EventRule(dealer=False, first_go_around=True,   # 地糊
-                              dealer_discards=True),
-}
-
-# Pairs of events that cannot both describe one winning tile, in every family, and why.
-EXCLUSIVE_EVENTS: dict[frozenset[str], Msg] = {
-    frozenset(pair): why for pair, why in (
-        (("heavenly-hand", "earthly-hand"), Msg("the dealt hand and the dealer's first discard"
-                                                " are two different moments")),
-        (("heavenly-hand", "robbing-the-kong"), Msg("the dealt hand is complete before anyone"
-                                                    " adds a kong")),
-        (("heavenly-hand", "kong-cannon"), Msg("the dealt hand is complete before anyone"
-                                               " discards")),
-        (("heavenly-hand", "last-tile"), Msg("the dealt hand is not the last tile of the wall")),
-        (("heavenly-hand", "last-discard"), Msg("the dealt hand is not won on a discard")),
-        (("earthly-hand", "robbing-the-kong"), Msg("the dealer's first discard is not a kong"
-                                                   " being added")),
-        (("earthly-hand", "kong-cannon"), Msg("the dealer's first discard does not follow a"
-                                              " kong")),
-        (("earthly-hand", "last-tile"), Msg("the dealer's first discard is not the last tile")),
-        (("earthly-hand", "last-discard"), Msg("the dealer's first discard is not the last"
-                                               " discard")),
-        (("robbing-the-kong", "kong-cannon"), Msg("a robbed kong is not a discard made after a"
-                                                  " kong")),
-        (("robbing-the-kong", "last-discard"), Msg("a robbed kong is not a discard")),
-        (("last-tile", "last-discard"), Msg("the last tile of the wall and the discard after it"
-                                            " are two different tiles")),
-    )
-}
-
-CLAIMED = (MeldKind.CHOW, MeldKind.PONG, MeldKind.KONG, MeldKind.AKONG)   # made from a discard
-MELD_WORDS = {MeldKind.CHOW: Msg("a claimed chow"), MeldKind.PONG: Msg("a claimed pong"),
-              MeldKind.KONG: Msg("an exposed kong"), MeldKind.CKONG: Msg("a concealed kong"),
-              MeldKind.AKONG: Msg("an added kong")}
-TILE_GROUPS = {"dragons": range(31, 34), "winds": range(27, 31)}
-
-
-# --- a family's own conditions (the ruleset's `conditions:` section) --------------------
-
-
-@dataclass(frozen=True, slots=True)
-class EventCondition:
-    """What one family adds to an event's conditions (rulesets/README.md, conditions)."""
-
-    melds: tuple[MeldKind, ...] | None = None   # the meld kinds the hand may show; None: any
-    not_with: tuple[str, ...] = ()              # events that cannot happen with it here
-    why: Text = NO_TEXT                         # the lesson's words, shown with the refusal
-
-
-@dataclass(frozen=True, slots=True)
-class LiabilityCondition:
-    """What one family adds to a liability rule: who can have supplied the tile."""
-
-    supplied: str | None = None    # a tile group (dragons, winds): a claimed meld of it shows
-    why: Text = NO_TEXT
-
-
-@dataclass(frozen=True, slots=True)
-class Conditions:
-    """A family's own impossible combinations, as its YAML file states them."""
-
-    won: bool = False      # players can have won already and play on (a blood battle)
-    events: Mapping[str, EventCondition] = field(default_factory=dict)
-    liability: Mapping[str, LiabilityCondition] = field(default_factory=dict)
-
-
-NO_CONDITIONS = Conditions()
-
-
-# --- the hand alone (every family) ------------------------------------------------------
-
-
-def event_errors(context: WinContext, melds: tuple[Meld, ...], typed: tuple[Tile, ...],
-                 win: Tile, names: Mapping[str, Text | str] | None = None) -> list[FieldError]:
-    """Refusals of the hand's events that hold in every family (parse_hand reports them).
-
-    names: the family's name for each event id, for the messages (the id when absent).
-    """
-    errors: list[FieldError] = []
-    names = names or {}
-    kongs = sum(1 for m in melds if m.is_kong)
-    for event_id in sorted(context.events):
-        rule = EVENT_RULES[event_id]
-        event = names.get(event_id, event_id)
-        if rule.by is not None and context.by is not rule.by:
-            errors.append(FieldError("events", Msg("{event} needs a {way} win, not a {by}",
-                                                   event=event, way=WAY[rule.by],
-                                                   by=WAY[context.by])))
-        if kongs < rule.kongs:
-            errors.append(FieldError("events", _needs_kongs(event, rule.kongs, kongs)))
-        if rule.dealer is True and context.seat != DEALER:
-            errors.append(FieldError("events", Msg("{event} is the dealer's (East seat) win;"
-                                                   " seat is {seat}", event=event,
-                                                   seat=seat_of(context.seat))))
-        if rule.dealer is False and context.seat == DEALER:
-            errors.append(FieldError("events", Msg("{event} is a non-dealer's win; seat is E,"
-                                                   " the dealer", event=event)))
-        if rule.bonus_tiles and not (context.flowers or context.seasons):
-            errors.append(FieldError("events", Msg("{event} needs a flower or season drawn;"
-                                                   " none are listed", event=event)))
-        if rule.first_go_around:
-            errors += _first_go_around_melds(event, rule, context, melds)
-    for pair, why in EXCLUSIVE_EVENTS.items():
-        if pair <= context.events:
-            first, second = (names.get(e, e) for e in sorted(pair))
-            errors.append(FieldError("events", Msg("{first} and {second} cannot both happen:"
-                                                   " {why}", first=first, second=second, why=why)))
-    if "robbing-the-kong" in context.events:
-        held = sum(1 for t in typed if t == win) + sum(
-            1 for m in melds for t in m.tiles if t == win)
-        if held > 1:
-            errors.append(FieldError(
-                "events", Msg("{event}: the hand holds {held} copies of {tile}, but the robbed"
-                              " player held the other three",
-                              event=names.get("robbing-the-kong", "robbing-the-kong"),
-                              held=held, tile=win.code)))
-    return errors
-
-
-def _needs_kongs(event: str, needed: int, kongs: int) -> Msg:
-    if needed > 1:
-        return Msg("{event} needs {needed} declared kongs; the melds have {kongs}", event=event,
-                   needed=needed, kongs=kongs)
-    return Msg("{event} needs {needed} declared kong; the melds have {kongs}", event=event,
-               needed=needed, kongs=kongs)
-
-
-def _first_go_around_melds(event: str, rule: EventRule, context: WinContext,
-                           melds: tuple[Meld, ...]) -> list[FieldError]:
-    """In the first go-around nothing was claimed; on the dealer's first discard, not even drawn."""
-    if rule.dealer_discards and context.by is WinBy.DISCARD:
-        shown = list(melds)
-        why = Msg("the winner has not had a turn yet, so shows no meld")
-    else:
-        shown = [m for m in melds if m.kind in CLAIMED]
-        why = Msg("nobody has discarded a tile to claim yet; only a concealed kong may be"
-                  " declared")
-    if not shown:
-        return []
-    return [FieldError("melds", Msg("{event} is won in the first go-around: {why}; remove"
-                                    " {melds}", event=event, why=why, melds=_listed(shown)))]
-
-
-def _listed(melds) -> Msg | str:
-    """`12m (a claimed chow), 555z (a claimed pong)`."""
-    return listing(Msg("{meld} ({kind})", meld=m.token, kind=MELD_WORDS[m.kind]) for m in melds)
-
+from .model import EventCondition, Liability, Ruleset
+from .words import discard_words, way_of
 
 # --- the table: who won, who discarded, who already won, who is liable ------------------
 
@@ -294,10 +123,10 @@ def family_errors(ruleset: Ruleset, hand: Hand) -> list[FieldError]:
                 errors.append(FieldError("melds", _because(
                     condition, Msg("{event} in {rules} allows {allowed}; remove {melds}",
                                    event=name, rules=plain(ruleset.name), allowed=allowed,
-                                   melds=_listed(wrong)),
+                                   melds=listed_melds(wrong)),
                     Msg("{event} in {rules} allows {allowed} ({why}); remove {melds}",
                         event=name, rules=plain(ruleset.name), allowed=allowed,
-                        why=condition.why, melds=_listed(wrong)))))
+                        why=condition.why, melds=listed_melds(wrong)))))
         for other in condition.not_with:
             if other in events:
                 errors.append(FieldError("events", _cannot_both(ruleset, condition, event, other)))
@@ -380,14 +209,14 @@ def _cannot_both(ruleset: Ruleset, condition: EventCondition, event: str, other:
 
 
 def liability_errors(ruleset: Ruleset, by: WinBy, discarder: str | None, liable: str,
-                     result: Score, hand: Hand | None) -> list[FieldError]:
+                     counted: Iterable[str], hand: Hand | None) -> list[FieldError]:
     """Refuse a pinned player where no liability rule of the ruleset can apply to this win."""
     rules = ruleset.liability
     if not rules:
         return [FieldError("liable", Msg("{rules} has no liability rule (包牌)",
                                          rules=plain(ruleset.name)))]
     exposed = exposed_melds(hand)
-    counted = {i.pattern.id for i in result.counted}
+    counted = set(counted)
     fits = [rule for rule in rules
             if (rule.pattern is None or rule.pattern in counted)
             and (exposed is None or exposed >= rule.exposed_melds)]
@@ -449,7 +278,3 @@ def exposed_melds(hand: Hand | None) -> int | None:
     return None if hand is None else sum(1 for m in hand.melds if not m.concealed)
 
 
-def refuse(errors: list[FieldError] | tuple[FieldError, ...]) -> None:
-    """Raise the errors as one HandError, if there are any."""
-    if errors:
-        raise HandError(list(errors))

@@ -11,11 +11,11 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
-from app.base.errors import FieldError, HandError
+from app.base.errors import FieldError, HandError, refuse
 from app.base.i18n import Msg, Name
 from app.hands.description import parse_hand
 from app.hands.hand import SEATS, Hand, WinBy
-from app.hands.phrases import SEMICOLON, listing, plain, way_of
+from app.hands.phrases import SEMICOLON, listing, plain
 from app.hands.phrases import seat as _said_seat
 from app.hands.readings import waits
 from app.hands.tiles import Tile, format_tiles
@@ -26,13 +26,14 @@ from app.rules.conditions import (
     family_errors,
     liability_errors,
     pattern_by,
-    refuse,
     table_errors,
     tick_errors,
     ticked_events,
 )
 from app.rules.detectors import PER_ITEM_DETECTORS
-from app.rules.model import Amount, Ruleset, exact, registry
+from app.rules.loader import registry
+from app.rules.model import Amount, Ruleset, exact
+from app.rules.words import way_of
 
 from .payments import Payment, Table, settle
 from .selection import Score, Settings, score, score_fan, score_ticks
@@ -327,7 +328,8 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
     table, table_assumed = read_table(params, ruleset, by, events)
     assumed += table_assumed
     if table.liable is not None:
-        refuse(liability_errors(ruleset, table.by, table.discarder, table.liable, result, hand))
+        refuse(liability_errors(ruleset, table.by, table.discarder, table.liable,
+                                (i.pattern.id for i in result.counted), hand))
     payments = settle(result, table, exposed_melds(hand))
     return tuple.__new__(Calculation, (ruleset, settings, table, hand, ticks, result,
                                        _say_assumed(payments, assumed), assumed))

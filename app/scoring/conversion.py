@@ -4,7 +4,7 @@ One row per fan, as seed 003 prints its conversion tables and seed 004 its ladde
 points, then who pays what on a discard and on a self-draw. The rows price the fan whatever
 the minimum (a row below it is flagged, not zeroed), so table (c) reads straight off them.
 
->>> from app.rules.model import registry
+>>> from app.rules.loader import registry
 >>> from app.scoring.selection import default_settings
 >>> hkc = registry()["hong-kong-course"]
 >>> [r.points for r in conversion_table(hkc, default_settings(hkc), 7)]

@@ -7,9 +7,10 @@ from functools import lru_cache
 
 from app.base.i18n import Msg
 from app.hands.hand import SEATS, WinBy
-from app.hands.phrases import discard_words, plain
+from app.hands.phrases import plain
 from app.hands.phrases import seat as _seat
 from app.rules.model import Amount, Liability, Ruleset, exact
+from app.rules.words import discard_words
 
 from .selection import Score, Settings
 

@@ -16,7 +16,7 @@ from werkzeug.exceptions import SecurityError
 
 from app.base.i18n import Msg
 from app.base.resources import folder, ruleset_dir
-from app.rules.model import load_all
+from app.rules.loader import load_all
 from app.web.common.forms import PART_CACHE_SIZE, PartCache
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
 

@@ -9,7 +9,7 @@ import pytest
 from app.advice.discard import calculate_discards
 from app.base.errors import HandError
 from app.hands.tiles import TILES, canonical
-from app.rules.model import registry
+from app.rules.loader import registry
 from app.web import create_app
 from tests.html_tables import Page
 

@@ -12,7 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
 from app.practice.discard_practice import deal_discard
-from app.rules.model import registry
+from app.rules.loader import registry
 
 pytestmark = pytest.mark.browser
 

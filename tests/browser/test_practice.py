@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from app.practice.dealer import deal
-from app.rules.model import registry
+from app.rules.loader import registry
 from tests.browser.conftest import assert_loads_cleanly
 
 pytestmark = pytest.mark.browser

@@ -11,7 +11,7 @@ from app.base.errors import HandError
 from app.hands.hand import WinBy
 from app.hands.tiles import parse_tiles
 from app.practice.dealer import LEVELS, Spec, deal, is_limit, limit_patterns, merge, series
-from app.rules.model import registry
+from app.rules.loader import registry
 from app.scoring.calculation import calculate
 
 RULESETS = registry()

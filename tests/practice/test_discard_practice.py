@@ -10,7 +10,7 @@ import pytest
 from app.base.errors import HandError
 from app.hands.tiles import tile
 from app.practice.discard_practice import check_discard, deal_discard
-from app.rules.model import registry
+from app.rules.loader import registry
 from app.web import create_app
 from tests.html_tables import Page
 

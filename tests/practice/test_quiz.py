@@ -9,7 +9,7 @@ import pytest
 
 from app.base.errors import HandError
 from app.practice.quiz import format_line, read_line, split_lines
-from app.rules.model import registry
+from app.rules.loader import registry
 from app.web import create_app
 
 ALL_CHOWS = "123m456m789m234p55s by=self-draw seat=S"

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.base.errors import HandError, RulesetError
-from app.rules.model import RULESET_DIR, load_ruleset, registry
+from app.rules.loader import RULESET_DIR, load_ruleset, registry
 from app.scoring.calculation import calculate
 from app.web import create_app
 

@@ -11,7 +11,7 @@ from app.hands.description import parse_hand
 from app.hands.hand import Hand, WinBy, WinContext
 from app.hands.readings import ShapeRules, readings
 from app.rules.detectors import DETECTORS, GATED, GATES
-from app.rules.model import registry
+from app.rules.loader import registry
 from tests.conftest import load_corpus
 from tests.hands.test_corpus import corpus_hand
 from tests.strategies import complete_hands

@@ -9,18 +9,17 @@ import pytest
 import yaml
 
 from app.hands.description import EVENT_RULES
-from app.rules.detectors import DETECTORS, PER_ITEM_DETECTORS
-from app.rules.model import (
-    CURVE_KINDS,
+from app.rules.checks import (
     PATTERN_OPTIONAL,
     PATTERN_REQUIRED,
-    REFUND_RULES,
     TOP_OPTIONAL,
     TOP_REQUIRED,
     _Checker,
     build_ruleset,
-    load_all,
 )
+from app.rules.detectors import DETECTORS, PER_ITEM_DETECTORS
+from app.rules.loader import load_all
+from app.rules.model import CURVE_KINDS, REFUND_RULES
 from app.scoring.calculation import calculate
 
 README = Path(__file__).resolve().parents[2] / "rulesets" / "README.md"
@@ -113,7 +112,7 @@ def test_every_curve_kind_refund_rule_and_event_is_documented(value):
 def test_the_house_variant_example_loads_over_hong_kong(tmp_path):
     import shutil
 
-    from app.rules.model import RULESET_DIR, load_ruleset
+    from app.rules.loader import RULESET_DIR, load_ruleset
     _, found, after = readme().partition("## A house variant: `extends`\n")
     assert found
     block = re.search(r"^```yaml\n(.*?)^```$", after, re.DOTALL | re.MULTILINE)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from app.rules.model import registry
+from app.rules.loader import registry
 from app.scoring.calculation import calculate
 
 PATTERNS = [(rid, p) for rid, rs in registry().items() for p in rs.patterns]

@@ -6,7 +6,10 @@ import copy
 import pytest
 
 from app.base.errors import RulesetError
-from app.rules.model import Curve, Name, build_ruleset, load_ruleset, registry
+from app.base.i18n import Name
+from app.rules.checks import build_ruleset
+from app.rules.loader import load_ruleset, registry
+from app.rules.model import Curve
 
 MINIMAL = {
     "name": {"en": "Test", "zh_hant": "測試", "zh_hans": "測試"},
@@ -169,7 +172,7 @@ patterns:
 def _house(tmp_path, text=HOUSE, name="house"):
     import shutil
 
-    from app.rules.model import RULESET_DIR
+    from app.rules.loader import RULESET_DIR
     shutil.copy(RULESET_DIR / "hong-kong.yaml", tmp_path / "hong-kong.yaml")
     (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
     return load_ruleset(tmp_path / f"{name}.yaml")

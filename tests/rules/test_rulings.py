@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from app.base.errors import RulesetError
-from app.rules.model import RULESET_DIR, cited, load_ruleset, registry
+from app.rules.loader import RULESET_DIR, load_ruleset, registry
+from app.rules.model import cited
 from app.web import create_app
 
 RULESETS = registry()

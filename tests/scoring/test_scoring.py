@@ -10,8 +10,9 @@ import pytest
 from app.base.errors import HandError
 from app.hands.hand import WinBy, WinContext
 from app.hands.readings import ShapeRules, readings
+from app.rules.checks import build_ruleset
 from app.rules.detectors import DETECTORS
-from app.rules.model import build_ruleset, registry
+from app.rules.loader import registry
 from app.scoring.calculation import calculate
 from app.scoring.selection import detect
 from tests.conftest import load_corpus

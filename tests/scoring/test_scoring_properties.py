@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from app.base.errors import HandError
 from app.hands.description import describe
-from app.rules.model import registry
+from app.rules.loader import registry
 from app.scoring.calculation import calculate
 from tests.strategies import complete_hands
 

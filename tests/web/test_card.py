@@ -136,7 +136,7 @@ def test_a_tick_box_result_links_its_card_too(client):
 
 def test_the_rules_pages_worked_examples_show_their_tiles_and_link_their_cards(client):
     from app.hands.tiles import parse_tiles
-    from app.rules.model import registry
+    from app.rules.loader import registry
     text = client.get("/rules/sichuan").get_data(as_text=True)
     rows = re.findall(r'<span class="tile-row" role="group" aria-label="Its tiles">(.*?)</span>'
                       r' <a href="([^"]+)" class="card-link">as a card</a>', text)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from app.base.errors import HandError
 from app.hands.description import EVENT_RULES, describe, parse_hand, read_meld
 from app.hands.tiles import parse_tiles
-from app.rules.model import registry
+from app.rules.loader import registry
 from app.scoring.calculation import calculate, calculate_waits
 from app.web import create_app
 from tests.strategies import complete_hands

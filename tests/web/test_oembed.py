@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from app.rules.model import registry
+from app.rules.loader import registry
 from app.web import create_app
 
 HAND = "123m456m789m234p55s"

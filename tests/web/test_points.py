@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from app.rules.model import registry
+from app.rules.loader import registry
 from app.web import create_app
 from tests.conftest import DATA
 from tests.html_tables import Page, amount, payments

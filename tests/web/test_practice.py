@@ -12,7 +12,7 @@ import yaml
 from app.hands.tiles import parse_tiles
 from app.practice.answers import check_answer
 from app.practice.dealer import deal
-from app.rules.model import registry
+from app.rules.loader import registry
 from app.scoring.calculation import calculate
 from app.web import create_app
 from tests.html_tables import Page, payments

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 from jinja2 import BytecodeCache
 
-from app.rules.model import registry
+from app.rules.loader import registry
 from app.web import create_app
 from tests.html_tables import Page as TablesPage
 

@@ -22,16 +22,16 @@ from app.base.i18n import Msg
 from app.hands.description import message_of
 from app.hands.tiles import TILES, canonical, format_tiles, parse_tiles, tile
 from app.practice.discard_practice import check_discard, deal_discard
-from app.web.calculator.routes import (
-    MELD_KINDS,
-    PICKER_ACTIONS,
-    _focus_after,
-    _palette,
-    _picker,
-    apply_picker,
-)
 from app.web.common.forms import DiscardForm, attach_errors, set_choices
 from app.web.common.i18n import with_lang
+from app.web.common.picker import (
+    MELD_KINDS,
+    PICKER_ACTIONS,
+    apply_picker,
+    focus_after,
+    palette,
+    picker_state,
+)
 from app.web.common.present import form_data, number, page_params, permalink
 from app.web.practice.routes import (
     new_series,
@@ -82,7 +82,7 @@ def _discard(embed: bool):
     if action is not None:
         edited, problem = apply_picker(params, action)
         if problem is None:
-            return redirect(with_lang(discard_link(edited, path) + _focus_after(action, params,
+            return redirect(with_lang(discard_link(edited, path) + focus_after(action, params,
                                                                                 edited)))
         params = edited
     rulesets = current_app.extensions["rulesets"]
@@ -105,7 +105,7 @@ def _discard(embed: bool):
                  for c in result.choices for w in c.waits}
     return render_template(
         "discard.html", form=form, ruleset=ruleset, result=result, loose=loose, embed=embed,
-        picker=_picker(params), palette=_palette(ruleset), meld_kinds=MELD_KINDS, links=links,
+        picker=picker_state(params), palette=palette(ruleset), meld_kinds=MELD_KINDS, links=links,
         order=DISCARD_ORDER, permalink=discard_link(params, path) if result else "",
         action_path=path)
 

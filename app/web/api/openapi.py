@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from app.base.i18n import LANGS
-from app.rules.conditions import EVENT_RULES
+from app.hands.events import EVENT_RULES
 from app.rules.model import Ruleset
 
 _STRING = {"type": "string"}

@@ -28,10 +28,10 @@ from app.table.round_steps import (
     win_line,
 )
 from app.table.settlement import KONG_KINDS, Ledger, parse_round_text, read_round, settle_round
-from app.web.calculator.routes import MELD_KINDS, PICKER_ACTIONS, apply_picker
-from app.web.calculator.routes import _picker as picker_view
 from app.web.common.forms import PICKER_TILES
 from app.web.common.i18n import with_lang
+from app.web.common.picker import MELD_KINDS, PICKER_ACTIONS, apply_picker
+from app.web.common.picker import picker_state as picker_view
 from app.web.common.present import number, permalink, query_limit
 
 bp = Blueprint("rounds", __name__)

@@ -1,0 +1,130 @@
+"""Reading ruleset files: YAML that refuses a repeated key, a house variant (`extends:`) laid
+over the file it extends, every file of a folder loaded and checked once.
+
+A broken file stops start-up with a message naming the file and the key, e.g.
+`hong-kong.yaml: patterns[7].detect: unknown detector 'ful_flush'`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from app.base.errors import RulesetError
+from app.base.resources import folder
+
+from .checks import IDENTIFIER, build_ruleset
+from .model import Ruleset
+
+RULESET_DIR = folder("rulesets")   # the shipped rulesets, in the package or the checkout
+
+
+class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):   # libyaml when built in
+    """A safe loader that refuses a mapping with the same key twice."""
+
+
+def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False):
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark)
+        seen.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def load_ruleset(path: Path) -> Ruleset:
+    """Load and check one ruleset file (laid over the file it extends, if any)."""
+    return build_ruleset(_extended(_read(path), path, ()), path.name, path.stem)
+
+
+def _read(path: Path) -> Any:
+    try:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
+    except yaml.YAMLError as err:
+        raise RulesetError(f"{path.name}: not valid YAML: {err}") from None
+
+
+# What a house variant (`extends: hong-kong`) does not take from the file it extends: its
+# own id and names, and the worked examples, which belong to the other file's page.
+NOT_INHERITED = ("id", "name", "source", "summary", "examples")
+
+
+LISTS_BY_ID = ("categories", "patterns", "curves", "payments", "events", "switches", "liability",
+               "rulings")
+
+
+def _extended(data: Any, path: Path, chain: tuple[str, ...]) -> Any:
+    """A file's data laid over the data of the file it `extends`: beside it, else shipped.
+
+    Lists of entries with ids merge by id: an entry's keys change the other file's entry
+    with the same id, in its place; `{id: x, remove: true}` drops it; new entries go last.
+    Mappings (dials, ranges, tiles, shapes, settlement) merge key by key; anything else
+    given replaces the other file's.
+    """
+    if not isinstance(data, dict) or "extends" not in data:
+        return data
+    other = data["extends"]
+    if not isinstance(other, str) or not IDENTIFIER.fullmatch(other):
+        raise RulesetError(f"{path.name}: extends: expected the id of another ruleset file,"
+                           f" found {other!r}")
+    if other == path.stem or other in chain:
+        raise RulesetError(f"{path.name}: extends: {other!r} leads back to this file")
+    base_path = path.parent / f"{other}.yaml"
+    if not base_path.exists():   # a house file kept elsewhere may extend a shipped family
+        base_path = RULESET_DIR / f"{other}.yaml"
+    if not base_path.exists():
+        raise RulesetError(f"{path.name}: extends: there is no {other}.yaml beside it"
+                           " and no shipped ruleset of that id")
+    base = _extended(_read(base_path), base_path, (*chain, path.stem))
+    if not isinstance(base, dict):
+        raise RulesetError(f"{path.name}: extends: {base_path.name} is not a ruleset mapping")
+    merged = {k: v for k, v in base.items() if k not in NOT_INHERITED}
+    for key, value in data.items():
+        if key == "extends":
+            continue
+        if key in LISTS_BY_ID and isinstance(value, list) and isinstance(merged.get(key), list):
+            merged[key] = _merge_by_id(merged[key], value, path.name, key)
+        elif isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return merged
+
+
+def _merge_by_id(base: list, changes: list, filename: str, key: str) -> list:
+    merged = list(base)
+    place = {e.get("id"): i for i, e in enumerate(merged) if isinstance(e, dict)}
+    for k, entry in enumerate(changes):
+        ident = entry.get("id") if isinstance(entry, dict) else None
+        if isinstance(entry, dict) and entry.get("remove") is True:
+            if ident not in place:
+                raise RulesetError(f"{filename}: {key}[{k}].remove: the extended file has no"
+                                   f" {key} entry {ident!r} to remove")
+            merged[place[ident]] = None
+        elif ident in place and ident is not None and merged[place[ident]] is not None:
+            merged[place[ident]] = {**merged[place[ident]], **entry}
+        else:
+            merged.append(entry)
+    return [e for e in merged if e is not None]
+
+
+def load_all(directory: Path = RULESET_DIR) -> dict[str, Ruleset]:
+    """Load every ruleset file in a folder (default: the shipped rulesets), keyed by id."""
+    return {path.stem: load_ruleset(path) for path in sorted(directory.glob("*.yaml"))}
+
+
+_REGISTRY: dict[str, Ruleset] | None = None
+
+
+def registry() -> dict[str, Ruleset]:
+    """Every shipped ruleset, loaded once."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = load_all()
+    return _REGISTRY

@@ -1,0 +1,145 @@
+"""The tile picker every hand form shares (calculator, discard adviser, round ledger): one
+click at a time rewrites the hand description in the address, with no script needed.
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+from flask import current_app, request
+from markupsafe import Markup
+
+from app.base.errors import FieldError, NotationError
+from app.base.i18n import Msg
+from app.hands.description import message_of, read_meld
+from app.hands.tiles import TILES, format_tiles, parse_tiles
+
+from .forms import PICKER_TILES, PartCache
+from .present import permalink, tile_script
+
+PICKER_ACTIONS = ("add", "remove", "make", "unmeld", "clear", "undraft")
+MELD_KINDS = ("chow", "pong", "kong", "ckong", "akong")
+TILE_BY_CODE = {t.code: t for t in TILES}
+
+
+def form_parts() -> PartCache:
+    """This app's rendered parts of the calculator form (see forms.FormView)."""
+    return current_app.extensions["form_parts"]
+
+
+def palette(ruleset) -> Markup:
+    """The tile palette's buttons: the same for every page of a ruleset, tile script and mount."""
+    parts = form_parts()
+    key = ("palette", ruleset.id, request.script_root, tile_script())
+    return parts.get(key) or parts.put(key, parts.macro("palette")(PICKER_TILES, ruleset))
+
+
+def focus_after(action: str, params: dict[str, str], edited: dict[str, str]) -> str:
+    """The fragment that brings keyboard focus back where the click was (app.js focuses it).
+
+    After adding: the tile just picked. After removing a tile from the hand: the tile now in
+    its place (or the last one), else the palette tile of the one removed.
+    """
+    if action == "add" and params["add"] in TILE_BY_CODE:
+        return f"#add-{params['add']}"
+    if action == "remove":
+        left = len(parse_tiles(edited.get("hand", "")))
+        if left:
+            return f"#remove-{min(whole_number(params['remove'], 0), left - 1)}"
+        removed = parse_tiles(params.get("hand", ""))[whole_number(params["remove"], 0)]
+        return f"#add-{removed.code}"
+    return ""
+
+
+def whole_number(text: str, default: int) -> int:
+    """An ASCII whole number, else the default (str.isdigit also passes '²', which int refuses)."""
+    text = text.strip()
+    return int(text) if re.fullmatch(r"[0-9]+", text) else default
+
+
+def tile_count(params: dict[str, str]) -> int:
+    """Tiles in the hand, a meld counting 3; -1 when the notation cannot be read."""
+    try:
+        tiles = len(parse_tiles(params.get("hand", "")))
+    except NotationError:
+        return -1
+    melds = [t for t in re.split(r"[,\s]+", params.get("melds", "").strip()) if t]
+    return tiles + 3 * len(melds)
+
+
+def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], FieldError | None]:
+    """Carry out one tile-picker click on the hand description; say why if it cannot be done."""
+    edited = {k: v for k, v in params.items() if k not in PICKER_ACTIONS}
+    value = params[action]
+    try:
+        if action == "add":
+            t = parse_tiles(value)
+            if len(t) != 1:
+                return edited, FieldError("hand", Msg("'{value}' is not one tile", value=value))
+            key = "draft" if params.get("target") == "meld" else "hand"
+            edited[key] = format_tiles(parse_tiles(edited.get(key, "")) + t)
+        elif action == "remove":
+            tiles = list(parse_tiles(edited.get("hand", "")))
+            index = whole_number(value, -1)
+            if not 0 <= index < len(tiles):
+                return edited, FieldError("hand", Msg("there is no tile {value} to remove", value=value))
+            removed = tiles.pop(index)
+            edited["hand"] = format_tiles(tiles)
+            if edited.get("win") == removed.code and removed not in tiles:
+                edited.pop("win")
+        elif action == "make":
+            if value not in MELD_KINDS:
+                return edited, FieldError("draft", Msg("'{value}' is not a kind of meld", value=value))
+            token = format_tiles(parse_tiles(edited.get("draft", "")))
+            if not token:
+                return edited, FieldError("draft", Msg("pick the tiles of the new meld first"
+                                                       " (choose 'a new meld', then click its tiles)"))
+            meld = read_meld(token if value in ("chow", "pong") else f"{value}:{token}")
+            edited["melds"] = ",".join(filter(None, [edited.get("melds", ""), meld.token]))
+            edited.pop("draft", None)
+            edited["target"] = "hand"
+        elif action == "unmeld":
+            melds = [t for t in re.split(r"[,\s]+", edited.get("melds", "").strip()) if t]
+            index = whole_number(value, -1)
+            if not 0 <= index < len(melds):
+                return edited, FieldError("melds", Msg("there is no meld {value} to remove", value=value))
+            melds.pop(index)
+            edited["melds"] = ",".join(melds)
+        elif action == "undraft":
+            edited.pop("draft", None)
+        elif action == "clear":
+            for key in ("hand", "melds", "draft", "win"):
+                edited.pop(key, None)
+    except NotationError as err:
+        return edited, FieldError("draft" if action == "make" else "hand", message_of(err))
+    except ValueError as err:
+        return edited, FieldError("draft", message_of(err))
+    return edited, None
+
+
+def permalink_with_picker(params: dict[str, str], path: str) -> str:
+    """A link that also keeps the picker's own state (the meld being built, its target)."""
+    link = permalink(params, path)
+    extra = [(k, params[k]) for k in ("draft", "target", "sheet", "entry") if params.get(k)]
+    if extra:
+        link += ("&" if "?" in link else "?") + urlencode(extra)
+    return link
+
+
+def picker_state(params: dict[str, str]) -> dict:
+    """What the picker shows: the hand's tiles, the melds and the meld being built."""
+    def tiles_of(text: str):
+        try:
+            return list(parse_tiles(text))
+        except NotationError:
+            return []
+    melds = []
+    for token in [t for t in re.split(r"[,\s]+", params.get("melds", "").strip()) if t]:
+        try:
+            meld = read_meld(token)
+            melds.append({"token": token, "tiles": list(meld.tiles), "kind": meld.kind.value})
+        except ValueError:
+            melds.append({"token": token, "tiles": [], "kind": "?"})
+    return {"hand": tiles_of(params.get("hand", "")), "melds": melds,
+            "draft": tiles_of(params.get("draft", "")), "target": params.get("target", "hand"),
+            "base": {k: v for k, v in params.items() if k not in PICKER_ACTIONS}}
