@@ -10,6 +10,7 @@ from flask import Blueprint, current_app, render_template, request
 
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
+from app.scoring.calculation import calculate
 from app.web.common.present import canonical_params, page_params, permalink
 
 bp = Blueprint("card", __name__)
@@ -51,7 +52,6 @@ def hand_params(params: dict[str, str]) -> dict[str, str]:
 
 @bp.get("/card")
 def card():
-    from app.scoring.calculation import calculate
     params = hand_params(page_params())
     show, theme, errors = card_options(request.args)
     calc = None

@@ -1,8 +1,13 @@
 """Rules pages: every table of a ruleset rendered from its YAML, the data the calculator uses."""
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from flask import Blueprint, abort, current_app, render_template
 
+from app.base.errors import HandError, NotationError
+from app.hands.tiles import parse_tiles
+from app.practice.quiz import LINE_KEYS, MAX_HANDS, format_line, quiz_hand
 from app.web.common.i18n import with_lang
 from app.web.common.present import permalink
 
@@ -37,8 +42,6 @@ def ruleset(rid: str):
 
 def _tiles(hand: str) -> list:
     """A worked example's concealed tiles, shown beside it (none when it gives no tiles)."""
-    from app.base.errors import NotationError
-    from app.hands.tiles import parse_tiles
     try:
         return list(parse_tiles(hand))
     except NotationError:
@@ -47,10 +50,6 @@ def _tiles(hand: str) -> list:
 
 def quiz_link(rs) -> str:
     """"Quiz me on these": the worked examples that are whole tile hands, as a teacher's quiz."""
-    from urllib.parse import urlencode
-
-    from app.base.errors import HandError
-    from app.practice.quiz import LINE_KEYS, MAX_HANDS, format_line, quiz_hand
     lines = []
     for number, ex in enumerate(rs.examples, 1):
         if "hand" not in ex.params or not set(ex.params) <= set(LINE_KEYS):

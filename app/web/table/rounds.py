@@ -28,11 +28,14 @@ from app.table.round_steps import (
     win_line,
 )
 from app.table.settlement import KONG_KINDS, Ledger, parse_round_text, read_round, settle_round
+from app.table.sheet import Entry, format_entry
 from app.web.common.forms import PICKER_TILES
 from app.web.common.i18n import with_lang
 from app.web.common.picker import MELD_KINDS, PICKER_ACTIONS, apply_picker
 from app.web.common.picker import picker_state as picker_view
 from app.web.common.present import number, permalink, query_limit
+
+from .sheet import add_link
 
 bp = Blueprint("rounds", __name__)
 
@@ -246,8 +249,5 @@ def _apply_step(step: str, fields: Mapping[str, str], text: str, row: int | None
 
 def _sheet_add(text: str, rules: str, carried: dict[str, str]) -> str:
     """"Add this round to the sheet": the round as one ledger entry of the carried (or a new) sheet."""
-    from app.table.sheet import Entry, format_entry
-
-    from .sheet import add_link
     line = format_entry(Entry(round_text=text))
     return add_link(line, carried.get("sheet", ""), rules, {}, carried.get("entry", ""))
