@@ -59,7 +59,7 @@ def install(app: Flask) -> None:
     app.jinja_env.filters.update(say=say_here)
 
 
-def _once(key: str, make: Callable[[Any], Any]) -> Any:
+def once_a_request(key: str, make: Callable[[Any], Any]) -> Any:
     """A value worked out once a request and kept in its environ; None outside a request.
 
     Reads Flask's request context without its proxy: the page language is asked about a
@@ -77,7 +77,7 @@ def _once(key: str, make: Callable[[Any], Any]) -> Any:
 
 def explicit_lang() -> str | None:
     """The language the address names with `lang=`, or None."""
-    return _once("mahjong.lang", lambda r: pick_lang(r.args.get("lang")))
+    return once_a_request("mahjong.lang", lambda r: pick_lang(r.args.get("lang")))
 
 
 def page_lang() -> str:
@@ -100,7 +100,7 @@ def template_ngettext(singular: str, plural: str, num: int, **fields: Any) -> Ma
 
 def _page_catalog():
     """The page's gettext catalog, or None on an English page (then nothing is looked up)."""
-    return _once("mahjong.catalog",
+    return once_a_request("mahjong.catalog",
                  lambda r: get_translations() if page_lang() != DEFAULT_LANG else None)
 
 

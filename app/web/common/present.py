@@ -12,13 +12,12 @@ from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
-from app.base.i18n import N_, Msg
 from app.hands.description import describe
-from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words
-from app.scoring.calculation import Calculation, WaitsResult
+from app.base.i18n import N_, Msg
 from app.scoring.payments import fmt
-
-from .i18n import explicit_lang, page_lang, say_here
+from app.scoring.calculation import Calculation, WaitsResult
+from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words
+from .i18n import explicit_lang, once_a_request, page_lang, say_here
 
 # Fields that may hold several values; in links they are written compactly (`flowers=13`,
 # `events=a,b`), in forms they arrive repeated (`flowers=1&flowers=3`).
@@ -166,7 +165,21 @@ def tile_img(tile, cls: str = "tile") -> Markup:
 
     The name is in the page's family's script: simplified on a Sichuan page (一万, 一条).
     """
-    return _tile_img(request.script_root, tile, _tile_naming(), cls)
+    imgs = _tile_imgs()
+    try:
+        return imgs[tile, cls]
+    except KeyError:
+        found = imgs[tile, cls] = _tile_img(request.script_root, tile, _tile_naming(), cls)
+        return found
+
+
+def tile_imgs(tiles, cls: str = "tile") -> Markup:
+    """Tiles' <img>s side by side (a group, a meld): one template call for the lot."""
+    imgs = _tile_imgs()
+    try:
+        return Markup("".join([imgs[t, cls] for t in tiles]))
+    except KeyError:
+        return Markup("".join([tile_img(t, cls) for t in tiles]))
 
 
 def tile_name(tile) -> str:
@@ -185,15 +198,30 @@ def _label(tile, naming: str) -> str:
 
 def _tile_naming() -> str:
     """How this page names tiles: in its language if Chinese, else English and the family's script."""
-    environ = request.environ
-    naming = environ.get(_TILE_NAMING)
-    if naming is None:
-        lang = page_lang()
-        naming = environ[_TILE_NAMING] = lang if lang != "en" else tile_script()
-    return naming
+    return once_a_request(_TILE_NAMING, lambda r: _naming())
+
+
+def _naming() -> str:
+    lang = page_lang()
+    return lang if lang != "en" else tile_script()
 
 
 _TILE_NAMING = "mahjong.tile_naming"
+
+
+def _tile_imgs() -> dict:
+    """This page's tile <img>s by (tile, class): its mount point's and tile naming's table."""
+    return once_a_request(_TILE_IMGS, lambda r: _tile_table(r.script_root, _tile_naming()))
+
+
+_TILE_IMGS = "mahjong.tile_imgs"
+
+
+@lru_cache(maxsize=64)
+def _tile_table(root: str, naming: str) -> dict:
+    """The <img>s made so far for one mount point and tile naming (at most 42 tiles × the
+    classes the templates use), shared by every request that names tiles so."""
+    return {}
 
 
 def tile_script() -> str:
@@ -201,18 +229,16 @@ def tile_script() -> str:
 
     Worked out once a request (a page names about forty tiles).
     """
-    environ = request.environ
-    script = environ.get(_TILE_SCRIPT)
-    if script is None:
-        ruleset = _named_ruleset()
-        lang = page_lang()
-        if lang != "en":
-            script = "simplified" if lang == "zh-Hans" else "traditional"
-        else:
-            script = ("simplified" if ruleset is not None and ruleset.words.script == "simplified"
-                      else "traditional")
-        environ[_TILE_SCRIPT] = script
-    return script
+    return once_a_request(_TILE_SCRIPT, lambda r: _tile_script())
+
+
+def _tile_script() -> str:
+    ruleset = _named_ruleset()
+    lang = page_lang()
+    if lang != "en":
+        return "simplified" if lang == "zh-Hans" else "traditional"
+    return ("simplified" if ruleset is not None and ruleset.words.script == "simplified"
+            else "traditional")
 
 
 _TILE_SCRIPT = "mahjong.tile_script"
@@ -243,10 +269,9 @@ def _named_ruleset():
     return current_app.extensions["rulesets"].get(rid)
 
 
-@lru_cache(maxsize=1024)
 def _tile_img(root: str, tile, script: str, cls: str) -> Markup:
-    """Made once per tile, script, class and mount point: url_for and escaping were a quarter
-    of a page.
+    """Made once per tile, script, class and mount point (see _tile_table): url_for and
+    escaping were a quarter of a page.
 
     Every tile is a view of one sprite (static/tiles/sprite.svg): a page fetches one image.
     """
