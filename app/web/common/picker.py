@@ -14,8 +14,8 @@ from app.base.i18n import Msg
 from app.hands.description import message_of, read_meld
 from app.hands.tiles import TILES, format_tiles, parse_tiles
 
-from .forms import PICKER_TILES, PartCache
-from .present import permalink, tile_script
+from .forms import PICKER_TILES, PLACEHOLDER, PartCache
+from .present import permalink, tile_naming, tile_script
 
 PICKER_ACTIONS = ("add", "remove", "make", "unmeld", "clear", "undraft")
 MELD_KINDS = ("chow", "pong", "kong", "ckong", "akong")
@@ -32,6 +32,24 @@ def palette(ruleset) -> Markup:
     parts = form_parts()
     key = ("palette", ruleset.id, request.script_root, tile_script())
     return parts.get(key) or parts.put(key, parts.macro("palette")(PICKER_TILES, ruleset))
+
+
+def remove_buttons(tiles) -> Markup:
+    """The picker's hand as buttons that remove each tile (macros.html remove_button): a tile's
+    button is rendered once per tile, mount, tile naming and language, its place left as a
+    placeholder; here each is numbered (a macro call per tile was a tenth of a page)."""
+    parts = form_parts()
+    key = ("remove-buttons", request.script_root, tile_naming())
+    made = parts.get(key)
+    if made is None:
+        made = parts.put(key, {})   # tile → its button around the placeholder (≤ 42 tiles)
+    out = []
+    for place, t in enumerate(tiles):
+        chunks = made.get(t)
+        if chunks is None:
+            chunks = made[t] = str(parts.macro("remove_button")(PLACEHOLDER, t)).split(PLACEHOLDER)
+        out.append(str(place).join(chunks))
+    return Markup("".join(out))
 
 
 def focus_after(action: str, params: dict[str, str], edited: dict[str, str]) -> str:
@@ -140,6 +158,7 @@ def picker_state(params: dict[str, str]) -> dict:
             melds.append({"token": token, "tiles": list(meld.tiles), "kind": meld.kind.value})
         except ValueError:
             melds.append({"token": token, "tiles": [], "kind": "?"})
-    return {"hand": tiles_of(params.get("hand", "")), "melds": melds,
+    hand = tiles_of(params.get("hand", ""))
+    return {"hand": hand, "buttons": remove_buttons(hand), "melds": melds,
             "draft": tiles_of(params.get("draft", "")), "target": params.get("target", "hand"),
             "base": {k: v for k, v in params.items() if k not in PICKER_ACTIONS}}

@@ -169,7 +169,7 @@ def tile_img(tile, cls: str = "tile") -> Markup:
     try:
         return imgs[tile, cls]
     except KeyError:
-        found = imgs[tile, cls] = _tile_img(request.script_root, tile, _tile_naming(), cls)
+        found = imgs[tile, cls] = _tile_img(request.script_root, tile, tile_naming(), cls)
         return found
 
 
@@ -184,7 +184,7 @@ def tile_imgs(tiles, cls: str = "tile") -> Markup:
 
 def tile_name(tile) -> str:
     """A tile's accessible name in the script of the page's family ('1 Characters 一万')."""
-    return _label(tile, _tile_naming())
+    return _label(tile, tile_naming())
 
 
 def _label(tile, naming: str) -> str:
@@ -196,7 +196,7 @@ def _label(tile, naming: str) -> str:
     return f"{tile.name_en} {tile.name_zh_hans}" if naming == "simplified" else tile.label
 
 
-def _tile_naming() -> str:
+def tile_naming() -> str:
     """How this page names tiles: in its language if Chinese, else English and the family's script."""
     return once_a_request(_TILE_NAMING, lambda r: _naming())
 
@@ -211,7 +211,7 @@ _TILE_NAMING = "mahjong.tile_naming"
 
 def _tile_imgs() -> dict:
     """This page's tile <img>s by (tile, class): its mount point's and tile naming's table."""
-    return once_a_request(_TILE_IMGS, lambda r: _tile_table(r.script_root, _tile_naming()))
+    return once_a_request(_TILE_IMGS, lambda r: _tile_table(r.script_root, tile_naming()))
 
 
 _TILE_IMGS = "mahjong.tile_imgs"
