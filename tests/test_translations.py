@@ -10,6 +10,8 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.web import create_app
 from app.web.common.i18n import LOCALES, TRANSLATIONS
@@ -150,3 +152,23 @@ def test_the_api_refuses_a_language_it_does_not_have_naming_the_field(request_li
     assert response.status_code == 400
     assert response.get_json()["errors"][0]["field"] == "lang"
     assert "zh-Hant" in response.get_json()["errors"][0]["message"]
+
+
+PLAIN_AND_NOT = ["/", "/?", "/?rules=hong-kong&hand=123m456m&lang=en", "/sheet?add=hand=1m",
+                 "/?a&b=&&c=1&lang", "/?=x&lang=zh-Hant&lang=en", "/card?hand=1m+2m#top",
+                 "/?melds=777p,ckong:5555z&x=/y~z", "/?a=1#", "/?melds=777p%2Cckong%3A5555z",
+                 "/?q=%20%E4%B8%AD&x=%2f", "//evil.example/x?a=1", "http://h.example/p?a=1&lang=en",
+                 "/p\t?a=1", "/?a=1\n&b=2", " /?a=1", "/x?y?z=1#f#g", "/?la+ng=1&lang+=2", ""]
+
+
+@pytest.mark.parametrize("url", PLAIN_AND_NOT)
+def test_a_link_gets_its_language_as_if_its_address_were_parsed_and_encoded_again(url):
+    from app.web.i18n import _lang_slot, _lang_slot_parsed
+    assert _lang_slot(url) == _lang_slot_parsed(url)
+
+
+@given(st.tuples(st.sampled_from(["", "/", "/?", "/card?hand="]),
+                 st.text(alphabet="/?#&=%+,:;~._- aZ09\t2Cé", max_size=30)).map("".join))
+def test_the_plain_reading_of_an_address_is_the_parsed_one(url):
+    from app.web.i18n import _lang_slot, _lang_slot_parsed
+    assert _lang_slot(url) == _lang_slot_parsed(url)

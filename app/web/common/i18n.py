@@ -8,9 +8,10 @@ install or build time). Ruleset texts carry their own translations (`app.base.i1
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit
 
 from flask import Flask, current_app, has_request_context, redirect, request
 from flask.globals import _cv_request
@@ -142,10 +143,48 @@ def with_lang(url: str, lang: str | None = None) -> str:
     lang = lang or explicit_lang()
     if not lang:
         return url
+    head, tail = _lang_slot(url)
+    return f"{head}{_lang_pair(lang)}{tail}"
+
+
+_SAFE = ",:/"
+# Characters parse_qsl and urlencode(safe=_SAFE) give back as they are ('+' is a space both
+# ways); an escape ('%2C') may come back otherwise, so an address with one is parsed.
+_PLAIN_QUERY = re.compile(r"[A-Za-z0-9_.~,:/+=&-]*")
+
+
+def _lang_pair(lang: str) -> str:
+    """`lang=…` as urlencode(safe=_SAFE) writes the pair."""
+    return f"lang={quote_plus(lang, safe=_SAFE)}"
+
+
+def _lang_slot(url: str) -> tuple[str, str]:
+    """The address around its `lang=`: what comes before (the path, '?', the other pairs
+    re-encoded, '&' if any) and after (the fragment), as urlsplit, parse_qsl and urlencode
+    make them (_lang_slot_parsed). A site link (a permalink, this page's address) is mostly
+    plain pairs: those are kept as written rather than decoded and encoded again.
+    """
+    rest, _, fragment = url.partition("#")
+    path, _, query = rest.partition("?")
+    if (url[:1] != "/" or url[1:2] == "/" or any(c in url for c in "\t\r\n")
+            or not _PLAIN_QUERY.fullmatch(query)):
+        return _lang_slot_parsed(url)
+    pairs = []
+    for pair in query.split("&"):
+        key, equals, value = pair.partition("=")
+        if pair and key != "lang":   # an '=' in a value is written %3D
+            pairs.append(f"{key}={value.replace('=', '%3D')}" if "=" in value
+                         else pair if equals else pair + "=")
+    return f"{path}?{'&'.join(pairs)}{'&' if pairs else ''}", f"#{fragment}" if fragment else ""
+
+
+def _lang_slot_parsed(url: str) -> tuple[str, str]:
+    """_lang_slot by parsing the address and encoding its query again."""
     parts = urlsplit(url)
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "lang"]
-    query.append(("lang", lang))
-    return urlunsplit(("", "", parts.path, urlencode(query, safe=",:/"), parts.fragment))
+    encoded = urlencode(query, safe=_SAFE)
+    return (f"{parts.path}?{encoded}{'&' if encoded else ''}",
+            f"#{parts.fragment}" if parts.fragment else "")
 
 
 def lang_input() -> Markup:
@@ -158,17 +197,25 @@ def language_links() -> list[tuple[str, str, str, bool]]:
     """(lang, its own name, this page in it, whether it is this page's) for the switch."""
     here = request.full_path if request.query_string else request.path
     current = page_lang()
-    return [(lang, SELF_NAMES[lang], with_lang(here, lang), lang == current) for lang in LANGS]
+    head, tail = _lang_slot(here)   # the address read once for the three
+    return [(lang, SELF_NAMES[lang], f"{head}{_lang_pair(lang)}{tail}", lang == current)
+            for lang in LANGS]
 
 
 def language_switch() -> Markup:
-    """The switch every page carries: this page in each language, as plain links."""
-    links = Markup("").join(
-        Markup('\n    <a href="%s" hreflang="%s" lang="%s"%s>%s</a>')
-        % (href, lang, lang, Markup(' aria-current="page"') if current else "", label)
+    """The switch every page carries: this page in each language, as plain links.
+
+    Written with escape() rather than Markup's `%`, which wraps each value (the same text).
+    """
+    links = "".join(
+        f'\n    <a href="{escape(href)}" hreflang="{escape(lang)}" lang="{escape(lang)}"'
+        f'{_CURRENT if current else ""}>{escape(label)}</a>'
         for lang, label, href, current in language_links())
-    return Markup('<nav class="languages" aria-label="%s">%s\n  </nav>') % (
-        template_gettext(N_("Language")), links)
+    named = escape(template_gettext(N_("Language")))
+    return Markup(f'<nav class="languages" aria-label="{named}">{links}\n  </nav>')
+
+
+_CURRENT = ' aria-current="page"'
 
 
 def _keep_lang(endpoint: str | None, values: dict[str, Any]) -> None:
