@@ -16,12 +16,13 @@ from werkzeug.exceptions import SecurityError
 
 from app.base.i18n import Msg
 from app.base.resources import folder, ruleset_dir
-from app.rules.loader import load_all
-from app.web.common.forms import PART_CACHE_SIZE, PartCache
-from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
-
+from app.rules.model import load_all
+from .serving import caching
+from .serving import compression
 from .common import i18n
-from .serving import caching, compression
+from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
+from app.web.common.forms import PART_CACHE_SIZE, PartCache
+from app.web.common.present import TEMPLATE_URLS
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -48,6 +49,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["rulesets"] = load_all(Path(app.config["RULESET_DIR"]))
     app.extensions["form_parts"] = PartCache(
         lambda: app.jinja_env.get_template("macros.html").module, app.config["FORM_PART_CACHE_SIZE"])
+    app.extensions["template_urls"] = PartCache(lambda: None, TEMPLATE_URLS)   # url_for's, kept
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]
 
@@ -83,6 +85,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         page_words,
         role_label,
         site_nav,
+        template_url_for,
         tile_img,
         tile_imgs,
         tile_name,
@@ -92,7 +95,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img, tile_imgs=tile_imgs,
                                  cite=cite,
                                  tile_name=tile_name, words_for=page_words, site_nav=site_nav,
-                                 oembed_link=oembed.discovery_link,
+                                 oembed_link=oembed.discovery_link, url_for=template_url_for,
                                  field_label=field_label, value_label=value_label,
                                  role_label=role_label, kind_label=kind_label, group_label=group_label,
                                  wait_label=wait_label,

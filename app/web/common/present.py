@@ -7,7 +7,7 @@ from fractions import Fraction
 from functools import lru_cache
 from urllib.parse import urlencode
 
-from flask import current_app, request, url_for
+from flask import current_app, has_request_context, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
@@ -251,6 +251,28 @@ def site_nav(ruleset=None) -> Markup:
     key = ("site-nav", request.script_root, explicit_lang(), brand)
     found = parts.get(key)
     return found if found is not None else parts.put(key, parts.macro("site_nav")(brand))
+
+
+def template_url_for(endpoint: str, **values) -> str:
+    """Templates' url_for: Flask's, kept per endpoint, values, mount point and `lang=` (a page
+    builds the same few: its style sheet and script, its rules page, the API's address).
+
+    An address made absolute (`_external`, `_scheme`…) or relative to the blueprint (".x"),
+    or one built outside a request, is built each time."""
+    if (endpoint[:1] == "." or any(name[:1] == "_" for name in values)
+            or not has_request_context()):
+        return url_for(endpoint, **values)
+    try:
+        key = (endpoint, tuple(sorted(values.items())), request.script_root, explicit_lang())
+        hash(key)
+    except TypeError:   # a value that is a list …
+        return url_for(endpoint, **values)
+    urls = current_app.extensions["template_urls"]
+    found = urls.get(key)
+    return found if found is not None else urls.put(key, url_for(endpoint, **values))
+
+
+TEMPLATE_URLS = 512   # addresses kept by template_url_for, per app
 
 
 def page_words(ruleset=None):
