@@ -46,6 +46,15 @@ def test_a_result_permalink_answers_a_rich_object_framing_its_card(client):
     assert card.status_code == 200 and "Open in the calculator" in card.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("framed, asked, title", [
+    ("zh-Hant", None, f"麻雀牌卡：{HAND}"), ("zh-Hans", "zh-Hant", f"麻将牌卡：{HAND}"),
+    ("en", "zh-Hans", f"Mahjong hand card: {HAND}"), (None, "zh-Hant", f"麻雀牌卡：{HAND}")])
+def test_the_title_is_in_the_framed_pages_language_else_the_answers(client, framed, asked, title):
+    url = RESULT + (f"&lang={framed}" if framed else "")
+    extra = {"lang": asked} if asked else {}
+    assert _oembed(client, url, **extra).get_json()["title"] == title
+
+
 def test_maxwidth_and_maxheight_bound_the_frame(client):
     answer = _oembed(client, RESULT, maxwidth="320", maxheight="250").get_json()
     assert (answer["width"], answer["height"]) == (320, 250)

@@ -105,9 +105,21 @@ def _page_catalog():
                  lambda r: get_translations() if page_lang() != DEFAULT_LANG else None)
 
 
+def page_gettext(msgid: str) -> str:
+    """Flask-Babel's gettext(msgid) on this page, from the catalog found once a request (its
+    own lookup finds the locale and the catalog again: most of a Chinese page's labels)."""
+    return (_page_catalog() or get_translations()).ugettext(msgid)
+
+
 def gettext_here(msgid: str) -> str:
     """The catalog's translation of a message id in the page language ('' when none)."""
-    translated = get_translations().gettext(msgid)   # Flask-Babel's: force_locale applies
+    translated = page_gettext(msgid)
+    return translated if translated != msgid else ""
+
+
+def gettext_in_locale(msgid: str) -> str:
+    """gettext_here in Flask-Babel's current locale: within force_locale, the forced one's."""
+    translated = get_translations().gettext(msgid)
     return translated if translated != msgid else ""
 
 

@@ -8,7 +8,6 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 from flask import current_app, has_request_context, request, url_for
-from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
@@ -18,6 +17,7 @@ from app.scoring.payments import fmt
 from app.scoring.calculation import Calculation, WaitsResult
 from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words
 from .i18n import explicit_lang, once_a_request, page_lang, say_here
+from .i18n import page_gettext as _
 
 # Fields that may hold several values; in links they are written compactly (`flowers=13`,
 # `events=a,b`), in forms they arrive repeated (`flowers=1&flowers=3`).

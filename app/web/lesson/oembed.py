@@ -16,7 +16,7 @@ from flask_babel import force_locale
 from markupsafe import escape
 
 from app.base.i18n import Msg, Text, pick_lang, say
-from app.web.common.i18n import LOCALES, gettext_here, page_lang
+from app.web.common.i18n import LOCALES, gettext_in_locale, page_lang
 from app.web.common.present import permalink
 
 bp = Blueprint("oembed", __name__)
@@ -130,7 +130,7 @@ def oembed():
 def framed_title(title: Msg, lang: str) -> str:
     """A frame's title in the language of the page it frames (the address's `lang=`)."""
     with force_locale(LOCALES[lang]):
-        return say(title, lang, gettext_here)
+        return say(title, lang, gettext_in_locale)
 
 
 def discovery_link() -> str:
