@@ -278,6 +278,16 @@ TEMPLATE_URLS = 512   # addresses kept by template_url_for, per app
 def page_words(ruleset=None):
     """The words a page's headings and labels use: its ruleset's, else the family the address
     names (`rules=` or /rules/<rid>), else the Cantonese defaults."""
+    if ruleset is None:   # asked for by each seat and role a Chinese page names
+        words = once_a_request(_PAGE_WORDS, lambda r: _words(None))
+        return words if words is not None else _words(None)
+    return _words(ruleset)
+
+
+_PAGE_WORDS = "mahjong.page_words"
+
+
+def _words(ruleset):
     lang = page_lang()
     found = ruleset or _named_ruleset()
     if found is not None:
