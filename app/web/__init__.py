@@ -17,13 +17,13 @@ from werkzeug.exceptions import SecurityError
 
 from app.base.i18n import Msg
 from app.base.resources import folder, ruleset_dir
-from app.rules.model import load_all
-from .serving import caching
-from .serving import compression
-from .common import i18n
-from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
+from app.rules.loader import load_all
 from app.web.common.forms import PART_CACHE_SIZE, PartCache
 from app.web.common.present import TEMPLATE_URLS
+from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
+
+from .common import i18n
+from .serving import caching, compression
 
 
 class SharedGlobalsEnvironment(Environment):

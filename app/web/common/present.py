@@ -11,11 +11,12 @@ from flask import current_app, has_request_context, request, url_for
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
-from app.hands.description import describe
 from app.base.i18n import N_, Msg
-from app.scoring.payments import fmt
-from app.scoring.calculation import Calculation, WaitsResult
+from app.hands.description import describe
 from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words
+from app.scoring.calculation import Calculation, WaitsResult
+from app.scoring.payments import fmt
+
 from .i18n import explicit_lang, once_a_request, page_lang, say_here
 from .i18n import page_gettext as _
 
