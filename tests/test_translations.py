@@ -163,12 +163,12 @@ PLAIN_AND_NOT = ["/", "/?", "/?rules=hong-kong&hand=123m456m&lang=en", "/sheet?a
 
 @pytest.mark.parametrize("url", PLAIN_AND_NOT)
 def test_a_link_gets_its_language_as_if_its_address_were_parsed_and_encoded_again(url):
-    from app.web.i18n import _lang_slot, _lang_slot_parsed
+    from app.web.common.i18n import _lang_slot, _lang_slot_parsed
     assert _lang_slot(url) == _lang_slot_parsed(url)
 
 
 @given(st.tuples(st.sampled_from(["", "/", "/?", "/card?hand="]),
                  st.text(alphabet="/?#&=%+,:;~._- aZ09\t2Cé", max_size=30)).map("".join))
 def test_the_plain_reading_of_an_address_is_the_parsed_one(url):
-    from app.web.i18n import _lang_slot, _lang_slot_parsed
+    from app.web.common.i18n import _lang_slot, _lang_slot_parsed
     assert _lang_slot(url) == _lang_slot_parsed(url)
