@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from types import MappingProxyType
 from typing import NamedTuple
 
 from app.base.errors import FieldError, HandError, refuse
@@ -30,11 +31,11 @@ from app.rules.conditions import (
     tick_errors,
     ticked_events,
 )
+from app.hands.description import parse_hand
 from app.rules.detectors import PER_ITEM_DETECTORS
-from app.rules.loader import registry
-from app.rules.model import Amount, Ruleset, exact
-from app.rules.words import way_of
-
+from app.base.errors import FieldError, HandError
+from app.hands.hand import SEATS, Hand, WinBy
+from app.base.i18n import Msg, Name, Text
 from .payments import Payment, Table, settle
 from .selection import Score, Settings, score, score_fan, score_ticks
 
@@ -312,7 +313,7 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
             raise HandError(errors)
         result = score_fan(fan, ruleset, settings)
     else:
-        hand = parse_hand(params, names={e: event_name(ruleset, e) for e in ruleset.events})
+        hand = parse_hand(params, names=_event_names(ruleset))
         by = hand.context.by
         refuse(family_errors(ruleset, hand))
         result = score(hand, ruleset, settings)
@@ -333,6 +334,13 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
     payments = settle(result, table, exposed_melds(hand))
     return tuple.__new__(Calculation, (ruleset, settings, table, hand, ticks, result,
                                        _say_assumed(payments, assumed), assumed))
+
+
+# The names only word a refusal, yet parse_hand takes them for every hand: made once per ruleset.
+@lru_cache(maxsize=64)
+def _event_names(ruleset: Ruleset) -> Mapping[str, Text | str]:
+    """Each event of the ruleset by its id, named as the family names it (event_name)."""
+    return MappingProxyType({e: event_name(ruleset, e) for e in ruleset.events})
 
 
 def _say_assumed(payments: tuple[Payment, ...], assumed: tuple[Assumption, ...]
