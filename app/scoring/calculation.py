@@ -187,27 +187,36 @@ def read_seats(params: Mapping[str, str]) -> tuple[dict[str, str], tuple[Assumpt
 
     A value that is not a seat is left as it is, for the field's own reader to report.
     """
-    raw_seat, raw_winner = params.get("seat", "").strip(), params.get("winner", "").strip()
+    agreed = _agreed_seats(params.get("seat", ""), params.get("winner", ""))
+    if agreed is None:
+        return dict(params), ()
+    seat, winner, assumed = agreed
+    return dict(params, seat=seat, winner=winner), assumed
+
+
+# Requests name a handful of seats (E, S, W, N, none), so each pair of raw values is read
+# once and its frozen assumptions reused.
+@lru_cache(maxsize=256)
+def _agreed_seats(raw_seat: str, raw_winner: str
+                  ) -> tuple[str, str, tuple[Assumption, ...]] | None:
+    """The seat and the winner, the missing one following the other; None when either is
+    given and is not a seat (see read_seats)."""
+    raw_seat, raw_winner = raw_seat.strip(), raw_winner.strip()
     seat = raw_seat.upper() if raw_seat.upper() in SEATS else None
     winner = raw_winner.upper() if raw_winner.upper() in SEATS else None
     if (raw_seat and seat is None) or (raw_winner and winner is None):
-        return dict(params), ()
+        return None
     if seat is None and winner is None:
-        seat = winner = "E"
-        assumed = (Assumption("seat", "E", Msg("no seat given: the winner sits East, the"
-                                               " dealer")),
-                   Assumption("winner", "E", Msg("the winner sits in the seat")))
-    elif seat is None:
-        seat = winner
-        assumed = (Assumption("seat", seat, Msg("the winner sits in the seat, so {seat}: the seat"
-                                                " wind and own flower are the winner's",
-                                                seat=_said_seat(seat))),)
-    elif winner is None:
-        winner = seat
-        assumed = (Assumption("winner", winner, Msg("the winner sits in the seat")),)
-    else:
-        assumed = ()
-    return dict(params, seat=seat, winner=winner), assumed
+        return "E", "E", (Assumption("seat", "E", Msg("no seat given: the winner sits East, the"
+                                                      " dealer")),
+                          Assumption("winner", "E", Msg("the winner sits in the seat")))
+    if seat is None:
+        return winner, winner, (Assumption("seat", winner, Msg(
+            "the winner sits in the seat, so {seat}: the seat wind and own flower are the"
+            " winner's", seat=_said_seat(winner))),)
+    if winner is None:
+        return seat, seat, (Assumption("winner", seat, Msg("the winner sits in the seat")),)
+    return seat, winner, ()
 
 
 def read_table(params: Mapping[str, str], ruleset: Ruleset, by: WinBy,
