@@ -340,9 +340,10 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
     if table.liable is not None:
         refuse(liability_errors(ruleset, table.by, table.discarder, table.liable,
                                 (i.pattern.id for i in result.counted), hand))
-    payments = settle(result, table, exposed_melds(hand))
-    return tuple.__new__(Calculation, (ruleset, settings, table, hand, ticks, result,
-                                       _say_assumed(payments, assumed), assumed))
+    taken = next((a.reason for a in assumed if a.field == "discarder"), None)
+    payments = settle(result, table, exposed_melds(hand), taken)
+    return tuple.__new__(Calculation, (ruleset, settings, table, hand, ticks, result, payments,
+                                       assumed))
 
 
 # The names only word a refusal, yet parse_hand takes them for every hand: made once per ruleset.
@@ -350,18 +351,6 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
 def _event_names(ruleset: Ruleset) -> Mapping[str, Text | str]:
     """Each event of the ruleset by its id, named as the family names it (event_name)."""
     return MappingProxyType({e: event_name(ruleset, e) for e in ruleset.events})
-
-
-def _say_assumed(payments: tuple[Payment, ...], assumed: tuple[Assumption, ...]
-                 ) -> tuple[Payment, ...]:
-    """The assumed discarder's payment reason says it was assumed (ruling 76)."""
-    taken = next((a for a in assumed if a.field == "discarder"), None)
-    if taken is None:
-        return payments
-    return tuple(replace(p, reason=Msg("{reason} — taken as the discarder: {why}",
-                                       reason=p.reason, why=taken.reason))
-                 if p.seat == taken.value and p.role != "winner"
-                 else p for p in payments)
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,20 +83,39 @@ def applicable_liability(score: Score, table: Table, exposed_melds: int | None) 
     return None
 
 
-def settle(score: Score, table: Table, exposed_melds: int | None = None) -> tuple[Payment, ...]:
-    """Who pays whom, one row per seat E S W N."""
+def settle(score: Score, table: Table, exposed_melds: int | None = None,
+           taken: str | None = None) -> tuple[Payment, ...]:
+    """Who pays whom, one row per seat E S W N.
+
+    taken: why the discarder was taken when the request named none (ruling 76); the
+    discarder's row says it.
+    """
     return _settle(score.ruleset, score.settings, table, score.points, score.total_fan,
                    score.capped_fan, score.below_minimum,
-                   applicable_liability(score, table, exposed_melds))
+                   applicable_liability(score, table, exposed_melds), taken)
 
 
 # The rows depend on the score only through its totals and the liability rule, which
 # many hands share, so each combination is priced once and its rows reused.
 @lru_cache(maxsize=1024)
 def _settle(ruleset: Ruleset, settings: Settings, table: Table, points: int, total_fan: int,
-            capped_fan: int, below_minimum: bool,
-            liability: Liability | None) -> tuple[Payment, ...]:
+            capped_fan: int, below_minimum: bool, liability: Liability | None,
+            taken: str | None = None) -> tuple[Payment, ...]:
     """The rows for these totals at this table (see settle)."""
+    rows = _rows(ruleset, settings, table, points, total_fan, capped_fan, below_minimum,
+                 liability)
+    if taken is None:
+        return rows
+    return tuple(Payment(p.seat, p.role, p.amount,
+                         Msg("{reason} — taken as the discarder: {why}", reason=p.reason,
+                             why=taken))
+                 if p.seat == table.discarder and p.role != "winner" else p for p in rows)
+
+
+def _rows(ruleset: Ruleset, settings: Settings, table: Table, points: int, total_fan: int,
+          capped_fan: int, below_minimum: bool, liability: Liability | None
+          ) -> tuple[Payment, ...]:
+    """The rows before any word on an assumed discarder (see _settle)."""
     rule = ruleset.payments[settings.payment]
     winner = table.winner
     if below_minimum:
