@@ -324,7 +324,8 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
     else:
         hand = parse_hand(params, names=_event_names(ruleset))
         by = hand.context.by
-        refuse(family_errors(ruleset, hand))
+        if hand.context.events:   # the family's conditions are all on events
+            refuse(family_errors(ruleset, hand))
         result = score(hand, ruleset, settings)
         if not params.get("round", "").strip():
             assumed += (Assumption("round", "E", Msg("no round given: the East round")),)
@@ -341,7 +342,8 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
         refuse(liability_errors(ruleset, table.by, table.discarder, table.liable,
                                 (i.pattern.id for i in result.counted), hand))
     taken = next((a.reason for a in assumed if a.field == "discarder"), None)
-    payments = settle(result, table, exposed_melds(hand), taken)
+    exposed = exposed_melds(hand) if table.liable is not None else None   # only a pinned player needs it
+    payments = settle(result, table, exposed, taken)
     return tuple.__new__(Calculation, (ruleset, settings, table, hand, ticks, result, payments,
                                        assumed))
 
