@@ -12,15 +12,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from app.base.errors import FieldError, HandError
-from app.base.i18n import Msg, Text
-from app.hands.hand import Hand, WinBy, WinContext
-from app.hands.phrases import listing, plain
-from app.hands.readings import Reading, Shape, ShapeRules, readings
-from app.hands.tiles import SUIT_OFFSET
 from app.rules.detectors import DETECTORS, GATED, GATES, PER_ITEM_DETECTORS, Detector, always
+from app.base.errors import FieldError, HandError
+from app.hands.hand import Hand, WinBy, WinContext
+from app.base.i18n import Msg, Text
+from app.hands.phrases import house_rule_switch, listing, plain, way_of
+from app.hands.readings import Reading, Shape, ShapeRules, readings
 from app.rules.model import Amount, Pattern, Ruleset
-from app.rules.words import house_rule_switch, way_of
+from app.hands.tiles import SUIT_OFFSET, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,9 +138,7 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
     if not ruleset.honours:
         honours = sorted({t for t in tiles if t >= 27})
         if honours:
-            errors.append(FieldError("hand", Msg("{rules} is played without honours; remove"
-                                                 " {tiles}", rules=plain(ruleset.name),
-                                                 tiles=" ".join(t.code for t in honours))))
+            errors.append(_without_honours(ruleset, tuple(honours)))
     if (ctx.flowers or ctx.seasons) and not ruleset.flowers_in_play(settings.options):
         errors.append(FieldError("flowers", Msg("{rules} is played without flowers and seasons",
                                                 rules=plain(ruleset.name))))
@@ -170,6 +167,16 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
                                                    way=way_of(ruleset, spec.by), name=spec.name)))
     if errors:
         raise HandError(errors)
+
+
+# A family without honours refuses every hand holding one (most of a mixed corpus under
+# Sichuan): the refusal depends only on which honours are held, so each is worded once.
+@lru_cache(maxsize=256)
+def _without_honours(ruleset: Ruleset, honours: tuple[Tile, ...]) -> FieldError:
+    """The refusal of these honours (sorted, each once) in a family played without them."""
+    return FieldError("hand", Msg("{rules} is played without honours; remove {tiles}",
+                                  rules=plain(ruleset.name),
+                                  tiles=" ".join(t.code for t in honours)))
 
 
 @lru_cache(maxsize=64)
