@@ -328,12 +328,9 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
             refuse(family_errors(ruleset, hand))
         result = score(hand, ruleset, settings)
         if not params.get("round", "").strip():
-            assumed += (Assumption("round", "E", Msg("no round given: the East round")),)
+            assumed += (_EAST_ROUND,)
     if not params.get("by", "").strip():
-        why = (Msg("no way of winning given: a self-draw, which a ticked pattern needs")
-               if by is WinBy.SELF_DRAW else Msg("no way of winning given: on a {discard}",
-                                                 discard=way_of(ruleset, WinBy.DISCARD)))
-        assumed += (Assumption("by", by.value, why),)
+        assumed += (_by_assumed(ruleset, by),)
     events = (hand.context.events if hand is not None else
               ticked_events(ruleset, ticks) if ticks is not None else frozenset())
     table, table_assumed = read_table(params, ruleset, by, events)
@@ -341,11 +338,24 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
     if table.liable is not None:
         refuse(liability_errors(ruleset, table.by, table.discarder, table.liable,
                                 (i.pattern.id for i in result.counted), hand))
-    taken = next((a.reason for a in assumed if a.field == "discarder"), None)
+    taken = (next((a.reason for a in table_assumed if a.field == "discarder"), None)
+             if table_assumed else None)
     exposed = exposed_melds(hand) if table.liable is not None else None   # only a pinned player needs it
     payments = settle(result, table, exposed, taken)
     return tuple.__new__(Calculation, (ruleset, settings, table, hand, ticks, result, payments,
                                        assumed))
+
+
+_EAST_ROUND = Assumption("round", "E", Msg("no round given: the East round"))
+
+
+@lru_cache(maxsize=64)
+def _by_assumed(ruleset: Ruleset, by: WinBy) -> Assumption:
+    """The way of winning taken when the request gives none (made once per ruleset and way)."""
+    why = (Msg("no way of winning given: a self-draw, which a ticked pattern needs")
+           if by is WinBy.SELF_DRAW else Msg("no way of winning given: on a {discard}",
+                                             discard=way_of(ruleset, WinBy.DISCARD)))
+    return Assumption("by", by.value, why)
 
 
 # The names only word a refusal, yet parse_hand takes them for every hand: made once per ruleset.
