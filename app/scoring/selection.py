@@ -109,17 +109,16 @@ def score(hand: Hand, ruleset: Ruleset, settings: Settings | None = None) -> Sco
         raise HandError([FieldError("hand", not_a_win(hand, ruleset, settings))])
     ctx = hand.context
     plan = _plan(ruleset, ctx.events)
-    keys = [found_key(reading, ctx, plan) for reading in found]
-    if _instant(ruleset):
-        held = 0
-        for key in keys:
-            held |= key   # a count's bits are non-zero exactly when the pattern is present
-        refuse_other_ways(held, ruleset, settings, ctx.by)
     best: tuple | None = None
-    for reading, key in zip(found, keys, strict=True):
+    held = 0
+    for reading in found:
+        key = found_key(reading, ctx, plan)
+        held |= key   # a count's bits are non-zero exactly when the pattern is present
         choice = _select(key, ruleset, settings, ctx.by)
         if best is None or choice[1:] > best[1:]:
             best, chosen = choice, reading
+    if _instant(ruleset):   # any reading holding an instant win refuses the other ways
+        refuse_other_ways(held, ruleset, settings, ctx.by)
     items, total, _ = best
     return _finish(ruleset, settings, chosen, items, total)
 
