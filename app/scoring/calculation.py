@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from app.base.errors import FieldError, HandError, refuse
-from app.base.i18n import Msg, Name
+from app.base.i18n import Msg, Name, Text
 from app.hands.description import parse_hand
 from app.hands.hand import SEATS, Hand, WinBy
 from app.hands.phrases import SEMICOLON, listing, plain
@@ -31,11 +31,11 @@ from app.rules.conditions import (
     tick_errors,
     ticked_events,
 )
-from app.hands.description import parse_hand
 from app.rules.detectors import PER_ITEM_DETECTORS
-from app.base.errors import FieldError, HandError
-from app.hands.hand import SEATS, Hand, WinBy
-from app.base.i18n import Msg, Name, Text
+from app.rules.loader import registry
+from app.rules.model import Amount, Ruleset, exact
+from app.rules.words import way_of
+
 from .payments import Payment, Table, settle
 from .selection import Score, Settings, score, score_fan, score_ticks
 

@@ -12,14 +12,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from app.rules.detectors import DETECTORS, GATED, GATES, PER_ITEM_DETECTORS, Detector, always
 from app.base.errors import FieldError, HandError
-from app.hands.hand import Hand, WinBy, WinContext
 from app.base.i18n import Msg, Text
-from app.hands.phrases import house_rule_switch, listing, plain, way_of
+from app.hands.hand import Hand, WinBy, WinContext
+from app.hands.phrases import listing, plain
 from app.hands.readings import Reading, Shape, ShapeRules, readings
-from app.rules.model import Amount, Pattern, Ruleset
 from app.hands.tiles import SUIT_OFFSET, Tile
+from app.rules.detectors import DETECTORS, GATED, GATES, PER_ITEM_DETECTORS, Detector, always
+from app.rules.model import Amount, Pattern, Ruleset
+from app.rules.words import house_rule_switch, way_of
 
 
 @dataclass(frozen=True, slots=True)
