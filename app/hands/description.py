@@ -394,7 +394,7 @@ def _size_hint(typed: tuple[Tile, ...], melds: tuple[Meld, ...], needed: int) ->
 
 def _check_events(errors: list[FieldError], context: WinContext, melds: tuple[Meld, ...],
                   typed: tuple[Tile, ...], win: Tile, names: Mapping[str, str] | None = None) -> None:
-    errors += event_errors(context, melds, typed, win, names)   # rules: app/rules/conditions.py
+    errors += event_errors(context, melds, typed, win, names)   # rules: app/hands/events.py
 
 
 def describe(hand: Hand) -> dict[str, str]:
