@@ -8,11 +8,11 @@ A reading is a fact about tiles, never a price: the rulesets price readings.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import lru_cache
-from itertools import product
+from itertools import combinations_with_replacement, product
 from typing import NamedTuple
 
 from .hand import Hand, Meld, MeldKind
@@ -233,43 +233,102 @@ _CONCEALED: dict[tuple[GroupKind, int], Group] = {
 _SUIT_OFFSETS = (0, 9, 18, 27)
 
 
-def _partitions(counts: tuple[int, ...]) -> tuple[tuple[tuple[GroupKind, int], ...], ...]:
-    """Every split of one suit's counts into pongs, chows and at most one pair.
+# A set or pair within one suit, as one small int: 3 x its first tile's place in the suit plus
+# its kind's rank below. Ordering codes orders groups by first tile, then pong, chow, pair.
+_RANKED_KINDS = (GroupKind.PONG, GroupKind.CHOW, GroupKind.PAIR)
+MAX_SUIT_TILES = 14   # four sets and the pair: no hand holds more of one suit concealed
 
-    Seven counts are the honours, where no chow exists.
 
-    >>> _partitions((1, 1, 1, 0, 0, 0, 0, 2, 0))
-    (((<GroupKind.CHOW: 'chow'>, 0), (<GroupKind.PAIR: 'pair'>, 7)),)
+def _suit_sets(size: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every set of a suit of `size` places (7: honours, where no chow exists) as
+    (code, counts), in code order."""
+    found = []
+    for place in range(size):
+        found.append((3 * place, tuple(3 if j == place else 0 for j in range(size))))
+        if size == 9 and place <= 6:
+            found.append((3 * place + 1, tuple(int(place <= j <= place + 2) for j in range(size))))
+    return tuple(found)
+
+
+def _all_splits(size: int) -> dict[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Every count of one suit that splits into at most four sets and at most one pair ->
+    its splits as group codes, lowest group first, each way of splitting once, in order.
+
+    Built by adding up sets rather than taking counts apart: about 48,000 sums for a suit.
     """
+    sets = _suit_sets(size)
+    found: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+    for k in range(5):
+        for chosen in combinations_with_replacement(sets, k):
+            counts = [0] * size
+            for _, shape in chosen:
+                for j, n in enumerate(shape):
+                    counts[j] += n
+            if k and max(counts) > 4:
+                continue
+            codes = tuple(code for code, _ in chosen)   # in code order already
+            found.setdefault(tuple(counts), []).append(codes)
+            for place in range(size):
+                if counts[place] <= 2:
+                    counts[place] += 2
+                    pair = 3 * place + 2
+                    at = bisect_left(codes, pair)
+                    found.setdefault(tuple(counts), []).append(codes[:at] + (pair,) + codes[at:])
+                    counts[place] -= 2
+    return {counts: tuple(sorted(splits)) for counts, splits in found.items()}
+
+
+_SPLITS = {9: _all_splits(9), 7: _all_splits(7)}   # suits, honours: built once, about 0.1 s
+
+
+def _splits(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every split of one suit's counts into sets and at most one pair, as group codes.
+
+    >>> _splits((1, 1, 1, 0, 0, 0, 0, 2, 0))   # 123 and the pair of 8s
+    ((1, 23),)
+    >>> _splits((3, 1, 1, 0, 0, 0, 0, 0, 0))   # 11 123, once
+    ((1, 2),)
+    """
+    found = _SPLITS[len(counts)].get(counts)
+    if found is not None:
+        return found
+    return () if sum(counts) <= MAX_SUIT_TILES else _searched_splits(counts)
+
+
+def _searched_splits(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The splits of counts too many for the table, found by taking sets off the lowest tile
+    (pong, chow, then the pair), each way once: what the table holds, worked out."""
+    def split(rest: tuple[int, ...], pair_used: bool) -> list[tuple[int, ...]]:
+        i = next((j for j, n in enumerate(rest) if n), None)
+        if i is None:
+            return [()]
+        out: list[tuple[int, ...]] = []
+        here = rest[i]
+        if here >= 3:
+            taken = rest[:i] + (here - 3,) + rest[i + 1:]
+            out += [(3 * i,) + s for s in split(taken, pair_used)]
+        if len(rest) == 9 and i + 2 < 9 and rest[i + 1] and rest[i + 2]:
+            taken = rest[:i] + (here - 1, rest[i + 1] - 1, rest[i + 2] - 1) + rest[i + 3:]
+            out += [(3 * i + 1,) + s for s in split(taken, pair_used)]
+        if not pair_used and here >= 2:
+            taken = rest[:i] + (here - 2,) + rest[i + 1:]
+            out += [(3 * i + 2,) + s for s in split(taken, True)]
+        return out
+
     if sum(counts) % 3 == 1:
         return ()
-    return _splits(tuple(counts), False)
+    return tuple(sorted({tuple(sorted(s)) for s in split(counts, False)}))
 
 
-@lru_cache(maxsize=100_000)
-def _splits(counts: tuple[int, ...], pair_used: bool
-            ) -> tuple[tuple[tuple[GroupKind, int], ...], ...]:
-    """The splits of what is left of a suit, lowest tile first: it must start a pong, a chow
-    or (unless one is used) the pair. Remembered, so that suits sharing what is left of
-    them once their lowest sets are taken share the work."""
-    i = 0
-    size = len(counts)
-    while i < size and counts[i] == 0:
-        i += 1
-    if i == size:
-        return ((),)
-    found: list[tuple[tuple[GroupKind, int], ...]] = []
-    here, before = counts[i], counts[:i]
-    if here >= 3:
-        rest = before + (here - 3,) + counts[i + 1:]
-        found += [((GroupKind.PONG, i),) + split for split in _splits(rest, pair_used)]
-    if size == 9 and i + 2 < size and counts[i + 1] and counts[i + 2]:   # no honour chows
-        rest = before + (here - 1, counts[i + 1] - 1, counts[i + 2] - 1) + counts[i + 3:]
-        found += [((GroupKind.CHOW, i),) + split for split in _splits(rest, pair_used)]
-    if not pair_used and here >= 2:
-        rest = before + (here - 2,) + counts[i + 1:]
-        found += [((GroupKind.PAIR, i),) + split for split in _splits(rest, True)]
-    return tuple(found)
+def _groups_by_code(lo: int) -> tuple[Group, ...]:
+    """The concealed groups of the suit starting at tile `lo`, indexed by code (None where a
+    code names no group: a chow of 8 or 9, or of honours)."""
+    size = 9 if lo < 27 else 7
+    return tuple(_CONCEALED.get((_RANKED_KINDS[code % 3], lo + code // 3))
+                 for code in range(3 * size))
+
+
+_BY_CODE = {lo: _groups_by_code(lo) for lo in (0, 9, 18, 27)}
 
 
 # A suit's status, summed over the four suits: a standard hand is complete exactly when
@@ -296,74 +355,80 @@ class _StatusTable(_Table):
     """One suit's counts -> IMPOSSIBLE, SETS or WITH_PAIR, filled on first sight."""
 
     def __missing__(self, counts: tuple[int, ...]) -> int:
-        if not any(counts):
-            status = SETS
-        elif not _partitions(counts):
+        if not _splits(counts):
             status = IMPOSSIBLE
         else:
             status = WITH_PAIR if sum(counts) % 3 == 2 else SETS
         return self.keep(counts, status)
 
 
-class _OptionTable(_Table):
-    """(suit offset, counts) -> every split of that suit, as (groups, packed facts, ()).
+class _PlaceTable(_Table):
+    """(counts of one suit, place of the winning tile in it) -> for each split of the suit,
+    the places the winning tile can take: ((position, wait), ...). The same in every suit, so
+    shared by all three. Identical sets count once: they sit side by side in a split, so only
+    the first of them is a place."""
 
-    The facts are the groups' summed (see Profile); the empty place matches the placement
-    table's winning tile places, so that readings() takes one suit from either table alike.
-    """
-
-    def __missing__(self, key: tuple[int, tuple[int, ...]]):
-        lo, counts = key
-        options = []
-        for p in _partitions(counts) if any(counts) else ((),):
-            groups = tuple(_CONCEALED[kind, lo + i] for kind, i in p)
-            options.append((groups, sum(g.facts for g in groups), ()))
-        return self.keep(key, tuple(options))
-
-
-class _PlacementTable(_Table):
-    """(suit offset, counts, winning tile) -> each split of the suit with the places the
-    winning tile can take in it: (groups, packed facts, ((position, wait), ...)). Identical
-    sets count once."""
-
-    def __missing__(self, key: tuple[int, tuple[int, ...], int]):
-        lo, counts, win = key
-        table = []
-        for groups, facts, _ in _OPTIONS[lo, counts]:
-            places: list[tuple[int, Wait]] = []
-            taken: set[int] = set()   # concealed groups are shared values: alike sets are one
-            for i, g in enumerate(groups):
-                if g.holds(win) and id(g) not in taken:
-                    taken.add(id(g))
-                    places.append((i, _wait_of(g, win)))
-            table.append((groups, facts, tuple(places)))
-        return self.keep(key, tuple(table))
+    def __missing__(self, key: tuple[tuple[int, ...], int]):
+        counts, win = key
+        waits_by_code = _WAITS_BY_CODE[len(counts)]
+        found = []
+        for split in _SPLITS[len(counts)].get(counts) or _splits(counts):
+            places = []
+            before = -1
+            for i, code in enumerate(split):
+                if code != before and (wait := waits_by_code[code].get(win)) is not None:
+                    places.append((i, wait))
+                before = code
+            found.append(tuple(places))
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = found = tuple(found)
+        return found
 
 
 class _SuitTable(_Table):
-    """One suit's counts -> (status, splits, suit bit or 0 when none held), in one lookup."""
+    """One suit's counts -> (status, splits, suit bit or 0 when none held), in one lookup.
+
+    Each split is (groups, packed facts, its place among the splits): the facts are the
+    groups' summed (see Profile); the place finds the winning tile's places in the split
+    (see _PlaceTable).
+    """
 
     def __init__(self, lo: int) -> None:
         super().__init__()
-        self.lo = lo
         self.bit = 1 << (lo // 9)   # the suit's bit in Reading.suits
+        self.group_of = _BY_CODE[lo].__getitem__
+        self.facts_of = tuple(0 if g is None else g.facts for g in _BY_CODE[lo]).__getitem__
 
     def __missing__(self, counts: tuple[int, ...]):
-        held = self.bit if any(counts) else 0
-        return self.keep(counts, (_STATUS[counts], _OPTIONS[self.lo, counts], held))
+        splits = _SPLITS[len(counts)].get(counts) or _splits(counts)
+        group_of, facts_of = self.group_of, self.facts_of
+        options = tuple([(tuple(map(group_of, split)), sum(map(facts_of, split)), k)
+                         for k, split in enumerate(splits)])
+        found = ((WITH_PAIR if sum(counts) % 3 == 2 else SETS) if splits else IMPOSSIBLE,
+                 options, self.bit if any(counts) else 0)
+        if len(self) >= self.limit:   # as keep(), inline: this is the first sight of a suit
+            self.clear()
+        self[counts] = found
+        return found
+
+
+def _waits_by_code(lo: int) -> tuple[dict[int, Wait], ...]:
+    """For each group code of the suit at `lo`: the places in the suit of the tiles the group
+    holds -> the wait each fills as the winning tile."""
+    return tuple({} if g is None else {t - lo: _wait_of(g, t) for t in range(g.index, g.index + (
+        3 if g.kind is GroupKind.CHOW else 1))} for g in _BY_CODE[lo])
 
 
 _STATUS = _StatusTable()
-_OPTIONS = _OptionTable()
-_PLACEMENTS = _PlacementTable()
+_PLACES = _PlaceTable()
 _SUITS = tuple(_SuitTable(lo) for lo in (0, 9, 18, 27))   # characters, dots, bamboo, honours
 
 
 def clear_tables() -> None:
     """Forget every suit seen so far (for benchmarks that time a cold start)."""
-    for table in (_STATUS, _OPTIONS, _PLACEMENTS, *_SUITS):
+    for table in (_STATUS, _PLACES, *_SUITS):
         table.clear()
-    _splits.cache_clear()
 
 
 def _standard_complete(c: list[int] | tuple[int, ...]) -> bool:
@@ -436,14 +501,14 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
     suits = m[2] | p[2] | s[2] | z[2] | (_meld_suits(melds) if melds else 0)
     if m[0] + p[0] + s[0] + z[0] == COMPLETE_SUM:
         suit = win // 9 if win < 27 else 3
-        choices = [m[1], p[1], s[1], z[1]]
-        choices[suit] = _PLACEMENTS[_SUIT_OFFSETS[suit], parts[suit], win]
+        places = _PLACES[parts[suit], win - _SUIT_OFFSETS[suit]]
         meld_facts = sum(g.facts for g in melds) if melds else 0
-        for (g0, f0, w0), (g1, f1, w1), (g2, f2, w2), (g3, f3, w3) in product(*choices):
+        for (g0, f0, k0), (g1, f1, k1), (g2, f2, k2), (g3, f3, k3) in product(m[1], p[1], s[1],
+                                                                              z[1]):
             groups = g0 + g1 + g2 + g3 + melds
             split = Profile(f0 + f1 + f2 + f3 + meld_facts)
             head = (0, len(g0), len(g0) + len(g1), len(g0) + len(g1) + len(g2))[suit]
-            for i, wait in (w0, w1, w2, w3)[suit]:
+            for i, wait in places[(k0, k1, k2, k3)[suit]]:
                 # tuple.__new__: NamedTuple's own __new__ is Python, and this is the hot path
                 found.append(tuple.__new__(Reading, (STANDARD, groups, win, head + i, wait,
                                                      counts_t, suits, split)))
@@ -494,6 +559,9 @@ def _wait_of(group: Group, win: int) -> Wait:
     if (position == 2 and rank == 1) or (position == 0 and rank == 7):
         return Wait.EDGE
     return Wait.TWO_SIDED
+
+
+_WAITS_BY_CODE = {9: _waits_by_code(0), 7: _waits_by_code(27)}   # by the suit's size
 
 
 def _orphans_reading(concealed: list[int], win: Tile, counts: tuple[int, ...],

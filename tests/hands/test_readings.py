@@ -1,6 +1,7 @@
 """Readings of a winning hand, wait shapes, special-shape facts and the waits of a ready hand."""
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import replace
 
@@ -207,7 +208,7 @@ def test_special_shapes_have_profiles_too(text):
 
 def test_the_suit_tables_forget_everything_past_their_limit_and_still_answer(monkeypatch):
     from app.hands import readings as module
-    tables = (module._STATUS, module._OPTIONS, module._PLACEMENTS, *module._SUITS)
+    tables = (module._STATUS, module._PLACES, *module._SUITS)
     hands = [parse_hand({"hand": f"123m456p{k}{k + 1}{k + 2}s789s{j}{j}m", "win": f"{j}m"})
              for k in range(1, 6) for j in (5, 9)]
     hands += [parse_hand({"hand": "111222333m456p77s", "win": "7s"})]
@@ -218,3 +219,24 @@ def test_the_suit_tables_forget_everything_past_their_limit_and_still_answer(mon
     for _ in range(2):
         assert [readings(hand) for hand in hands] == expected
         assert all(len(t) <= 5 for t in tables)
+
+
+def test_the_split_table_holds_what_taking_sets_apart_finds():
+    """The table is built by adding sets up; a search takes the counts apart instead."""
+    from app.hands import readings as module
+    for size in (9, 7):
+        table = module._SPLITS[size]
+        for counts, splits in table.items():
+            assert module._searched_splits(counts) == splits, counts
+        rng = random.Random(size)
+        for _ in range(3000):
+            counts = tuple(rng.choice((0, 0, 1, 2, 3, 4)) for _ in range(size))
+            if sum(counts) <= module.MAX_SUIT_TILES and counts not in table:
+                assert module._searched_splits(counts) == (), counts
+
+
+def test_a_suit_past_the_table_is_still_split():
+    from app.hands import readings as module
+    counts = (3, 3, 3, 3, 3, 0, 0, 2, 0)   # five sets and a pair: more than one hand holds
+    splits = module._splits(counts)
+    assert splits and all(sum(c % 3 == 2 for c in split) == 1 for split in splits)
