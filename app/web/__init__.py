@@ -97,6 +97,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         field_label,
         group_label,
         kind_label,
+        page_family_fields,
         page_words,
         role_label,
         site_nav,
@@ -107,6 +108,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         value_label,
         wait_label,
     )
+    app.extensions["family_fields"] = page_family_fields
     app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img, tile_imgs=tile_imgs,
                                  cite=cite,
                                  tile_name=tile_name, words_for=page_words, site_nav=site_nav,

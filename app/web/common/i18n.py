@@ -89,14 +89,29 @@ def page_lang() -> str:
 def template_gettext(string: str, **fields: Any) -> Markup:
     """`{{ _("…") }}` and `{% trans %}` in a template: the sentence in the page language."""
     catalog = _page_catalog()
-    said = Markup(catalog.ugettext(string) if catalog else string)
-    return said % fields if fields or "%%" in said else said   # most have nothing to fill in
+    if catalog is None:
+        said = Markup(string)
+        return said % fields if fields or "%%" in said else said   # most have nothing to fill in
+    said = Markup(catalog.ugettext(string))
+    if "%(" in said:   # a translation may take the family's words as fields (`%(win_word)s`)
+        return said % {**family_words_here(), **fields}
+    return said % fields if fields or "%%" in said else said
 
 
 def template_ngettext(singular: str, plural: str, num: int, **fields: Any) -> Markup:
     catalog = _page_catalog()
     said = catalog.ungettext(singular, plural, num) if catalog else (singular if num == 1 else plural)
-    return Markup(said) % {"num": num, **fields}
+    return Markup(said) % {**(family_words_here() if catalog else {}), "num": num, **fields}
+
+
+def family_words_here() -> dict[str, str]:
+    """The page family's words as the fields its sentences may use (`win_word` → 食糊), once a
+    request: the ruleset the address names, else the Cantonese defaults."""
+    found = once_a_request(_FAMILY_FIELDS, lambda r: current_app.extensions["family_fields"]())
+    return found if found is not None else current_app.extensions["family_fields"]()
+
+
+_FAMILY_FIELDS = "mahjong.family_fields"
 
 
 def _page_catalog():
@@ -126,12 +141,15 @@ def gettext_in_locale(msgid: str) -> str:
 def say_here(value: Any) -> Any:
     """A Text or Msg in the page language; anything else as it is."""
     lang = page_lang()
-    return say(value, lang, gettext_here) if lang != DEFAULT_LANG or isinstance(value, Text) else value
+    if lang == DEFAULT_LANG:
+        return say(value, lang, gettext_here) if isinstance(value, Text) else value
+    return say(value, lang, gettext_here, family_words_here())
 
 
 def say_json(value: Any) -> Any:
     """A JSON answer's sentences in the page language."""
-    return say_all(value, page_lang(), gettext_here)
+    lang = page_lang()
+    return say_all(value, lang, gettext_here, family_words_here() if lang != DEFAULT_LANG else None)
 
 
 def _finalize(value: Any) -> Any:

@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.base.i18n import N_, Msg
 from app.hands.description import describe
-from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words
+from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words, family_fields
 from app.scoring.calculation import Calculation, WaitsResult
 from app.scoring.payments import fmt
 
@@ -288,6 +288,11 @@ def page_words(ruleset=None):
 _PAGE_WORDS = "mahjong.page_words"
 
 
+def page_family_fields() -> dict[str, str]:
+    """The page family's words as catalog fields (`win_word` → 食糊 or 胡牌)."""
+    return family_fields(page_words())
+
+
 def _words(ruleset):
     lang = page_lang()
     found = ruleset or _named_ruleset()
@@ -383,7 +388,7 @@ def role_label(role: str) -> str:
     family's own term (出銃者, 点炮者)."""
     if not _chinese() or role not in ROLE_LABELS:
         return role
-    return f"{page_words().discard}者" if role == "discarder" else _(ROLE_LABELS[role])
+    return page_words().discarder if role == "discarder" else _(ROLE_LABELS[role])
 
 
 def kind_label(kind: str) -> str:
