@@ -14,7 +14,7 @@ layer can look it up in a gettext catalog and say it in the reader's language.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,17 +109,11 @@ def N_(msgid: str) -> str:
     return msgid
 
 
-def say(value: Any, lang: str, gettext: Callable[[str], str | None],
-        words: Mapping[str, str] | None = None) -> Any:
+def say(value: Any, lang: str, gettext: Callable[[str], str | None]) -> Any:
     """A `Text` or `Msg` in `lang`, its parameters said the same way; anything else as it is.
 
     `gettext` maps a message id to its translation (None or "" when there is none: then
-    the English stands). `words` are the family's words a translation may use as fields
-    beside the message's own (`{win_word}` → 食糊 or 胡牌; app/rules/model.py FAMILY_WORDS).
-
-    >>> say(Msg("not a legal win"), "zh-Hant", {"not a legal win": "不是合法{win_word}"}.get,
-    ...     {"win_word": "食糊"})
-    '不是合法食糊'
+    the English stands).
     """
     if isinstance(value, Text):
         return value.in_lang(lang)
@@ -127,19 +121,17 @@ def say(value: Any, lang: str, gettext: Callable[[str], str | None],
         if lang == DEFAULT_LANG and not value.params:
             return str.__str__(value)
         wording = (gettext(value.msgid) or value.msgid) if lang != DEFAULT_LANG else value.msgid
-        params = {k: say(v, lang, gettext, words) for k, v in value.params.items()}
-        return wording.format(**{**words, **params}) if words else wording.format(**params)
+        return wording.format(**{k: say(v, lang, gettext) for k, v in value.params.items()})
     return value
 
 
-def say_all(value: Any, lang: str, gettext: Callable[[str], str | None],
-            words: Mapping[str, str] | None = None) -> Any:
+def say_all(value: Any, lang: str, gettext: Callable[[str], str | None]) -> Any:
     """`say` through dicts, lists and tuples: a JSON answer in `lang`."""
     if isinstance(value, dict):
-        return {k: say_all(v, lang, gettext, words) for k, v in value.items()}
+        return {k: say_all(v, lang, gettext) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [say_all(v, lang, gettext, words) for v in value]
-    return say(value, lang, gettext, words)
+        return [say_all(v, lang, gettext) for v in value]
+    return say(value, lang, gettext)
 
 
 def pick_lang(value: str | None) -> str | None:

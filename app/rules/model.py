@@ -322,14 +322,11 @@ def _shape_on(setting: bool | str, options: frozenset[str]) -> bool:
     return setting if isinstance(setting, bool) else setting in options
 
 
-# The words a catalog sentence may take as fields, and what each says on an English page.
+# The words a catalog sentence may take as fields (`{win_word}`): an English page says the msgid.
 FAMILY_WORDS = ("win", "winner", "discarder", "on_discard", "minimum", "chow", "limit",
-                "house_rule", "sheet")
-ENGLISH_WORDS = {"win": "win", "winner": "winner", "discarder": "discarder",
-                 "on_discard": "On a discard", "minimum": "minimum", "chow": "chow",
-                 "limit": "limit", "house_rule": "house rule", "sheet": "Game sheet"}
+                "house_rule", "discard_win", "sheet")
 WORD_LABELS = ("brand", "calculate", "calculator", "which_discard", "fan_to_money", "practice",
-               "sheet", "flowers", "seasons", "discard_win", *FAMILY_WORDS[:-1])
+               "sheet", "flowers", "seasons", "discard_win", *FAMILY_WORDS[:-2])
 DEFAULT_WORDS = {   # Cantonese terms, as a Hong Kong table writes them
     "zh_hant": Words(),
     "zh_hans": Words("simplified", "出铳", "自摸", {"m": "万", "p": "筒", "s": "索"},
@@ -343,10 +340,6 @@ def family_fields(words: Words) -> dict[str, str]:
     """The family's words as the fields a catalog sentence may use: `{win_word}` → 食糊."""
     return {f"{key}_word": getattr(words, key) for key in FAMILY_WORDS}
 
-
-def english_fields() -> dict[str, str]:
-    """The same fields on an English page."""
-    return {f"{key}_word": word for key, word in ENGLISH_WORDS.items()}
 
 
 CITATION = re.compile(r"\b[Rr]ulings? ((?:\d+)(?:(?:, | and |–)\d+)*)|裁定\s*((?:\d+)(?:(?:、|及|和|與|与|–)\d+)*)")

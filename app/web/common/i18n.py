@@ -8,6 +8,7 @@ install or build time). Ruleset texts carry their own translations (`app.base.i1
 """
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from typing import Any
@@ -16,7 +17,8 @@ from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit
 from flask import Flask, current_app, has_request_context, redirect, request
 from flask.globals import _cv_request
 from flask.json.provider import DefaultJSONProvider
-from flask_babel import Babel, get_translations
+from babel import support
+from flask_babel import Babel, Domain, get_locale, get_translations
 from markupsafe import Markup, escape
 
 from app.base.i18n import (
@@ -42,7 +44,8 @@ def install(app: Flask) -> None:
     """Wire the language into requests, links, templates and JSON answers."""
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
-    Babel(app, locale_selector=lambda: LOCALES[page_lang()])
+    babel = Babel(app, locale_selector=lambda: LOCALES[page_lang()])
+    babel.domain_instance = FamilyDomain()
     app.url_defaults(_keep_lang)
     app.before_request(_language_of_front_page)
     app.before_request(_known_api_language)
@@ -58,6 +61,49 @@ def install(app: Flask) -> None:
                                  named=named, language_switch=language_switch)
     app.json = _SayingJSON(app)
     app.jinja_env.filters.update(say=say_here)
+
+
+class FamilyDomain(Domain):
+    """The catalogs said in the page family's words: a translation's `{win_word}`,
+    `{discarder_word}` … (app/rules/model.py FAMILY_WORDS) become the words of the family the
+    page is about (食糊 under Hong Kong rules, 胡牌 under Sichuan ones), for every lookup: the
+    templates', the forms' labels and the core's sentences alike. One filled-in catalog is kept
+    for each language and set of words."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.filled: dict[tuple, support.Translations] = {}
+
+    def get_translations(self):
+        base = super().get_translations()
+        if not isinstance(base, support.Translations) or not has_request_context():
+            return base
+        fields = current_app.extensions["family_fields"]()
+        key = (str(get_locale()), tuple(fields.items()))
+        found = self.filled.get(key)
+        if found is None:
+            found = self.filled[key] = filled_catalog(base, fields)
+        return found
+
+
+def filled_catalog(base: support.Translations, fields: dict[str, str]) -> support.Translations:
+    """A copy of a catalog with the family's words put in for their fields."""
+    filled = copy.copy(base)
+    filled._catalog = {key: fill_words(text, fields) for key, text in base._catalog.items()}
+    return filled
+
+
+def fill_words(text: str, fields: dict[str, str]) -> str:
+    """A translation with the family's words in place of their fields.
+
+    >>> fill_words("不是合法{win_word}：{fan} 番", {"win_word": "食糊"})
+    '不是合法食糊：{fan} 番'
+    """
+    if "_word" not in text:
+        return text
+    for name, word in fields.items():
+        text = text.replace("{" + name + "}", word)
+    return text
 
 
 def once_a_request(key: str, make: Callable[[Any], Any]) -> Any:
@@ -89,29 +135,14 @@ def page_lang() -> str:
 def template_gettext(string: str, **fields: Any) -> Markup:
     """`{{ _("…") }}` and `{% trans %}` in a template: the sentence in the page language."""
     catalog = _page_catalog()
-    if catalog is None:
-        said = Markup(string)
-        return said % fields if fields or "%%" in said else said   # most have nothing to fill in
-    said = Markup(catalog.ugettext(string))
-    if "%(" in said:   # a translation may take the family's words as fields (`%(win_word)s`)
-        return said % {**family_words_here(), **fields}
-    return said % fields if fields or "%%" in said else said
+    said = Markup(catalog.ugettext(string) if catalog else string)
+    return said % fields if fields or "%%" in said else said   # most have nothing to fill in
 
 
 def template_ngettext(singular: str, plural: str, num: int, **fields: Any) -> Markup:
     catalog = _page_catalog()
     said = catalog.ungettext(singular, plural, num) if catalog else (singular if num == 1 else plural)
-    return Markup(said) % {**(family_words_here() if catalog else {}), "num": num, **fields}
-
-
-def family_words_here() -> dict[str, str]:
-    """The page family's words as the fields its sentences may use (`win_word` → 食糊), once a
-    request: the ruleset the address names, else the Cantonese defaults."""
-    found = once_a_request(_FAMILY_FIELDS, lambda r: current_app.extensions["family_fields"]())
-    return found if found is not None else current_app.extensions["family_fields"]()
-
-
-_FAMILY_FIELDS = "mahjong.family_fields"
+    return Markup(said) % {"num": num, **fields}
 
 
 def _page_catalog():
@@ -141,15 +172,12 @@ def gettext_in_locale(msgid: str) -> str:
 def say_here(value: Any) -> Any:
     """A Text or Msg in the page language; anything else as it is."""
     lang = page_lang()
-    if lang == DEFAULT_LANG:
-        return say(value, lang, gettext_here) if isinstance(value, Text) else value
-    return say(value, lang, gettext_here, family_words_here())
+    return say(value, lang, gettext_here) if lang != DEFAULT_LANG or isinstance(value, Text) else value
 
 
 def say_json(value: Any) -> Any:
     """A JSON answer's sentences in the page language."""
-    lang = page_lang()
-    return say_all(value, lang, gettext_here, family_words_here() if lang != DEFAULT_LANG else None)
+    return say_all(value, page_lang(), gettext_here)
 
 
 def _finalize(value: Any) -> Any:

@@ -302,8 +302,10 @@ def _words(ruleset):
 
 
 def _named_ruleset():
-    """The ruleset the address names (`rules=`, or /rules/<rid>), if any."""
-    rid = request.args.get("rules") or (request.view_args or {}).get("rid", "")
+    """The ruleset the address names (`rules=`, or /rules/<rid>), else the page's own default
+    (a round's: `page_default_rules`), if any."""
+    rid = (request.args.get("rules") or (request.view_args or {}).get("rid", "")
+           or current_app.extensions.get("page_default_rules", {}).get(request.endpoint, ""))
     return current_app.extensions["rulesets"].get(rid)
 
 

@@ -16,7 +16,6 @@ from flask_babel import force_locale
 from markupsafe import escape
 
 from app.base.i18n import Msg, Text, pick_lang, say
-from app.rules.model import DEFAULT_WORDS, family_fields
 from app.web.common.i18n import LOCALES, gettext_in_locale, page_lang
 from app.web.common.present import permalink
 
@@ -131,8 +130,7 @@ def oembed():
 def framed_title(title: Msg, lang: str) -> str:
     """A frame's title in the language of the page it frames (the address's `lang=`)."""
     with force_locale(LOCALES[lang]):
-        words = DEFAULT_WORDS["zh_hans" if lang == "zh-Hans" else "zh_hant"]
-        return say(title, lang, gettext_in_locale, family_fields(words) if lang != "en" else None)
+        return say(title, lang, gettext_in_locale)
 
 
 def discovery_link() -> str:
