@@ -373,6 +373,14 @@ def field_label(field: str) -> str:
     return _(FIELD_LABELS[field]) if _chinese() and field in FIELD_LABELS else field
 
 
+def assumed_label(field: str) -> str:
+    """A field as the list of assumptions names it: its label in every language ("Winner's
+    seat"), where an error beside the form names the field as typed (`seat`)."""
+    if field not in FIELD_LABELS:
+        return field
+    return _(FIELD_LABELS[field]) if _chinese() else FIELD_LABELS[field]
+
+
 def value_label(field: str, value: str) -> str:
     """A field's value as a page shows it: a seat's wind, a way of winning; else as it is."""
     if not _chinese():
