@@ -14,10 +14,10 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit
 
+from babel import support
 from flask import Flask, current_app, has_request_context, redirect, request
 from flask.globals import _cv_request
 from flask.json.provider import DefaultJSONProvider
-from babel import support
 from flask_babel import Babel, Domain, get_locale, get_translations
 from markupsafe import Markup, escape
 
@@ -78,12 +78,19 @@ class FamilyDomain(Domain):
         base = super().get_translations()
         if not isinstance(base, support.Translations) or not has_request_context():
             return base
-        fields = current_app.extensions["family_fields"]()
-        key = (str(get_locale()), tuple(fields.items()))
-        found = self.filled.get(key)
+        seen = once_a_request(_FILLED, lambda r: {})   # a page asks a hundred times
+        found = seen.get(id(base))
         if found is None:
-            found = self.filled[key] = filled_catalog(base, fields)
+            fields = current_app.extensions["family_fields"]()
+            key = (str(get_locale()), tuple(fields.items()))
+            found = self.filled.get(key)
+            if found is None:
+                found = self.filled[key] = filled_catalog(base, fields)
+            seen[id(base)] = found
         return found
+
+
+_FILLED = "mahjong.filled_catalogs"
 
 
 def filled_catalog(base: support.Translations, fields: dict[str, str]) -> support.Translations:
