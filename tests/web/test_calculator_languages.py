@@ -82,8 +82,8 @@ def test_a_declared_melds_button_names_it_without_notation_in_chinese(client, la
 
 @pytest.mark.parametrize("lang, title", [
     ("", "Mahjong hand card: 123m456m789m234p55s"),
-    ("zh-Hant", "麻雀牌卡：123m456m789m234p55s"),
-    ("zh-Hans", "麻将牌卡：123m456m789m234p55s"),
+    ("zh-Hant", "麻雀手牌卡片：123m456m789m234p55s"),
+    ("zh-Hans", "麻将手牌卡片：123m456m789m234p55s"),
 ])
 def test_an_oembed_frame_is_titled_in_the_language_of_the_page_it_frames(client, lang, title):
     url = f"http://localhost/?rules=hong-kong&hand={HAND}" + (f"&lang={lang}" if lang else "")
