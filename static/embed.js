@@ -16,7 +16,7 @@
   var origin = new URL(script.src).origin;
   var VIEWS = {
     card: { path: "/card", height: 400,
-            title: { en: "Mahjong hand card", "zh-Hant": "麻雀牌卡", "zh-Hans": "麻将牌卡" } },
+            title: { en: "Mahjong hand card", "zh-Hant": "麻雀手牌卡片", "zh-Hans": "麻将手牌卡片" } },
     calculator: { path: "/embed", height: 600,
                   title: { en: "Mahjong scoring calculator", "zh-Hant": "麻雀計番器",
                            "zh-Hans": "麻将算番器" } },

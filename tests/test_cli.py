@@ -23,7 +23,7 @@ def test_score_reports_each_bad_field_and_fails(capsys):
     code = main(["score", "rules=sichuan", "hand=123m", "seat=Q"])
     err = capsys.readouterr().err
     assert code == 1
-    assert "seat: 'Q' is not a wind" in err and "hand: 3 tiles in the hand make 3" in err
+    assert "seat: 'Q' is not a wind" in err and "hand: 3 tiles in the hand; a winning hand needs 14" in err
 
 
 def test_score_refuses_words_that_are_not_key_value(capsys):

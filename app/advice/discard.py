@@ -148,29 +148,27 @@ def read_discard_hand(params: Mapping[str, str]) -> Hand:
 
 
 # parse_hand's refusal of a winning hand's size, read back to say it of a hand about to discard
-_WINNING_SIZE = re.compile(r"(?P<tiles>\d+) tiles? in the hand(?: and (?P<melds>\d+) melds?)?"
-                           r" make (?P<have>\d+); a winning hand needs 14 \(each meld counts 3,"
-                           r" a kong too\)(?:: with these melds, type (?P<typed>\d+) concealed"
-                           r" tiles)?")
+_WINNING_SIZE = re.compile(r"(?P<tiles>\d+) tiles? in the hand(?:; a winning hand needs 14|"
+                           r" and (?P<melds>\d+) melds? make (?P<have>\d+); a winning hand needs 14"
+                           r" \(each meld counts 3, a kong too\)(?:: with these melds, type"
+                           r" (?P<typed>\d+) concealed tiles)?)")
 
 
 def _before_discard(message: str) -> str:
     """A hand-size refusal said of a hand about to discard (13 tiles and the one drawn).
 
-    >>> _before_discard("3 tiles in the hand make 3; a winning hand needs 14 (each meld counts 3, a kong too)")
-    '3 tiles in the hand make 3; a hand about to discard needs 14 (13 and the tile drawn) (each meld counts 3, a kong too)'
+    >>> _before_discard("3 tiles in the hand; a winning hand needs 14")
+    '3 tiles in the hand; a hand about to discard needs 14 (13 and the tile drawn)'
     """
     found = _WINNING_SIZE.fullmatch(message)
     if found is None:
         return message
     tiles = _tiles(int(found["tiles"]))
-    have = int(found["have"])
     if found["melds"] is None:
-        said = Msg("{tiles} in the hand make {have}; a hand about to discard needs 14 (13 and"
-                   " the tile drawn) (each meld counts 3, a kong too)", tiles=tiles, have=have)
-    else:
-        melds = int(found["melds"])
-        said = Msg("{tiles} in the hand and {melds} make {have}; a hand about to discard needs"
+        return Msg("{tiles} in the hand; a hand about to discard needs 14 (13 and the tile drawn)",
+                   tiles=tiles)
+    melds, have = int(found["melds"]), int(found["have"])
+    said = Msg("{tiles} in the hand and {melds} make {have}; a hand about to discard needs"
                    " 14 (13 and the tile drawn) (each meld counts 3, a kong too)", tiles=tiles,
                    melds=Msg("{n} meld", n=1) if melds == 1 else Msg("{n} melds", n=melds),
                    have=have)

@@ -368,13 +368,18 @@ def _check_size(errors: list[FieldError], typed: tuple[Tile, ...], melds: tuple[
     needed = 14 if complete else 13
     have = len(typed) + 3 * len(melds)
     if have != needed:
-        meld_part = Msg(" and {melds}", melds=_melds(len(melds))) if melds else ""
         what = Msg("a winning hand") if complete else Msg("a hand waiting to win")
-        errors.append(FieldError("hand", Msg(
-            "{tiles} in the hand{melds} make {have}; {what} needs {needed}"
-            " (each meld counts 3, a kong too){hint}",
-            tiles=_tiles(len(typed)), melds=meld_part, have=have, what=what, needed=needed,
-            hint=_size_hint(typed, melds, needed))))
+        hint = _size_hint(typed, melds, needed)
+        if melds:   # the count of the tiles, the melds and their sum: each said once
+            errors.append(FieldError("hand", Msg(
+                "{tiles} in the hand{melds} make {have}; {what} needs {needed}"
+                " (each meld counts 3, a kong too){hint}",
+                tiles=_tiles(len(typed)), melds=Msg(" and {melds}", melds=_melds(len(melds))),
+                have=have, what=what, needed=needed, hint=hint)))
+        else:
+            errors.append(FieldError("hand", Msg("{tiles} in the hand; {what} needs {needed}{hint}",
+                                                 tiles=_tiles(len(typed)), what=what,
+                                                 needed=needed, hint=hint)))
 
 
 def _tiles(n: int) -> Msg:

@@ -170,6 +170,16 @@ class Words:
     flowers: str = "花"               # the flowers field's label
     seasons: str = "季"               # the seasons field's label
     discard_win: str = "食出銃"        # a win on a discard, as a sentence names the way of winning
+    # The table's words every shared sentence takes as a field (`{win_word}`, `%(win_word)s`:
+    # FAMILY_FIELDS), so a sentence says 食糊 under Hong Kong rules and 胡牌 under Sichuan ones.
+    win: str = "食糊"                 # winning a hand
+    winner: str = "食糊者"            # the player who wins
+    discarder: str = "出銃者"          # the player whose discard is won on
+    on_discard: str = "出銃"           # the heading of the discard-win column
+    minimum: str = "起糊"             # the minimum fan to win
+    chow: str = "上"                  # a claimed chow
+    limit: str = "例牌"               # a limit hand (at the cap)
+    house_rule: str = "選用規則"        # an optional rule, ticked to count
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,14 +322,24 @@ def _shape_on(setting: bool | str, options: frozenset[str]) -> bool:
     return setting if isinstance(setting, bool) else setting in options
 
 
+# The words a catalog sentence may take as fields (`{win_word}`): an English page says the msgid.
+FAMILY_WORDS = ("win", "winner", "discarder", "on_discard", "minimum", "chow", "limit",
+                "house_rule", "discard_win", "sheet")
 WORD_LABELS = ("brand", "calculate", "calculator", "which_discard", "fan_to_money", "practice",
-               "sheet", "flowers", "seasons", "discard_win")
+               "sheet", "flowers", "seasons", "discard_win", *FAMILY_WORDS[:-2])
 DEFAULT_WORDS = {   # Cantonese terms, as a Hong Kong table writes them
     "zh_hant": Words(),
     "zh_hans": Words("simplified", "出铳", "自摸", {"m": "万", "p": "筒", "s": "索"},
-                     {"E": "东", "S": "南", "W": "西", "N": "北"}, "番数计算", "计番", "番数计算机",
-                     "打哪张", "番数换钱", "计番练习", "计分表", "花", "季", "食出铳"),
+                     {"E": "东", "S": "南", "W": "西", "N": "北"}, "番数计算", "计番", "番数计算器",
+                     "打哪张", "番数换钱", "计番练习", "记分表", "花", "季", "食出铳",
+                     "食糊", "食糊者", "出铳者", "出铳", "起糊", "上", "例牌", "选用规则"),
 }
+
+
+def family_fields(words: Words) -> dict[str, str]:
+    """The family's words as the fields a catalog sentence may use: `{win_word}` → 食糊."""
+    return {f"{key}_word": getattr(words, key) for key in FAMILY_WORDS}
+
 
 
 CITATION = re.compile(r"\b[Rr]ulings? ((?:\d+)(?:(?:, | and |–)\d+)*)|裁定\s*((?:\d+)(?:(?:、|及|和|與|与|–)\d+)*)")

@@ -19,14 +19,16 @@ def way_of(ruleset: Ruleset, by: WinBy) -> Text:
 def discard_words(ruleset: Ruleset) -> dict[str, Text]:
     """The family's word for discarding the winning tile (出銃, 點炮; 出铳, 点炮) as a sentence
     uses it: `discard`, `discarded` and `discarder`, each reading as that English word."""
-    hant, hans = (ruleset.words_in(lang).discard for lang in ("zh-Hant", "zh-Hans"))
-    return {"discard": Text("discard", hant, hans), "discarded": Text("discarded", hant, hans),
-            "discarder": Text("discarder", f"{hant}者", f"{hans}者")}
+    hant, hans = (ruleset.words_in(lang) for lang in ("zh-Hant", "zh-Hans"))
+    return {"discard": Text("discard", hant.discard, hans.discard),
+            "discarded": Text("discarded", hant.discard, hans.discard),
+            "discarder": Text("discarder", hant.discarder, hans.discarder)}
 
 
 def house_rule_switch(ruleset: Ruleset, option: str) -> Text:
     """How to switch a house rule on: `options=seven-pairs` in English, the ticked box in Chinese."""
     name = ruleset.by_id[option].name if option in ruleset.by_id else None
-    hant = f"在家規中勾選「{name.zh_hant}」" if name else "在家規中勾選"
-    hans = f"在家规中勾选“{name.zh_hans}”" if name else "在家规中勾选"
+    hant_rule, hans_rule = (ruleset.words_in(lang).house_rule for lang in ("zh-Hant", "zh-Hans"))
+    hant = f"在「{hant_rule}」中剔選「{name.zh_hant}」" if name else f"在「{hant_rule}」中剔選"
+    hans = f"在“{hans_rule}”中勾选“{name.zh_hans}”" if name else f"在“{hans_rule}”中勾选"
     return Text(f"options={option}", hant, hans)

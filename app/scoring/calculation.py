@@ -207,15 +207,15 @@ def _agreed_seats(raw_seat: str, raw_winner: str
     if (raw_seat and seat is None) or (raw_winner and winner is None):
         return None
     if seat is None and winner is None:
-        return "E", "E", (Assumption("seat", "E", Msg("no seat given: the winner sits East, the"
-                                                      " dealer")),
-                          Assumption("winner", "E", Msg("the winner sits in the seat")))
+        return "E", "E", (Assumption("seat", "E", Msg("no seat given: the winner is taken to"
+                                                      " sit East, the dealer")),
+                          Assumption("winner", "E", Msg("the player in the winner's seat")))
     if seat is None:
         return winner, winner, (Assumption("seat", winner, Msg(
-            "the winner sits in the seat, so {seat}: the seat wind and own flower are the"
-            " winner's", seat=_said_seat(winner))),)
+            "the winner's own seat, {seat}: the seat wind and own flower are theirs",
+            seat=_said_seat(winner))),)
     if winner is None:
-        return seat, seat, (Assumption("winner", seat, Msg("the winner sits in the seat")),)
+        return seat, seat, (Assumption("winner", seat, Msg("the player in the winner's seat")),)
     return seat, winner, ()
 
 

@@ -93,10 +93,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     _error_pages(app)
     from app.scoring.payments import fmt
     from app.web.common.present import (
+        assumed_label,
         cite,
         field_label,
         group_label,
         kind_label,
+        page_family_fields,
         page_words,
         role_label,
         site_nav,
@@ -107,11 +109,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         value_label,
         wait_label,
     )
+    app.extensions["family_fields"] = page_family_fields
     app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img, tile_imgs=tile_imgs,
                                  cite=cite,
                                  tile_name=tile_name, words_for=page_words, site_nav=site_nav,
                                  oembed_link=oembed.discovery_link, url_for=template_url_for,
-                                 field_label=field_label, value_label=value_label,
+                                 field_label=field_label, assumed_label=assumed_label, value_label=value_label,
                                  role_label=role_label, kind_label=kind_label, group_label=group_label,
                                  wait_label=wait_label,
                                  icon_uri=_icon_uri(Path(app.static_folder)))

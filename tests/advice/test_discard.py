@@ -238,4 +238,4 @@ def test_a_hand_of_the_wrong_size_is_refused_as_a_hand_about_to_discard_in_eithe
                        " (13 and the tile drawn) (each meld counts 3, a kong too): with these"
                        " melds, type 8 concealed tiles")
     chinese = client.get("/api/discard", query_string={**query, "lang": "zh-Hant"}).get_json()
-    assert chinese["errors"][0]["message"].startswith("手上 5 張加 2 組牌，共 11 張；打牌前要有 14 張")
+    assert chinese["errors"][0]["message"].startswith("手牌 5 張、副露 2 組，合共 11 張；打牌前要有 14 張")

@@ -166,8 +166,8 @@ def test_the_oembed_answer_for_a_result_shows_the_same_card(page: Page, lesson_s
 
 
 @pytest.mark.parametrize("holder, lang, title", [
-    ("#card-hk", "zh-Hant", "麻雀牌卡：123m456m789m234p55s"),
-    ("#card-cn", "zh-Hans", "麻将牌卡：111p123p777p789p55p"),
+    ("#card-hk", "zh-Hant", "麻雀手牌卡片：123m456m789m234p55s"),
+    ("#card-cn", "zh-Hans", "麻将手牌卡片：111p123p777p789p55p"),
     ("#card-en", "en", "Mahjong hand card: 111m222p333s444z55z"),
     ("#quiz-hk", "zh-Hant", "麻雀測驗：計番"),
 ])

@@ -77,7 +77,7 @@ BAD_INPUTS = [
     ({"hand": "123m456m789m234p9z"}, "hand", "'9z' is not a tile"),
     ({"hand": "11111m456m789m23p"}, "hand", "5 copies of 1m"),
     ({"hand": "11m456m789m234p55s", "melds": "111m,123p"}, "hand", "5 copies of 1m"),
-    ({"hand": "123m456m789m234p5s"}, "hand", "13 tiles in the hand make 13; a winning hand needs 14"),
+    ({"hand": "123m456m789m234p5s"}, "hand", "13 tiles in the hand; a winning hand needs 14"),
     ({"hand": PLAIN, "melds": "777p"}, "hand", "with these melds, type 11 concealed tiles"),
     ({"hand": "", }, "hand", "no tiles given"),
     ({"hand": "123m456m789m234p55s fl1"}, "hand", "fl1 is a bonus tile"),

@@ -269,7 +269,7 @@ def test_the_result_page_lists_what_it_assumed():
     with APP.test_client() as client:
         body = client.get("/", query_string={"rules": "hong-kong", "seat": "S",
                                              "hand": "123m456m789m234p55s"}).get_data(as_text=True)
-    assert "<strong>discarder = W</strong>" in body and "<strong>round = E</strong>" in body
+    assert "<strong>Discarder: W</strong>" in body and "<strong>Round wind: E</strong>" in body
 
 
 def test_nine_cards_pins_only_the_discarder_and_is_taken_as_the_discarder():

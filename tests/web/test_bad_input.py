@@ -44,9 +44,9 @@ BAD = [
     ("five-with-melds", "score", {"hand": "1m456m789m55s", "melds": "1111m"}, "hand",
      "5 copies of 1m (hand and melds together); a set has only four"),
     # wrong counts
-    ("13-to-score", "score", {"hand": READY}, "hand", "13 tiles in the hand make 13; a winning hand needs 14"),
+    ("13-to-score", "score", {"hand": READY}, "hand", "13 tiles in the hand; a winning hand needs 14"),
     ("15-to-score", "score", {"hand": HAND + "1z"}, "hand", "a winning hand needs 14"),
-    ("14-to-waits", "waits", {"hand": HAND}, "hand", "14 tiles in the hand make 14; a hand waiting to win needs 13"),
+    ("14-to-waits", "waits", {"hand": HAND}, "hand", "14 tiles in the hand; a hand waiting to win needs 13"),
     ("count-with-melds", "score", {"hand": "123m55s", "melds": "456m,789m"}, "hand",
      "with these melds, type 8 concealed tiles"),
     ("five-melds", "score", {"hand": "55s", "melds": "123m,456m,789m,234p,111z"}, "melds",

@@ -28,15 +28,14 @@ def test_a_hand_description_error_keeps_its_message_id_and_reads_as_english():
         parse_hand({"hand": "123m456m"})
     message = caught.value.errors[0].message
     assert isinstance(message, Msg)
-    assert message == ("6 tiles in the hand make 6; a winning hand needs 14"
-                       " (each meld counts 3, a kong too)")
-    assert message.msgid.startswith("{tiles} in the hand{melds} make {have}")
+    assert message == "6 tiles in the hand; a winning hand needs 14"
+    assert message.msgid.startswith("{tiles} in the hand; {what} needs")
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("en", "6 tiles in the hand make 6; a winning hand needs 14 (each meld counts 3, a kong too)"),
-    ("zh-Hant", "手牌 6 張，共 6 張；胡牌的一手牌要 14 張（每組副露算 3 張，槓也一樣）"),
-    ("zh-Hans", "手牌 6 张，共 6 张；胡牌的一手牌要 14 张（每组副露算 3 张，杠也一样）"),
+    ("en", "6 tiles in the hand; a winning hand needs 14"),
+    ("zh-Hant", "手牌 6 張；食糊時要 14 張"),
+    ("zh-Hans", "手牌 6 张；食糊时要 14 张"),
 ])
 def test_the_hand_fields_error_is_said_in_the_page_language(client, lang, said):
     page = _page(client, f"/?rules=hong-kong&hand=123m456m&lang={lang}")
@@ -83,8 +82,8 @@ def test_a_declared_melds_button_names_it_without_notation_in_chinese(client, la
 
 @pytest.mark.parametrize("lang, title", [
     ("", "Mahjong hand card: 123m456m789m234p55s"),
-    ("zh-Hant", "麻雀牌卡：123m456m789m234p55s"),
-    ("zh-Hans", "麻将牌卡：123m456m789m234p55s"),
+    ("zh-Hant", "麻雀手牌卡片：123m456m789m234p55s"),
+    ("zh-Hans", "麻将手牌卡片：123m456m789m234p55s"),
 ])
 def test_an_oembed_frame_is_titled_in_the_language_of_the_page_it_frames(client, lang, title):
     url = f"http://localhost/?rules=hong-kong&hand={HAND}" + (f"&lang={lang}" if lang else "")

@@ -105,7 +105,9 @@ API = {
 # Words a Chinese page may show in Latin letters: notation, the names of formats and of
 # the English page in the language switch. Tile notation (123m, 5z) and seat letters are
 # single letters after digits, so the word pattern below never sees them.
-ALLOWED = {"English", "JSON", "API", "CSV", "oEmbed", "SVG", "HTTP", "GET", "POST", "URL"}
+# and names kept as their owners write them: a preset named after its source (SBR), an author.
+ALLOWED = {"English", "JSON", "API", "CSV", "oEmbed", "SVG", "HTTP", "GET", "POST", "URL",
+           "SBR", "Amy", "Lo", "HKOS"}
 WORD = re.compile(r"[A-Za-z]{2,}")
 NOTATION_TAGS = {"code", "kbd", "samp", "textarea", "script", "style", "pre"}
 SHOWN_ATTRIBUTES = {"title", "aria-label", "alt", "placeholder", "aria-description"}

@@ -47,8 +47,8 @@ def test_a_result_permalink_answers_a_rich_object_framing_its_card(client):
 
 
 @pytest.mark.parametrize("framed, asked, title", [
-    ("zh-Hant", None, f"麻雀牌卡：{HAND}"), ("zh-Hans", "zh-Hant", f"麻将牌卡：{HAND}"),
-    ("en", "zh-Hans", f"Mahjong hand card: {HAND}"), (None, "zh-Hant", f"麻雀牌卡：{HAND}")])
+    ("zh-Hant", None, f"麻雀手牌卡片：{HAND}"), ("zh-Hans", "zh-Hant", f"麻将手牌卡片：{HAND}"),
+    ("en", "zh-Hans", f"Mahjong hand card: {HAND}"), (None, "zh-Hant", f"麻雀手牌卡片：{HAND}")])
 def test_the_title_is_in_the_framed_pages_language_else_the_answers(client, framed, asked, title):
     url = RESULT + (f"&lang={framed}" if framed else "")
     extra = {"lang": asked} if asked else {}

@@ -112,8 +112,8 @@ def test_the_rules_index_says_how_to_add_a_language(client):
     assert "其他语言" in chinese and "<code>pybabel init</code>" in chinese
 
 
-@pytest.mark.parametrize("lang, words", [("zh-Hant", ("（自選規則，預設關閉）", "（預設）", "裁定 1：")),
-                                         ("zh-Hans", ("（自选规则，默认关闭）", "（默认）", "裁定 1："))])
+@pytest.mark.parametrize("lang, words", [("zh-Hant", ("（選用規則，預設關閉）", "（預設）", "裁定 1：")),
+                                         ("zh-Hans", ("（选用规则，默认关闭）", "（默认）", "裁定 1："))])
 def test_the_ruleset_page_says_its_labels_and_rulings_in_chinese(client, lang, words):
     page = html.unescape(client.get(f"/rules/sichuan?lang={lang}").get_data(as_text=True))
     for word in words:

@@ -8,15 +8,17 @@ install or build time). Ruleset texts carry their own translations (`app.base.i1
 """
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit
 
+from babel import support
 from flask import Flask, current_app, has_request_context, redirect, request
 from flask.globals import _cv_request
 from flask.json.provider import DefaultJSONProvider
-from flask_babel import Babel, get_translations
+from flask_babel import Babel, Domain, get_locale, get_translations
 from markupsafe import Markup, escape
 
 from app.base.i18n import (
@@ -42,7 +44,8 @@ def install(app: Flask) -> None:
     """Wire the language into requests, links, templates and JSON answers."""
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
-    Babel(app, locale_selector=lambda: LOCALES[page_lang()])
+    babel = Babel(app, locale_selector=lambda: LOCALES[page_lang()])
+    babel.domain_instance = FamilyDomain()
     app.url_defaults(_keep_lang)
     app.before_request(_language_of_front_page)
     app.before_request(_known_api_language)
@@ -58,6 +61,56 @@ def install(app: Flask) -> None:
                                  named=named, language_switch=language_switch)
     app.json = _SayingJSON(app)
     app.jinja_env.filters.update(say=say_here)
+
+
+class FamilyDomain(Domain):
+    """The catalogs said in the page family's words: a translation's `{win_word}`,
+    `{discarder_word}` … (app/rules/model.py FAMILY_WORDS) become the words of the family the
+    page is about (食糊 under Hong Kong rules, 胡牌 under Sichuan ones), for every lookup: the
+    templates', the forms' labels and the core's sentences alike. One filled-in catalog is kept
+    for each language and set of words."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.filled: dict[tuple, support.Translations] = {}
+
+    def get_translations(self):
+        base = super().get_translations()
+        if not isinstance(base, support.Translations) or not has_request_context():
+            return base
+        seen = once_a_request(_FILLED, lambda r: {})   # a page asks a hundred times
+        found = seen.get(id(base))
+        if found is None:
+            fields = current_app.extensions["family_fields"]()
+            key = (str(get_locale()), tuple(fields.items()))
+            found = self.filled.get(key)
+            if found is None:
+                found = self.filled[key] = filled_catalog(base, fields)
+            seen[id(base)] = found
+        return found
+
+
+_FILLED = "mahjong.filled_catalogs"
+
+
+def filled_catalog(base: support.Translations, fields: dict[str, str]) -> support.Translations:
+    """A copy of a catalog with the family's words put in for their fields."""
+    filled = copy.copy(base)
+    filled._catalog = {key: fill_words(text, fields) for key, text in base._catalog.items()}
+    return filled
+
+
+def fill_words(text: str, fields: dict[str, str]) -> str:
+    """A translation with the family's words in place of their fields.
+
+    >>> fill_words("不是合法{win_word}：{fan} 番", {"win_word": "食糊"})
+    '不是合法食糊：{fan} 番'
+    """
+    if "_word" not in text:
+        return text
+    for name, word in fields.items():
+        text = text.replace("{" + name + "}", word)
+    return text
 
 
 def once_a_request(key: str, make: Callable[[Any], Any]) -> Any:

@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.base.i18n import N_, Msg
 from app.hands.description import describe
-from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words
+from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words, family_fields
 from app.scoring.calculation import Calculation, WaitsResult
 from app.scoring.payments import fmt
 
@@ -288,6 +288,11 @@ def page_words(ruleset=None):
 _PAGE_WORDS = "mahjong.page_words"
 
 
+def page_family_fields() -> dict[str, str]:
+    """The page family's words as catalog fields (`win_word` → 食糊 or 胡牌)."""
+    return family_fields(page_words())
+
+
 def _words(ruleset):
     lang = page_lang()
     found = ruleset or _named_ruleset()
@@ -297,8 +302,10 @@ def _words(ruleset):
 
 
 def _named_ruleset():
-    """The ruleset the address names (`rules=`, or /rules/<rid>), if any."""
-    rid = request.args.get("rules") or (request.view_args or {}).get("rid", "")
+    """The ruleset the address names (`rules=`, or /rules/<rid>), else the page's own default
+    (a round's: `page_default_rules`), if any."""
+    rid = (request.args.get("rules") or (request.view_args or {}).get("rid", "")
+           or current_app.extensions.get("page_default_rules", {}).get(request.endpoint, ""))
     return current_app.extensions["rulesets"].get(rid)
 
 
@@ -366,6 +373,14 @@ def field_label(field: str) -> str:
     return _(FIELD_LABELS[field]) if _chinese() and field in FIELD_LABELS else field
 
 
+def assumed_label(field: str) -> str:
+    """A field as the list of assumptions names it: its label in every language ("Winner's
+    seat"), where an error beside the form names the field as typed (`seat`)."""
+    if field not in FIELD_LABELS:
+        return field
+    return _(FIELD_LABELS[field]) if _chinese() else FIELD_LABELS[field]
+
+
 def value_label(field: str, value: str) -> str:
     """A field's value as a page shows it: a seat's wind, a way of winning; else as it is."""
     if not _chinese():
@@ -383,7 +398,7 @@ def role_label(role: str) -> str:
     family's own term (出銃者, 点炮者)."""
     if not _chinese() or role not in ROLE_LABELS:
         return role
-    return f"{page_words().discard}者" if role == "discarder" else _(ROLE_LABELS[role])
+    return page_words().discarder if role == "discarder" else _(ROLE_LABELS[role])
 
 
 def kind_label(kind: str) -> str:

@@ -38,6 +38,13 @@ from app.web.common.present import number, permalink, query_limit
 from .sheet import add_link
 
 bp = Blueprint("rounds", __name__)
+DEFAULT_ROUND_RULES = "sichuan"   # a round without `rules=`: a blood battle
+
+
+@bp.record_once
+def _words_of_a_round(state) -> None:
+    """A round page without `rules=` is said in its default family's words (胡牌, not 食糊)."""
+    state.app.extensions.setdefault("page_default_rules", {})["rounds.round_page"] = DEFAULT_ROUND_RULES
 
 MAX_DEPTH = 8             # a round is at most four objects deep
 EXAMPLE = """missing E=p S=m W=s N=p
@@ -133,7 +140,7 @@ def round_page():
     rulesets = current_app.extensions["rulesets"]
     with_rounds = sorted((r for r in rulesets.values() if r.settlement is not None), key=lambda r: r.id)
     args = request.args
-    rules = args.get("rules", "sichuan")
+    rules = args.get("rules", DEFAULT_ROUND_RULES)
     text = args.get("round", "")
     carried = {k: args[k] for k in ("sheet", "entry") if args.get(k)}
     errors: list[FieldError] = []
@@ -174,7 +181,7 @@ def round_page():
         except HandError as err:
             errors = list(err.errors)
     placed, loose = errors_by_line(text, tuple(errors))
-    ruleset = rulesets.get(rules) or rulesets["sichuan"]
+    ruleset = rulesets.get(rules) or rulesets[DEFAULT_ROUND_RULES]
     lines = [ln for ln in text_lines(text) if ln.kind != "note"]
     return render_template(
         "round.html", embed=args.get("embed") == "1", rulesets=with_rounds, rules=rules, text=text, errors=loose, placed=placed,
