@@ -21,9 +21,10 @@ from app.rules.loader import load_all
 from app.web.common.forms import PART_CACHE_SIZE, PartCache
 from app.web.common.present import TEMPLATE_URLS
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
+from app.web.serving.hosts import proxy_hops
 
 from .common import i18n
-from .serving import caching, compression
+from .serving import caching, compression, hosts
 
 
 class SharedGlobalsEnvironment(Environment):
@@ -55,6 +56,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # server name alone when there is one, else any host (then redirects stay relative).
         TRUSTED_HOSTS=_hosts(os.environ.get("MAHJONG_TRUSTED_HOSTS"))
         or _hosts(os.environ.get("MAHJONG_SERVER_NAME")),
+        # Proxies in front that set X-Forwarded-For/-Proto/-Host/-Port (each appends its own):
+        # only then are those read (hosts.install, werkzeug's ProxyFix). 0: none, nobody's read.
+        PROXY_HOPS=proxy_hops(os.environ.get("MAHJONG_PROXY_HOPS")),
         MAX_CONTENT_LENGTH=MAX_BODY,
         # Rendered parts of the calculator form kept (forms.PartCache); 0 renders every part.
         FORM_PART_CACHE_SIZE=PART_CACHE_SIZE,
@@ -85,6 +89,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(practice.bp)   # /points (fan → payment) and /practice (Count the Fan)
     app.wsgi_app = BodyLimit(app.wsgi_app)
+    hosts.install(app)   # outside the body limit: a trusted proxy's headers, read first
     app.before_request(_refuse_body)
     app.after_request(_security_headers)
     compression.install(app)   # runs after caching's headers: it suffixes their ETag

@@ -135,6 +135,15 @@ def test_a_redirect_never_names_the_host_the_request_gave(server):
     assert b"evil.example" not in answer
 
 
+def test_a_forwarded_scheme_or_host_from_a_client_never_reaches_an_answer(server):
+    # gunicorn trusts X-Forwarded-Proto from loopback by default; here nobody's is read
+    query = "url=http%3A%2F%2F127.0.0.1%2F%3Frules%3Dhong-kong%26hand%3D123m456m789m234p55s"
+    status, answer = get(server.port, f"/oembed?{query}", headers={
+        "X-Forwarded-Proto": "https", "X-Forwarded-Ssl": "on", "X-Forwarded-Host": "evil.example"})
+    assert status == 200, answer[:300]
+    assert b"http://127.0.0.1/card?" in answer and b"https" not in answer and b"evil" not in answer
+
+
 def test_the_production_command_runs_one_worker_a_core_and_no_control_socket(server):
     assert len(server.workers()) == default_workers({}) == len(os.sched_getaffinity(0))
     assert not any(server.home.iterdir()), list(server.home.iterdir())   # no $HOME/.gunicorn

@@ -21,6 +21,7 @@ from flask import Flask, current_app, request
 from app.base.resources import PACKAGE as APP_PACKAGE
 
 from .compression import GZIP_SUFFIX
+from .hosts import public_root
 
 PAGE_MAX_AGE = 3600        # seconds a page or API answer may be kept (a deploy changes them)
 ERROR_MAX_AGE = 60         # a refusal of the same address is the same refusal
@@ -108,7 +109,8 @@ def _hash_static_links(endpoint: str, values: dict) -> None:
 
 
 def _current_etag() -> str:
-    return etag_for(current_app.config["BUILD_ID"], request.path, request.query_string)
+    # an answer may name its own absolute address (hosts.public_root): scheme and host count
+    return etag_for(current_app.config["BUILD_ID"], public_root() + request.path, request.query_string)
 
 
 def _cacheable() -> bool:

@@ -97,5 +97,9 @@ keepalive = 5                  # seconds a client has to send its request line a
 timeout = 30                   # a worker silent this long is restarted
 graceful_timeout = 30          # on SIGTERM, requests in flight get this long to finish
 control_socket_disable = True  # no shared socket in $HOME: instances stay independent
+# X-Forwarded-Proto and the like are read by the app alone, behind MAHJONG_PROXY_HOPS trusted
+# proxies (hosts.py); gunicorn trusts nobody's, loopback's included (its default trusts it)
+forwarded_allow_ips = ""
+secure_scheme_headers: dict[str, str] = {}
 limit_request_line = 8190      # gunicorn's largest: the app's own 414 answers longer ones
 accesslog = "-"
