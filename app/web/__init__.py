@@ -92,6 +92,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     hosts.install(app)   # outside the body limit: a trusted proxy's headers, read first
     app.before_request(_refuse_body)
     app.after_request(_security_headers)
+    app.after_request(caching.not_modified_after)   # after compression: the tag it sends
     compression.install(app)   # runs after caching's headers: it suffixes their ETag
     caching.install(app)
     app.after_request(_no_foreign_host)   # runs first: the headers go on its new answer
