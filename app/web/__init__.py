@@ -21,6 +21,7 @@ from app.rules.loader import load_all
 from app.web.common.forms import PART_CACHE_SIZE, PartCache
 from app.web.common.present import TEMPLATE_URLS
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
+from app.web.serving.headers import security_headers
 from app.web.serving.hosts import proxy_hops
 
 from .common import i18n
@@ -158,13 +159,7 @@ def _no_foreign_host(response):
 def _security_headers(response):
     """CSP with no inline script, no sniffing, a strict referrer policy; never a cookie."""
     from flask import current_app
-    ancestors = current_app.config["FRAME_ANCESTORS"]
-    response.headers["Content-Security-Policy"] = (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "object-src 'none'; base-uri 'none'; form-action 'self'; "
-        f"frame-ancestors {ancestors}")
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "strict-origin-when-cross-origin"
+    response.headers.update(security_headers(current_app.config["FRAME_ANCESTORS"]))
     response.headers.pop("X-Frame-Options", None)
     response.headers.pop("Set-Cookie", None)
     return response

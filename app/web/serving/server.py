@@ -14,9 +14,11 @@ import os
 import socket
 import time
 
+from gunicorn import util
 from gunicorn.workers.ggevent import GeventWorker
 
 from .bodies import MAX_BODY, declared_length, is_chunked
+from .headers import security_headers
 
 LINGER_SECONDS = 2.0      # after refusing a body, how long its bytes are read and dropped
 LINGER_BYTES = 64 * 1024 * 1024
@@ -53,6 +55,13 @@ class Worker(GeventWorker):
     SIGTERM comes finishes; gunicorn then stops the worker.
     """
 
+    def init_process(self):
+        # gunicorn answers what never reaches the app (a request line past 8190 bytes: 414,
+        # headers past its limits: 431, a malformed request: 400) with util.write_error: in
+        # this worker process, that answer carries the app's security headers too
+        util.write_error = write_error
+        super().init_process()
+
     def handle_request(self, listener_name, req, sock, addr):
         headers = dict(req.headers)
         length = declared_length(headers.get("CONTENT-LENGTH"))
@@ -66,6 +75,16 @@ class Worker(GeventWorker):
         finally:
             if close_after:
                 linger(sock)
+
+
+def write_error(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's own refusal, as plain text with the app's security headers, never cached."""
+    body = f"{status_int} {reason}\n".encode("latin-1")
+    head = {"Connection": "close", "Content-Type": "text/plain; charset=utf-8",
+            "Content-Length": str(len(body)), "Cache-Control": "no-store",
+            **security_headers(os.environ.get("MAHJONG_FRAME_ANCESTORS", "*"))}
+    lines = [f"HTTP/1.1 {status_int} {reason}", *(f"{k}: {v}" for k, v in head.items())]
+    util.write_nonblock(sock, ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
 
 
 def linger(sock: socket.socket) -> None:
