@@ -18,6 +18,7 @@ from werkzeug.exceptions import SecurityError
 from app.base.i18n import Msg
 from app.base.resources import folder, ruleset_dir
 from app.rules.loader import load_all
+from app.scoring.budget import MAX_SCORINGS, TooMuchWork, close_budget, open_budget
 from app.web.common.forms import PART_CACHE_SIZE, PartCache
 from app.web.common.present import TEMPLATE_URLS
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
@@ -61,6 +62,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # only then are those read (hosts.install, werkzeug's ProxyFix). 0: none, nobody's read.
         PROXY_HOPS=proxy_hops(os.environ.get("MAHJONG_PROXY_HOPS")),
         MAX_CONTENT_LENGTH=MAX_BODY,
+        # Full scorings one request may ask for (app/scoring/budget.py); past it, 413.
+        SCORING_BUDGET=MAX_SCORINGS,
         # Rendered parts of the calculator form kept (forms.PartCache); 0 renders every part.
         FORM_PART_CACHE_SIZE=PART_CACHE_SIZE,
     )
@@ -92,6 +95,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.wsgi_app = BodyLimit(app.wsgi_app)
     hosts.install(app)   # outside the body limit: a trusted proxy's headers, read first
     app.before_request(_refuse_body)
+    app.before_request(_open_budget)   # every request's scorings counted (app/scoring/budget.py)
+    app.teardown_request(lambda _error: close_budget())
     app.after_request(_security_headers)
     app.after_request(caching.not_modified_after)   # after compression: the tag it sends
     compression.install(app)   # runs after caching's headers: it suffixes their ETag
@@ -134,6 +139,17 @@ def _hosts(value: str | None) -> list[str] | None:
     """A comma-separated host list from the environment; None when unset or empty."""
     hosts = [h.strip() for h in (value or "").split(",") if h.strip()]
     return hosts or None
+
+
+# The field a request's scorings come from, as a refusal names it (others: the hand).
+BUDGET_FIELDS = {"sheet.sheet_page": "hands", "sheet.sheet_csv": "hands", "rounds.round_page": "round",
+                 "rounds.settle_api": "events", "practice.practice": "hands",
+                 "practice.practice_embed": "hands"}
+
+
+def _open_budget():
+    from flask import current_app
+    open_budget(BUDGET_FIELDS.get(request.endpoint or "", "hand"), current_app.config["SCORING_BUDGET"])
 
 
 def _refuse_body():
@@ -194,6 +210,13 @@ def _error_pages(app: Flask) -> None:
         "This server does not answer for that host name.\n", 400, mimetype="text/plain"))
     app.register_error_handler(413, lambda e: page(413, Msg("Request too large"), _told(
         e, Msg("A request may carry at most {most} bytes.", most=MAX_BODY))))
+    def too_much_work(e: TooMuchWork):
+        if wants_json():
+            return jsonify({"valid": False, "errors": [{"field": e.field, "message": e.message}]}), 413
+        return page(413, Msg("Too much to work out"), Msg("{field}: {message}", field=e.field,
+                                                           message=e.message))
+
+    app.register_error_handler(TooMuchWork, too_much_work)
     app.register_error_handler(414, lambda e: page(414, Msg("Address too long"),
                                                   Msg("The address is longer than any hand description.")))
     app.register_error_handler(501, lambda e: page(501, Msg("Not implemented"),

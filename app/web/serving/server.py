@@ -14,8 +14,11 @@ import os
 import socket
 import time
 
+import gevent
 from gunicorn import util
 from gunicorn.workers.ggevent import GeventWorker
+
+from app.scoring.budget import set_pause
 
 from .bodies import MAX_BODY, declared_length, is_chunked
 from .headers import security_headers
@@ -60,6 +63,9 @@ class Worker(GeventWorker):
         # headers past its limits: 431, a malformed request: 400) with util.write_error: in
         # this worker process, that answer carries the app's security headers too
         util.write_error = write_error
+        # a long request steps aside every few scorings, so that the others (a health check)
+        # are not kept waiting for all of its work (app/scoring/budget.py)
+        set_pause(lambda: gevent.sleep(0))
         super().init_process()
 
     def handle_request(self, listener_name, req, sock, addr):

@@ -16,6 +16,7 @@ from wtforms import Form
 
 from app.base.errors import FieldError, HandError
 from app.hands.hand import SEATS
+from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import Calculation
 from app.scoring.payments import fmt
 from app.table.sheet import (
@@ -143,11 +144,15 @@ def sheet_page():
             return redirect(with_lang(sheet_link(canonical(changed))) + "#hands")
         except HandError as err:
             errors += err.errors
+    status = 200
     if sheet is not None:
         try:
             night = price_sheet(sheet, rulesets)
         except HandError as err:
             errors += err.errors
+        except TooMuchWork as err:   # the sheet comes back as it was, the refusal beside its hands
+            errors.append(FieldError(err.field, err.message))
+            status = 413
     attach_errors(form, tuple(errors))
     loose = [e for e in errors if not _on_the_form(form, e)]
     link = with_lang(sheet_link(canonical(sheet))) if sheet is not None else ""
@@ -160,7 +165,7 @@ def sheet_page():
         breakdown_link=lambda entry: breakdown_link(entry, sheet),
         who=lambda row, seat: sheet.player(row.seats[SEATS.index(seat)]), print_view=args.get("view") == "print",
         state=sheet_params(canonical(sheet)) if sheet else {}, describe_entry=_describe_entry,
-        add_hand=_add_links(sheet)[0], add_round=_add_links(sheet)[1])
+        add_hand=_add_links(sheet)[0], add_round=_add_links(sheet)[1]), status
 
 
 def _on_the_form(form: Form, error: FieldError) -> bool:
@@ -212,9 +217,10 @@ def sheet_csv():
     params.update(_seats_arg(request.args))
     try:
         night = price_sheet(read_sheet(params, _names()), rulesets)
-    except HandError as err:
-        text = csv_text([("field", "message"), *((e.field, say_here(e.message)) for e in err.errors)])
-        return Response(text, 400, mimetype="text/csv")
+    except (HandError, TooMuchWork) as err:
+        refused = err.errors if isinstance(err, HandError) else (FieldError(err.field, err.message),)
+        text = csv_text([("field", "message"), *((e.field, say_here(e.message)) for e in refused)])
+        return Response(text, 400 if isinstance(err, HandError) else 413, mimetype="text/csv")
     return Response(night_csv(night), mimetype="text/csv", headers={
         "Content-Disposition": 'attachment; filename="mahjong-sheet.csv"'})
 
