@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/load/heavy_load.py            # 20 s an endpoint (DURATION), 32 connections
     DURATION=5 CONNECTIONS=16 .venv/bin/python tests/load/heavy_load.py
+    ONLY="sheet CSV,waits API" .venv/bin/python tests/load/heavy_load.py   # some endpoints only
 
 Starts the production command (`make run HOST=127.0.0.1` on a free loopback port, as
 tests/production.py does), then for each endpoint in turn (the game sheet page and its CSV,
@@ -44,6 +45,7 @@ from tests.production import ProductionServer  # noqa: E402
 
 DURATION = float(os.environ.get("DURATION", "20"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "32"))
+ONLY = [n.strip() for n in os.environ.get("ONLY", "").split(",") if n.strip()]   # endpoint names
 HEALTH_EVERY = 0.05
 NINE_GATES = "1112345678999"
 
@@ -179,6 +181,8 @@ def main() -> int:
     failed = False
     with tempfile.TemporaryDirectory() as tmp, ProductionServer(Path(tmp), env={"FLASK_DEBUG": None}) as server:
         for name, method, path, body in requests:
+            if ONLY and name not in ONLY:
+                continue
             status, scorings = _scorings(app, method, path, body)
             if status != 200:
                 print(f"{name}: not accepted ({status})")
