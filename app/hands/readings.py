@@ -246,13 +246,7 @@ def _partitions(counts: tuple[int, ...]) -> tuple[tuple[tuple[GroupKind, int], .
     return _splits(tuple(counts), False)
 
 
-# Splits of what is left of a suit, remembered (a suit's split often shares its rest with
-# others'). Each entry holds shared Group values, so the garbage collector walks it at every
-# full collection (README, "Memory": at 20,000 the pauses measured no shorter).
-SPLITS_LIMIT = 100_000
-
-
-@lru_cache(maxsize=SPLITS_LIMIT)
+@lru_cache(maxsize=100_000)
 def _splits(counts: tuple[int, ...], pair_used: bool
             ) -> tuple[tuple[tuple[GroupKind, int], ...], ...]:
     """The splits of what is left of a suit, lowest tile first: it must start a pong, a chow
@@ -289,7 +283,7 @@ class _Table(dict):
     entries: a suit has about two million possible counts, so odd input (every request a new
     hand) would otherwise grow it without end. A hand's suits are then worked out again."""
 
-    limit = 50_000   # entries of each table (seven tables): README, "Memory"
+    limit = 50_000
 
     def keep(self, key, value):
         if len(self) >= self.limit:
