@@ -13,7 +13,7 @@ RUN_STAMP  := $(VENV)/.run-$(HASH)
 TEST_STAMP := $(VENV)/.test-$(HASH)
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run dev test lint bench load install chromium constraints fresh-clone catalogs translations
+.PHONY: run dev test lint bench load load-heavy memory install chromium constraints fresh-clone catalogs translations
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -106,3 +106,11 @@ bench: $(TEST_STAMP)
 # 32 and 128 connections (tests/load/run_load.sh; installs Debian's wrk when it is missing).
 load: $(RUN_STAMP)
 	bash tests/load/run_load.sh
+
+# On demand: each endpoint's heaviest accepted request from 32 connections for 20 s a run, the
+# health check's p99 (tests/load/heavy_load.py), and memory after 100,000 distinct requests.
+load-heavy: $(TEST_STAMP)
+	$(BIN)/python tests/load/heavy_load.py
+
+memory: $(TEST_STAMP)
+	$(BIN)/python tests/bench/bench_memory.py

@@ -55,7 +55,9 @@
     if (holder.getAttribute("data-mahjong-ready")) {
       return;
     }
-    var view = VIEWS[holder.getAttribute("data-view") || "card"] || VIEWS.card;
+    // only our own views: "toString", "__proto__" and the like are the card too
+    var wanted = holder.getAttribute("data-view") || "card";
+    var view = Object.prototype.hasOwnProperty.call(VIEWS, wanted) ? VIEWS[wanted] : VIEWS.card;
     var asked = withLang(holder, (holder.getAttribute("data-mahjong") || "").replace(/^\?/, ""));
     var query = asked.query;
     var frame = document.createElement("iframe");

@@ -236,7 +236,7 @@ def test_every_core_message_met_has_both_translations_in_the_catalogs():
 
 
 CORE = ("practice/answers", "rules/conditions", "hands/events", "base/errors", "scoring/payments", "hands/phrases",
-        "scoring/calculation", "scoring/selection", "hands/tiles")
+        "scoring/calculation", "scoring/selection", "hands/tiles", "scoring/budget")
 
 
 def test_every_sentence_written_in_the_core_has_both_translations():

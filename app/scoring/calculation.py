@@ -36,6 +36,7 @@ from app.rules.loader import registry
 from app.rules.model import Amount, Ruleset, exact
 from app.rules.words import way_of
 
+from .budget import charge
 from .payments import Payment, Table, settle
 from .selection import Score, Settings, score, score_fan, score_ticks
 
@@ -304,6 +305,7 @@ def _by_value(raw: str) -> WinBy:
 
 def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Calculation:
     """Read a request and price it: tiles (`hand`), tick boxes (`ticks`) or a fan total (`fan`)."""
+    charge()   # one scoring of the request's budget (budget.py)
     ruleset = read_ruleset(params, rulesets)
     settings = read_settings(params, ruleset)
     params, assumed = read_seats(params)

@@ -291,8 +291,14 @@ def _after(words: list[str], key: str, number: int) -> str:
 # --- settling ------------------------------------------------------------------------
 
 
-def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -> Ledger:
-    """Price every event of the round in order, then the end, as the ruleset says."""
+def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None,
+                 prices: dict | None = None) -> Ledger:
+    """Price every event of the round in order, then the end, as the ruleset says.
+
+    `prices` keeps the wall's-end price of each hand for the caller (a sheet of many rounds
+    prices a hand shown at several walls' ends once). The fifth-copy and kong checks run
+    before the wall's end is priced: a round refused for them costs no pricing of its waits.
+    """
     ruleset = read_ruleset({"rules": round_.rules}, rulesets)
     if ruleset.settlement is None:
         name = Text(ruleset.name.en, ruleset.name.zh_hant, ruleset.name.zh_hans)
@@ -394,7 +400,11 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -
         if extra:
             raise _fail("end.hands", Msg("{seats} already won; only players still in show their tiles",
                                          seats=", ".join(extra)))
-        end_states = tuple(_end_state(seat, round_, ruleset, rulesets, settings) for seat in still_in)
+    _check_kongs_shown(round_, wins)
+    _check_copies_across(round_, wins)
+    if round_.wall_hands is not None:
+        prices = {} if prices is None else prices
+        end_states = tuple(_end_state(seat, round_, ruleset, rulesets, settings, prices) for seat in still_in)
         _settle_wall(end_states, rules, stake, pay, end_step)
         refunders = [e.seat for e in end_states
                      if rules.refund == "never-won" or (not e.ready or e.pig)]
@@ -402,8 +412,6 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -
         refunders = still_in if rules.refund == "never-won" else []
     else:
         refunders = []
-    _check_kongs_shown(round_, wins)
-    _check_copies_across(round_, wins)
     for seat in refunders:
         for entry in [k for k in kong_income if k[1] == seat]:
             kong_income.remove(entry)
@@ -479,10 +487,18 @@ def _price_win(event: Win, round_: Round, won: list[str], ruleset: Ruleset,
         raise HandError([FieldError(f"{where}.{e.field}", e.message) for e in err.errors]) from None
 
 
-def _end_state(seat: str, round_: Round, ruleset: Ruleset, rulesets, settings) -> EndState:
+def _end_state(seat: str, round_: Round, ruleset: Ruleset, rulesets, settings, prices: dict) -> EndState:
     """Pig or not, ready or not, and the best wait's value as a discard win (ruling 20)."""
     given = dict(round_.wall_hands[seat])
     missing = round_.missing.get(seat)
+    key = (ruleset.id, seat, tuple(sorted(given.items())), missing, round_.options)
+    if key not in prices:
+        prices[key] = _price_end(seat, given, missing, round_, ruleset, rulesets, settings)
+    return prices[key]
+
+
+def _price_end(seat: str, given: dict, missing: str | None, round_: Round, ruleset: Ruleset, rulesets,
+               settings) -> EndState:
     if given.get("status") in WALL_STATUSES:   # entered without tiles
         return EndState(seat, given["status"] == "pig", False)
     try:
@@ -548,7 +564,11 @@ def _shown_hands(round_: Round, wins: Mapping[int, Calculation]) -> dict[str, tu
         shown[round_.events[step].seat] = (f"events[{step}]", calc.hand)
     for seat, given in (round_.wall_hands or {}).items():
         if given.get("status") not in WALL_STATUSES:   # a shortcut shows no tiles
-            shown[seat] = (f"end.hands.{seat}", parse_hand(dict(given), complete=False))
+            where = f"end.hands.{seat}"
+            try:
+                shown[seat] = (where, parse_hand(dict(given), complete=False))
+            except HandError as err:
+                raise HandError([FieldError(f"{where}.{e.field}", e.message) for e in err.errors]) from None
     return shown
 
 

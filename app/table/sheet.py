@@ -364,18 +364,24 @@ def price_sheet(sheet: Sheet, rulesets: Mapping[str, Ruleset] | None = None) -> 
     settings = read_settings(dials, ruleset)
     rows: list[Row] = []
     running: list[Amount] = [0, 0, 0, 0]
+    # the same hand or round entered twice is priced once, and a hand shown at several walls'
+    # ends once (settle_round's prices): a long sheet of near-copies costs what its distinct parts do
+    done: dict[object, Calculation | Ledger | HandError] = {}
+    prices: dict = {}
     for number, (entry, seats) in enumerate(zip(sheet.entries, sheet.seating(), strict=True), 1):
         amounts: list[Amount] = [0, 0, 0, 0]
         calc = ledger = None
         errors: tuple[FieldError, ...] = ()
         try:
             if entry.is_round:
-                ledger = _price_round(entry, ruleset, settings.options, rulesets)
+                ledger = _once(done, entry.round_text,
+                               lambda e=entry: _price_round(e, ruleset, settings.options, rulesets, prices))
                 scale = Fraction(settings.stake) / Fraction(ruleset.dials.stake)
                 for i, seat in enumerate(SEATS):
                     amounts[seats[i]] += _tidy(ledger.totals[seat] * scale)
             else:
-                calc = calculate({**dict(entry.params), "rules": ruleset.id, **dials}, rulesets)
+                params = {**dict(entry.params), "rules": ruleset.id, **dials}
+                calc = _once(done, tuple(sorted(params.items())), lambda p=params: calculate(p, rulesets))
                 for p in calc.payments:
                     amounts[seats[SEATS.index(p.seat)]] += p.amount
         except HandError as err:
@@ -390,10 +396,22 @@ def price_sheet(sheet: Sheet, rulesets: Mapping[str, Ruleset] | None = None) -> 
     return Night(sheet, ruleset, tuple(rows), totals, transfers)
 
 
+def _once(done: dict, key, price):
+    """price() the first time a key is seen, its result (or its refusal) again after."""
+    if key not in done:
+        try:
+            done[key] = price()
+        except HandError as err:
+            done[key] = err
+    if isinstance(done[key], HandError):
+        raise done[key]
+    return done[key]
+
+
 def _price_round(entry: Entry, ruleset: Ruleset, options: frozenset[str],
-                 rulesets: Mapping[str, Ruleset] | None) -> Ledger:
+                 rulesets: Mapping[str, Ruleset] | None, prices: dict | None = None) -> Ledger:
     """Settle a ledger entry under the sheet's ruleset; the sheet's switches unless the round names its own."""
     data = parse_round_text(entry.round_text, ruleset.id)
     if not data.get("options") and options:
         data["options"] = ",".join(sorted(o for o in options if o in ruleset.option_ids))
-    return settle_round(read_round(data), rulesets)
+    return settle_round(read_round(data), rulesets, prices)

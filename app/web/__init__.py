@@ -18,12 +18,15 @@ from werkzeug.exceptions import SecurityError
 from app.base.i18n import Msg
 from app.base.resources import folder, ruleset_dir
 from app.rules.loader import load_all
+from app.scoring.budget import MAX_SCORINGS, TooMuchWork, close_budget, open_budget
 from app.web.common.forms import PART_CACHE_SIZE, PartCache
 from app.web.common.present import TEMPLATE_URLS
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
+from app.web.serving.headers import security_headers
+from app.web.serving.hosts import proxy_hops
 
 from .common import i18n
-from .serving import caching, compression
+from .serving import caching, compression, hosts
 
 
 class SharedGlobalsEnvironment(Environment):
@@ -55,7 +58,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # server name alone when there is one, else any host (then redirects stay relative).
         TRUSTED_HOSTS=_hosts(os.environ.get("MAHJONG_TRUSTED_HOSTS"))
         or _hosts(os.environ.get("MAHJONG_SERVER_NAME")),
+        # Proxies in front that set X-Forwarded-For/-Proto/-Host/-Port (each appends its own):
+        # only then are those read (hosts.install, werkzeug's ProxyFix). 0: none, nobody's read.
+        PROXY_HOPS=proxy_hops(os.environ.get("MAHJONG_PROXY_HOPS")),
         MAX_CONTENT_LENGTH=MAX_BODY,
+        # Full scorings one request may ask for (app/scoring/budget.py); past it, 413.
+        SCORING_BUDGET=MAX_SCORINGS,
         # Rendered parts of the calculator form kept (forms.PartCache); 0 renders every part.
         FORM_PART_CACHE_SIZE=PART_CACHE_SIZE,
     )
@@ -85,8 +93,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(practice.bp)   # /points (fan → payment) and /practice (Count the Fan)
     app.wsgi_app = BodyLimit(app.wsgi_app)
+    hosts.install(app)   # outside the body limit: a trusted proxy's headers, read first
     app.before_request(_refuse_body)
+    app.before_request(_open_budget)   # every request's scorings counted (app/scoring/budget.py)
+    app.teardown_request(lambda _error: close_budget())
     app.after_request(_security_headers)
+    app.after_request(caching.not_modified_after)   # after compression: the tag it sends
     compression.install(app)   # runs after caching's headers: it suffixes their ETag
     caching.install(app)
     app.after_request(_no_foreign_host)   # runs first: the headers go on its new answer
@@ -132,6 +144,17 @@ def _hosts(value: str | None) -> list[str] | None:
     return hosts or None
 
 
+# The field a request's scorings come from, as a refusal names it (others: the hand).
+BUDGET_FIELDS = {"sheet.sheet_page": "hands", "sheet.sheet_csv": "hands", "rounds.round_page": "round",
+                 "rounds.settle_api": "events", "practice.practice": "hands",
+                 "practice.practice_embed": "hands"}
+
+
+def _open_budget():
+    from flask import current_app
+    open_budget(BUDGET_FIELDS.get(request.endpoint or "", "hand"), current_app.config["SCORING_BUDGET"])
+
+
 def _refuse_body():
     """Answer the verdict `bodies.BodyLimit` reached before the app (413 or 400)."""
     refused = request.environ.get(REFUSED)
@@ -155,13 +178,7 @@ def _no_foreign_host(response):
 def _security_headers(response):
     """CSP with no inline script, no sniffing, a strict referrer policy; never a cookie."""
     from flask import current_app
-    ancestors = current_app.config["FRAME_ANCESTORS"]
-    response.headers["Content-Security-Policy"] = (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "object-src 'none'; base-uri 'none'; form-action 'self'; "
-        f"frame-ancestors {ancestors}")
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "strict-origin-when-cross-origin"
+    response.headers.update(security_headers(current_app.config["FRAME_ANCESTORS"]))
     response.headers.pop("X-Frame-Options", None)
     response.headers.pop("Set-Cookie", None)
     return response
@@ -196,6 +213,13 @@ def _error_pages(app: Flask) -> None:
         "This server does not answer for that host name.\n", 400, mimetype="text/plain"))
     app.register_error_handler(413, lambda e: page(413, Msg("Request too large"), _told(
         e, Msg("A request may carry at most {most} bytes.", most=MAX_BODY))))
+    def too_much_work(e: TooMuchWork):
+        if wants_json():
+            return jsonify({"valid": False, "errors": [{"field": e.field, "message": e.message}]}), 413
+        return page(413, Msg("Too much to work out"), Msg("{field}: {message}", field=e.field,
+                                                           message=e.message))
+
+    app.register_error_handler(TooMuchWork, too_much_work)
     app.register_error_handler(414, lambda e: page(414, Msg("Address too long"),
                                                   Msg("The address is longer than any hand description.")))
     app.register_error_handler(501, lambda e: page(501, Msg("Not implemented"),

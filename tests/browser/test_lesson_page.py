@@ -180,3 +180,27 @@ def test_a_chinese_lesson_gets_frames_in_its_own_language(page: Page, lesson_sit
     frame = frame_in(page, holder)
     assert frame.locator("html").get_attribute("lang") == lang
     assert_fits(page, holder, frame)
+
+
+@pytest.mark.parametrize("views", [["toString", "__proto__", "constructor", "hasOwnProperty", "nope", "card"]],
+                         ids=["prototype-names"])
+def test_an_unknown_data_view_is_a_card_and_stops_no_embed_after_it(page: Page, lesson_site, live_server,
+                                                                    views):
+    page.goto(f"{lesson_site}/blank.html")
+    page.evaluate("""([origin, views, hand]) => {
+        for (const [i, view] of views.entries()) {
+            const holder = document.createElement("div");
+            holder.id = "odd-" + i;
+            holder.setAttribute("data-mahjong", "rules=hong-kong&hand=" + hand);
+            holder.setAttribute("data-view", view);
+            document.body.appendChild(holder);
+        }
+        const script = document.createElement("script");
+        script.src = origin + "/static/embed.js";
+        document.body.appendChild(script);
+    }""", [live_server, views, HAND])
+    for i in range(len(views)):
+        iframe = page.locator(f"#odd-{i} iframe")
+        expect(iframe).to_have_count(1)
+        expect(iframe).to_have_attribute("src", f"{live_server}/card?rules=hong-kong&hand={HAND}")
+        expect(iframe).to_have_attribute("title", f"Mahjong hand card: {HAND}")

@@ -165,3 +165,55 @@ def test_a_small_answer_is_sent_as_it_is():
 def test_a_static_address_that_names_no_file_answers_without_a_server_error(path):
     response = APP.test_client().get(path)
     assert response.status_code in (400, 404) and response.headers["Cache-Control"] == "no-cache"
+
+
+# --- a 304 only where the full answer would be a cacheable 200 in the same encoding ---------
+
+
+@pytest.mark.parametrize("url, status", [
+    (f"/api/score?hand={HAND[:-1]}", 400), ("/no-such-page", 404), ("/practice", 302), ("/rules", 308),
+    ("/api/health", 200),
+])
+def test_if_none_match_star_never_turns_a_refusal_a_redirect_or_a_probe_into_a_304(url, status):
+    response = APP.test_client().get(url, headers={"If-None-Match": "*"})
+    assert response.status_code == status
+    assert "ETag" not in response.headers
+
+
+@pytest.mark.parametrize("accept", ["", "gzip"])
+def test_if_none_match_star_on_a_cacheable_answer_is_a_304_with_the_tag_of_its_encoding(accept):
+    client = APP.test_client()
+    url = f"/api/score?hand={HAND}"
+    full = client.get(url, headers={"Accept-Encoding": accept})
+    again = client.get(url, headers={"Accept-Encoding": accept, "If-None-Match": "*"})
+    assert again.status_code == 304 and again.data == b"" and "Content-Encoding" not in again.headers
+    assert again.headers["ETag"] == full.headers["ETag"]
+    assert again.headers["Cache-Control"] == full.headers["Cache-Control"]
+    assert "nosniff" in again.headers["X-Content-Type-Options"]
+
+
+def test_the_gzipped_answers_tag_earns_no_304_from_a_client_that_does_not_accept_gzip():
+    client = APP.test_client()
+    url = f"/?hand={HAND}"
+    packed = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["ETag"].endswith('-gz"')
+    plain = client.get(url, headers={"Accept-Encoding": "identity", "If-None-Match": packed.headers["ETag"]})
+    assert plain.status_code == 200 and "Content-Encoding" not in plain.headers
+    assert plain.headers["ETag"] == packed.headers["ETag"][:-4] + '"'
+
+
+def test_the_plain_answers_tag_earns_no_304_when_the_answer_would_come_gzipped():
+    client = APP.test_client()
+    url = f"/?hand={HAND}"
+    plain = client.get(url)
+    packed = client.get(url, headers={"Accept-Encoding": "gzip", "If-None-Match": plain.headers["ETag"]})
+    assert packed.status_code == 200 and packed.headers["Content-Encoding"] == "gzip"
+
+
+def test_a_small_answer_sent_plain_to_a_gzip_client_is_a_304_for_its_plain_tag():
+    client = APP.test_client()
+    url = "/api/waits?rules=sichuan&hand=123p456p789p2355s&missing=m"
+    first = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in first.headers and len(first.data) < 1024
+    again = client.get(url, headers={"Accept-Encoding": "gzip", "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["ETag"] == first.headers["ETag"]

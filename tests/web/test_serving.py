@@ -135,6 +135,32 @@ def test_a_redirect_never_names_the_host_the_request_gave(server):
     assert b"evil.example" not in answer
 
 
+def test_a_forwarded_scheme_or_host_from_a_client_never_reaches_an_answer(server):
+    # gunicorn trusts X-Forwarded-Proto from loopback by default; here nobody's is read
+    query = "url=http%3A%2F%2F127.0.0.1%2F%3Frules%3Dhong-kong%26hand%3D123m456m789m234p55s"
+    status, answer = get(server.port, f"/oembed?{query}", headers={
+        "X-Forwarded-Proto": "https", "X-Forwarded-Ssl": "on", "X-Forwarded-Host": "evil.example"})
+    assert status == 200, answer[:300]
+    assert b"http://127.0.0.1/card?" in answer and b"https" not in answer and b"evil" not in answer
+
+
+@pytest.mark.parametrize("request_head, status", [
+    (f"GET /?hand={'1m' * 5000} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 414),   # past gunicorn's 8190
+    ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + "".join(f"X-{i}: y\r\n" for i in range(120)) + "\r\n", 431),
+    ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + "y" * 9000 + "\r\n\r\n", 431),
+], ids=["request-line", "header-count", "header-size"])
+def test_gunicorns_own_refusals_carry_the_security_headers(server, request_head, status):
+    with _connect(server) as s:
+        s.sendall(request_head.encode())
+        got, answer = read_answer(s, time.monotonic() + 5)
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+    assert got == status, head
+    for line in ("Content-Security-Policy: default-src 'self';", "X-Content-Type-Options: nosniff",
+                 "Referrer-Policy: strict-origin-when-cross-origin", "Cache-Control: no-store"):
+        assert "\r\n" + line in head, head
+    assert "object-src 'none'" in head and "frame-ancestors *" in head
+
+
 def test_the_production_command_runs_one_worker_a_core_and_no_control_socket(server):
     assert len(server.workers()) == default_workers({}) == len(os.sched_getaffinity(0))
     assert not any(server.home.iterdir()), list(server.home.iterdir())   # no $HOME/.gunicorn

@@ -165,8 +165,8 @@ def test_the_csv_export_has_a_row_a_hand_and_the_transfers(client):
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
     assert rows[0][:10] == ["hand", "entry", "E", "S", "W", "N", "Ann", "Bob", "Cy", "Di"]
     assert rows[3][:10] == ["3", "hand=123456789m234p55s by=self-draw seat=W", "Bob", "Cy", "Di", "Ann",
-                            "-32", "-32", "-32", "96"]
-    assert rows[5][6:10] == ["88", "-40", "-88", "40"]
+                            "'-32", "'-32", "'-32", "96"]
+    assert rows[5][6:10] == ["88", "'-40", "'-88", "40"]
     assert rows[7:] == [["payer", "payee", "amount"], ["Cy", "Ann", "88"], ["Bob", "Di", "40"]]
 
 

@@ -18,6 +18,7 @@ from markupsafe import escape
 from app.base.i18n import Msg, Text, pick_lang, say
 from app.web.common.i18n import LOCALES, gettext_in_locale, page_lang
 from app.web.common.present import permalink
+from app.web.serving.hosts import public_host, public_root, public_url
 
 bp = Blueprint("oembed", __name__)
 
@@ -110,13 +111,13 @@ def oembed():
     url = request.args.get("url", "")
     if not url:
         abort(400, description=Msg("name the calculator address to embed: {param}", param="url=…"))
-    frame = frame_for(url, request.host, current_app.extensions["rulesets"])
+    frame = frame_for(url, public_host(), current_app.extensions["rulesets"])
     if frame is None:
         abort(404, description=Msg("That address is not a calculator page that can be embedded."))
     max_width, max_height = _dimension("maxwidth"), _dimension("maxheight")
     width = min(DEFAULT_WIDTH, max_width or DEFAULT_WIDTH)
     height = min(frame.height, max_height or frame.height)
-    root = request.url_root.rstrip("/")
+    root = public_root()
     src = f"{root}{frame.path}" + (f"?{frame.query}" if frame.query else "")
     script = root + "/static/embed.js"
     title = framed_title(frame.title, pick_lang(_args(frame.query).get("lang")) or page_lang())
@@ -137,6 +138,7 @@ def discovery_link() -> str:
     """This page's oEmbed address, for its `<link rel="alternate">`; empty when it has none."""
     if request.method != "GET" or request.endpoint in (None, "static", "oembed.oembed"):
         return ""
-    if frame_for(request.url, request.host, current_app.extensions["rulesets"]) is None:
+    url = public_url()
+    if frame_for(url, public_host(), current_app.extensions["rulesets"]) is None:
         return ""
-    return "/oembed?" + urlencode({"url": request.url, "format": "json"})
+    return "/oembed?" + urlencode({"url": url, "format": "json"})

@@ -21,6 +21,7 @@ from flask import Flask, current_app, request
 from app.base.resources import PACKAGE as APP_PACKAGE
 
 from .compression import GZIP_SUFFIX
+from .hosts import public_root
 
 PAGE_MAX_AGE = 3600        # seconds a page or API answer may be kept (a deploy changes them)
 ERROR_MAX_AGE = 60         # a refusal of the same address is the same refusal
@@ -108,7 +109,8 @@ def _hash_static_links(endpoint: str, values: dict) -> None:
 
 
 def _current_etag() -> str:
-    return etag_for(current_app.config["BUILD_ID"], request.path, request.query_string)
+    # an answer may name its own absolute address (hosts.public_root): scheme and host count
+    return etag_for(current_app.config["BUILD_ID"], public_root() + request.path, request.query_string)
 
 
 def _cacheable() -> bool:
@@ -117,15 +119,46 @@ def _cacheable() -> bool:
 
 
 def _not_modified():
-    """304 for an address whose answer the client holds: nothing is computed or rendered."""
-    tag = _current_etag() if _cacheable() else None
-    if tag and (tag in request.if_none_match or tag + GZIP_SUFFIX in request.if_none_match):
-        response = current_app.response_class(status=304)
-        held = tag + GZIP_SUFFIX if tag + GZIP_SUFFIX in request.if_none_match else tag
-        response.set_etag(held)
-        response.headers["Cache-Control"] = f"public, max-age={PAGE_MAX_AGE}"
+    """304 for an address whose answer the client holds: nothing is computed or rendered.
+
+    Only for the representation this client would get: the gzipped one's tag when it accepts
+    gzip, the plain one's when it does not. `If-None-Match: *`, and a plain tag from a client
+    that accepts gzip (the answer may be too small to compress), are judged after the answer
+    (`not_modified_after`), where its status and encoding are known.
+    """
+    if not _cacheable():
+        return None
+    tag = _current_etag()
+    held = tag + GZIP_SUFFIX if request.accept_encodings["gzip"] > 0 else tag
+    if not _names(request.if_none_match, held):
+        return None
+    response = current_app.response_class(status=304)
+    response.set_etag(held)
+    response.headers["Cache-Control"] = f"public, max-age={PAGE_MAX_AGE}"
+    return response
+
+
+def _names(tags, tag: str) -> bool:
+    """Whether If-None-Match lists this very tag (a `*` alone is not a tag)."""
+    return tags.is_strong(tag) or tags.is_weak(tag)
+
+
+def not_modified_after(response):
+    """A cacheable 200 the client already holds (its tag, or `*`) becomes a 304 with no body.
+
+    Runs after compression, so the tag compared is the one this encoding carries; a 400, 404,
+    a redirect or a no-store answer is never turned into a 304.
+    """
+    if (response.status_code != 200 or request.method not in ("GET", "HEAD") or not request.if_none_match
+            or "public" not in response.headers.get("Cache-Control", "")):
         return response
-    return None
+    tag, _weak = response.get_etag()
+    if tag and (request.if_none_match.star_tag or _names(request.if_none_match, tag)):
+        response.status_code = 304
+        response.set_data(b"")
+        for name in ("Content-Encoding", "Content-Length", "Content-Type", "Content-Disposition"):
+            response.headers.pop(name, None)
+    return response
 
 
 def _cache_headers(response):
@@ -149,4 +182,4 @@ def _cache_headers(response):
     return response
 
 
-__all__ = ["install", "etag_for", "build_id", "static_hash", "PAGE_MAX_AGE", "STATIC_MAX_AGE"]
+__all__ = ["install", "not_modified_after", "etag_for", "build_id", "static_hash", "PAGE_MAX_AGE", "STATIC_MAX_AGE"]

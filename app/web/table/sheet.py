@@ -6,8 +6,6 @@ server and no cookie is set; static/app.js also keeps the last sheet in the brow
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Mapping
 from urllib.parse import urlencode
@@ -18,6 +16,7 @@ from wtforms import Form
 
 from app.base.errors import FieldError, HandError
 from app.hands.hand import SEATS
+from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import Calculation
 from app.scoring.payments import fmt
 from app.table.sheet import (
@@ -37,6 +36,7 @@ from app.table.sheet import (
     remove_entry,
     sheet_params,
 )
+from app.web.common.exports import csv_text
 from app.web.common.forms import DialsMixin, attach_errors, set_choices
 from app.web.common.i18n import page_lang, say_here, with_lang
 from app.web.common.present import canonical_params, form_data, permalink
@@ -144,11 +144,15 @@ def sheet_page():
             return redirect(with_lang(sheet_link(canonical(changed))) + "#hands")
         except HandError as err:
             errors += err.errors
+    status = 200
     if sheet is not None:
         try:
             night = price_sheet(sheet, rulesets)
         except HandError as err:
             errors += err.errors
+        except TooMuchWork as err:   # the sheet comes back as it was, the refusal beside its hands
+            errors.append(FieldError(err.field, err.message))
+            status = 413
     attach_errors(form, tuple(errors))
     loose = [e for e in errors if not _on_the_form(form, e)]
     link = with_lang(sheet_link(canonical(sheet))) if sheet is not None else ""
@@ -161,7 +165,7 @@ def sheet_page():
         breakdown_link=lambda entry: breakdown_link(entry, sheet),
         who=lambda row, seat: sheet.player(row.seats[SEATS.index(seat)]), print_view=args.get("view") == "print",
         state=sheet_params(canonical(sheet)) if sheet else {}, describe_entry=_describe_entry,
-        add_hand=_add_links(sheet)[0], add_round=_add_links(sheet)[1])
+        add_hand=_add_links(sheet)[0], add_round=_add_links(sheet)[1]), status
 
 
 def _on_the_form(form: Form, error: FieldError) -> bool:
@@ -213,33 +217,35 @@ def sheet_csv():
     params.update(_seats_arg(request.args))
     try:
         night = price_sheet(read_sheet(params, _names()), rulesets)
-    except HandError as err:
-        text = "field,message\n" + "".join(f"{e.field},{say_here(e.message)}\n" for e in err.errors)
-        return Response(text, 400, mimetype="text/csv")
+    except (HandError, TooMuchWork) as err:
+        refused = err.errors if isinstance(err, HandError) else (FieldError(err.field, err.message),)
+        text = csv_text([("field", "message"), *((e.field, say_here(e.message)) for e in refused)])
+        return Response(text, 400 if isinstance(err, HandError) else 413, mimetype="text/csv")
     return Response(night_csv(night), mimetype="text/csv", headers={
         "Content-Disposition": 'attachment; filename="mahjong-sheet.csv"'})
 
 
 def night_csv(night: Night) -> str:
-    """The night as a table: one row a hand, then the totals and who pays whom."""
+    """The night as a table: one row a hand, then the totals and who pays whom.
+
+    Every cell is quoted and made safe for spreadsheets (exports.csv_text): a name, a hand line
+    or a note that starts like a formula, and every negative amount, is written after a quote.
+    """
     sheet = night.sheet
-    # a name a spreadsheet would read as a formula is written as text
-    players = ["'" + name if name[:1] in "=+-@" else name for name in map(sheet.player, range(4))]
-    out = io.StringIO()
-    write = csv.writer(out, lineterminator="\n").writerow
+    players = [sheet.player(i) for i in range(4)]
     head = _csv_words()
-    write([head["hand"], head["entry"], *SEATS, *players, *[head["total of"] % {"player": p} for p in players],
-           head["note"]])
+    rows: list[list[object]] = [
+        [head["hand"], head["entry"], *SEATS, *players,
+         *[head["total of"] % {"player": p} for p in players], head["note"]]]
     for row in night.rows:
-        write([row.number, _describe_entry(row.entry), *[players[i] for i in row.seats],
-               *map(fmt, row.amounts), *map(fmt, row.running),
-               "; ".join(f"{e.field}: {say_here(e.message)}" for e in row.errors)])
-    write([head["total"], "", "", "", "", "", *map(fmt, night.totals), "", "", "", "", ""])
-    write([])
-    write([head["payer"], head["payee"], head["amount"]])
-    for t in night.transfers:
-        write([players[int(t.payer)], players[int(t.payee)], fmt(t.amount)])
-    return out.getvalue()
+        rows.append([row.number, _describe_entry(row.entry), *[players[i] for i in row.seats],
+                     *map(fmt, row.amounts), *map(fmt, row.running),
+                     "; ".join(f"{e.field}: {say_here(e.message)}" for e in row.errors)])
+    rows.append([head["total"], "", "", "", "", "", *map(fmt, night.totals), "", "", "", "", ""])
+    rows.append([])
+    rows.append([head["payer"], head["payee"], head["amount"]])
+    rows += [[players[int(t.payer)], players[int(t.payee)], fmt(t.amount)] for t in night.transfers]
+    return csv_text(rows)
 
 
 def _csv_words() -> dict[str, str]:

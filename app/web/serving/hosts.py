@@ -1,0 +1,53 @@
+"""Which host and scheme an absolute address names: never one a client made up unseen.
+
+An answer that names its own address (oEmbed's frame and script, a page's discovery link) is
+kept by caches for an hour, so what it names must be what caches key on. It is the configured
+public name (`MAHJONG_SERVER_NAME`) when there is one, else the request's own `Host` (which a
+cache keys on, and which `MAHJONG_TRUSTED_HOSTS` may restrict). `X-Forwarded-Host`,
+`-Proto`, `-Port` and `-For` are read only behind a proxy the configuration trusts
+(`MAHJONG_PROXY_HOPS`: how many proxies in front each set them, werkzeug's ProxyFix); by
+default nobody's are read (gunicorn's own reading of `X-Forwarded-Proto` is off too, in
+`server.py`).
+"""
+from __future__ import annotations
+
+from flask import Flask, current_app, request
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.sansio.utils import get_current_url
+
+
+def proxy_hops(value: str | None) -> int:
+    """The number of trusted proxies from the environment: 0 when unset.
+
+    >>> proxy_hops(None), proxy_hops(" 2 ")
+    (0, 2)
+    """
+    text = (value or "").strip()
+    if not text:
+        return 0
+    if not text.isdigit() or not 0 <= int(text) <= 10:
+        raise ValueError(f"MAHJONG_PROXY_HOPS: {value!r} is not a number of proxies from 0 to 10")
+    return int(text)
+
+
+def install(app: Flask) -> None:
+    """Behind `PROXY_HOPS` trusted proxies, take the client's host, scheme and port from them."""
+    hops = app.config["PROXY_HOPS"]
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
+
+
+def public_root() -> str:
+    """This calculator's absolute root, e.g. `https://mahjong.example.org` (no final slash)."""
+    return f"{request.scheme}://{public_host()}{request.script_root}"
+
+
+def public_host() -> str:
+    """The host name (and port) absolute addresses name."""
+    return current_app.config["SERVER_NAME"] or request.host
+
+
+def public_url() -> str:
+    """The current request's own address, made absolute on the public root."""
+    return get_current_url(request.scheme, public_host(), request.root_path, request.path,
+                           request.query_string)
