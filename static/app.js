@@ -43,6 +43,8 @@
     var action = new URL(form.getAttribute("action") || window.location.pathname, window.location.href);
     action.search = query.toString();
     var focusId = button.id;
+    var img = button.querySelector("img");
+    var removedCode = img ? (img.getAttribute("src") || "").split("#t")[1] : "";
     var main = document.getElementById("main");
     fetch(action.toString(), { credentials: "omit", headers: { "X-Requested-With": "fetch" } })
       .then(function (response) {
@@ -60,11 +62,11 @@
         var target = document.getElementById(focusId);
         if (!target && /^remove-/.test(focusId)) {
           var left = document.querySelectorAll("#hand-tiles button[name=remove]");
-          target = left.length ? left[left.length - 1] : null;
+          target = left.length ? left[left.length - 1] : document.getElementById("add-" + removedCode);
         }
         var shown = document.querySelector(".errors, .result");
         if (shown) {
-          shown.scrollIntoView({ block: "nearest" });
+          shown.scrollIntoView({ block: "start" });
         }
         if (target) { target.focus({ preventScroll: !!shown }); }
       })
