@@ -26,6 +26,7 @@
   // the same buttons submit the form and the page reloads. No storage, no cookies.
   var PICKER = /^(add|remove|make|unmeld|clear|undraft)$/;
   var busy = false;
+  var pending = [];   // taps made while the last one was on its way, replayed in order
   document.addEventListener("submit", function (event) {
     var form = event.target;
     var button = event.submitter;
@@ -34,7 +35,7 @@
       return;
     }
     event.preventDefault();
-    if (busy) { return; }
+    if (busy) { pending.push([form.id, button.name, button.value]); return; }
     busy = true;
     var data = new FormData(form);
     data.append(button.name, button.value);
@@ -71,7 +72,14 @@
         if (target) { target.focus({ preventScroll: !!shown }); }
       })
       .catch(function () { window.location.assign(action.toString()); })
-      .then(function () { busy = false; });
+      .then(function () {
+        busy = false;
+        var next = pending.shift();
+        var again = next && document.getElementById(next[0]);
+        var same = again && again.querySelector("button[name='" + next[1] + "'][value='" +
+                                                 next[2].replace(/'/g, "") + "']");
+        if (same) { same.click(); } else { pending = []; }
+      });
   });
 
   // Inside an iframe: tell the parent page our height so it can fit the frame. The height of
