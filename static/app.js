@@ -3,13 +3,13 @@
   "use strict";
 
   // Changing the rules re-opens the page under the new ruleset at once.
-  var rulesForm = document.getElementById("rules-form");
-  if (rulesForm) {
-    var select = rulesForm.querySelector("select[name=rules]");
-    if (select) {
-      select.addEventListener("change", function () { rulesForm.submit(); });
+  // (listened for on the document: the picker below replaces the page's <main>)
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (select.name === "rules" && select.form && select.form.id === "rules-form") {
+      select.form.submit();
     }
-  }
+  });
 
   // After a tile was added or removed (the page came back at #add-<tile> or #remove-<place>),
   // keep the keyboard there.
@@ -19,6 +19,68 @@
       picked.focus();
     }
   }
+
+  // The tile picker without a page load: a picker button's GET is fetched (the server applies
+  // the tap and renders the page, so there is one engine), the new <main> replaces the old one
+  // and the address follows (history.replaceState keeps the permalink right). Without this
+  // the same buttons submit the form and the page reloads. No storage, no cookies.
+  var PICKER = /^(add|remove|make|unmeld|clear|undraft)$/;
+  var busy = false;
+  var pending = [];   // taps made while the last one was on its way, replayed in order
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var button = event.submitter;
+    if (!button || !PICKER.test(button.name || "") || !window.fetch || !window.DOMParser ||
+        !window.history || !history.replaceState || (form.method || "get").toLowerCase() !== "get") {
+      return;
+    }
+    event.preventDefault();
+    if (busy) { pending.push([form.id, button.name, button.value]); return; }
+    busy = true;
+    var data = new FormData(form);
+    data.append(button.name, button.value);
+    var query = new URLSearchParams();
+    data.forEach(function (value, key) { if (typeof value === "string") { query.append(key, value); } });
+    var action = new URL(form.getAttribute("action") || window.location.pathname, window.location.href);
+    action.search = query.toString();
+    var focusId = button.id;
+    var img = button.querySelector("img");
+    var removedCode = img ? (img.getAttribute("src") || "").split("#t")[1] : "";
+    var main = document.getElementById("main");
+    fetch(action.toString(), { credentials: "omit", headers: { "X-Requested-With": "fetch" } })
+      .then(function (response) {
+        return response.text().then(function (text) { return { url: response.url, text: text }; });
+      })
+      .then(function (got) {
+        var next = new DOMParser().parseFromString(got.text, "text/html");
+        var fresh = next.getElementById("main");
+        if (!fresh || !main) { window.location.assign(got.url); return; }
+        var keep = window.scrollY;
+        main.innerHTML = fresh.innerHTML;
+        document.title = next.title;
+        history.replaceState(null, "", got.url);
+        window.scrollTo(0, keep);
+        var target = document.getElementById(focusId);
+        if (!target && /^remove-/.test(focusId)) {
+          var left = document.querySelectorAll("#hand-tiles button[name=remove]");
+          target = left.length ? left[left.length - 1] : document.getElementById("add-" + removedCode);
+        }
+        var shown = document.querySelector(".errors, .result");
+        if (shown) {
+          shown.scrollIntoView({ block: "start" });
+        }
+        if (target) { target.focus({ preventScroll: !!shown }); }
+      })
+      .catch(function () { window.location.assign(action.toString()); })
+      .then(function () {
+        busy = false;
+        var next = pending.shift();
+        var again = next && document.getElementById(next[0]);
+        var same = again && again.querySelector("button[name='" + next[1] + "'][value='" +
+                                                 next[2].replace(/'/g, "") + "']");
+        if (same) { same.click(); } else { pending = []; }
+      });
+  });
 
   // Inside an iframe: tell the parent page our height so it can fit the frame. The height of
   // the page's content, not scrollHeight: that is never less than the frame, so a frame made

@@ -57,7 +57,7 @@ def test_pick_a_hand_tile_by_tile_and_score_it(page: Page, api):
     expect(page.get_by_label("Hand: concealed tiles")).to_have_value("123456789m234p55s")
 
     page.get_by_label("Self-draw 自摸").check()
-    page.get_by_label("Winner's seat").select_option("S")
+    page.get_by_role("radiogroup", name="Winner's seat").get_by_label("South", exact=False).check()
     page.get_by_role("button", name="Score", exact=True).first.click()
 
     want = api("/api/score", rules="hong-kong-course", hand="123456789m234p55s",
@@ -206,7 +206,7 @@ def test_embedded_on_another_site_scores_and_fits_its_frame(page: Page, lesson_s
 
     frame.get_by_label("Hand: concealed tiles").fill("123m456m789m234p55s")
     frame.get_by_label("Self-draw 自摸").check()
-    frame.get_by_label("Winner's seat").select_option("S")
+    frame.get_by_role("radiogroup", name="Winner's seat").get_by_label("South", exact=False).check()
     frame.get_by_role("button", name="Score", exact=True).first.click()
 
     want = api("/api/score", rules="hong-kong-course", hand="123m456m789m234p55s",

@@ -47,9 +47,9 @@ def tap_hand(page: Page, how: str, seat: str, discarder: str) -> None:
         page.get_by_role("button", name=re.compile(rf"^Add {code[0]} {TILE_NAMES[code[1]]}")).click()
         expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(n)
     page.get_by_label("Self-draw 自摸" if how == "self-draw" else "On a discard 出銃").check()
-    page.get_by_label("Winner's seat").select_option(seat)
+    page.get_by_role("radiogroup", name="Winner's seat").locator(f"input[value='{seat}']").check()
     if discarder:
-        page.get_by_label("Discarder").select_option(discarder)
+        page.get_by_role("radiogroup", name="Discarder").locator(f"input[value='{discarder}']").check()
     page.get_by_role("button", name="Score", exact=True).first.click()
     expect(table(page, "Fan breakdown")).to_be_visible()
     page.get_by_role("link", name="Add to the sheet").click()

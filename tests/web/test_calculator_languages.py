@@ -60,7 +60,7 @@ def test_an_error_apart_from_the_fields_names_its_field_in_the_page_language(cli
 ])
 def test_the_discarder_is_named_in_the_familys_own_term(client, url, discarder, payment):
     page = _page(client, url)
-    assert f'<label for="discarder">{discarder}</label>' in page
+    assert f'<span id="discarder-legend" class="label">{discarder}</span>' in page
     assert f'<label for="payment">{payment}</label>' in page
 
 

@@ -19,6 +19,7 @@ from app.web.common.forms import (
     attach_errors,
     set_choices,
 )
+from app.web.common.i18n import with_lang
 from app.web.common.picker import (
     MELD_KINDS,
     PICKER_ACTIONS,
@@ -61,7 +62,7 @@ def _calculator(embed: bool):
         edited, problem = apply_picker(params, action)
         if problem is None:
             link = permalink_with_picker(edited, "/embed" if embed else "/")
-            return redirect(link + focus_after(action, params, edited))
+            return redirect(with_lang(link) + focus_after(action, params, edited))
         params = edited
     ruleset, rulesets = _ruleset(params)
     shown = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]

@@ -88,6 +88,14 @@ class LenientSelectField(SelectField):
         pass
 
 
+class LenientRadioField(RadioField):
+    """One-tap choices; none is ticked until the player taps one, so an untouched field is
+    not sent and the core says what it assumed (a discard, the East seat)."""
+
+    def pre_validate(self, form) -> None:
+        pass
+
+
 class DialsMixin:
     """The dials and switches every mode shares."""
 
@@ -98,11 +106,10 @@ class DialsMixin:
     payment = LenientSelectField(lazy_gettext("Who pays on a discard"))
     stake = StringField(lazy_gettext("Stake"))
     options = MultiCheckboxField(lazy_gettext("House rules"))
-    by = RadioField(lazy_gettext("How the hand was won"),
-                    choices=choices([("discard", "On a discard 出銃"), ("self-draw", "Self-draw 自摸")]),
-                    default="discard")
-    seat = LenientSelectField(lazy_gettext("Winner's seat"), choices=SEAT_CHOICES, default="E")
-    discarder = LenientSelectField(lazy_gettext("Discarder"))
+    by = LenientRadioField(lazy_gettext("How the hand was won"),
+                           choices=choices([("discard", "On a discard 出銃"), ("self-draw", "Self-draw 自摸")]))
+    seat = LenientRadioField(lazy_gettext("Winner's seat"), choices=SEAT_CHOICES)
+    discarder = LenientRadioField(lazy_gettext("Discarder"))
     won = MultiCheckboxField(lazy_gettext("Already won this round"), choices=SEAT_CHOICES)
     liable = LenientSelectField(lazy_gettext("Liable player 包牌"))
 
@@ -116,7 +123,7 @@ class CalculatorForm(DialsMixin, Form):
     draft = StringField(lazy_gettext("Meld being built"))
     target = RadioField(lazy_gettext("Tiles you pick go to"),
                         choices=choices([("hand", "the hand"), ("meld", "a new meld")]), default="hand")
-    round = LenientSelectField(lazy_gettext("Round wind"), choices=SEAT_CHOICES, default="E")
+    round = LenientSelectField(lazy_gettext("Round wind"), choices=SEAT_CHOICES)
     flowers = MultiCheckboxField(lazy_gettext("Flowers"), choices=choices(
         (str(i), n) for i, n in enumerate(BONUS_NAMES["flowers"], 1)))
     seasons = MultiCheckboxField(lazy_gettext("Seasons"), choices=choices(
@@ -181,9 +188,11 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
     form.options.choices = choices(options)
     words = ruleset.words_in(lang)
     seats = choices(seat_labels(words).items())
-    for name in ("seat", "round", "won"):
+    for name in ("seat", "won"):
         if hasattr(form, name):
             getattr(form, name).choices = seats
+    if hasattr(form, "round"):   # left as it is, the round is said as assumed (the East round)
+        form.round.choices = choices([("", _("not said (East)"))]) + seats
     form.by.choices = choices([("discard", _both("On a discard", words.discard)),
                                ("self-draw", _both("Self-draw", words.self_draw))])
     if hasattr(form, "missing"):

@@ -56,8 +56,11 @@ def focus_after(action: str, params: dict[str, str], edited: dict[str, str]) -> 
     """The fragment that brings keyboard focus back where the click was (app.js focuses it).
 
     After adding: the tile just picked. After removing a tile from the hand: the tile now in
-    its place (or the last one), else the palette tile of the one removed.
+    its place (or the last one), else the palette tile of the one removed. A tile that makes
+    the hand complete (13 tiles: the waits; 14: the score) brings the result into view.
     """
+    if action == "add" and edited.get("target") != "meld" and tile_count(edited) >= 13:
+        return "#result"
     if action == "add" and params["add"] in TILE_BY_CODE:
         return f"#add-{params['add']}"
     if action == "remove":

@@ -1,0 +1,123 @@
+"""The tile picker tapped as a browser without JavaScript would: each tap submits the whole
+form by GET, the view redirects to the new hand. The page keeps its language on every tap,
+and what the player never set is said as assumed, even though the form carried the fields."""
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import pytest
+
+from app.hands.tiles import parse_tiles
+from app.web import create_app
+
+HAND_A = "123m456m789m234p55s"
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app().test_client()
+
+
+class _Form(HTMLParser):
+    """The pairs the calculator form sends as it stands (hidden and text inputs, checked boxes
+    and radios, selected options), and the page's `<html lang>`."""
+
+    def __init__(self, form_id: str):
+        super().__init__()
+        self.form_id, self.inside, self.pairs, self.lang = form_id, False, [], None
+        self.select: str | None = None
+        self.first_option: tuple[str, str] | None = None
+        self.selected = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "html":
+            self.lang = a.get("lang")
+        if tag == "form":
+            self.inside = a.get("id") == self.form_id
+        if not self.inside:
+            return
+        if tag == "input" and a.get("name"):
+            kind = a.get("type", "text")
+            if kind in ("checkbox", "radio"):
+                if "checked" in a:
+                    self.pairs.append((a["name"], a.get("value", "on")))
+            elif kind != "submit":
+                self.pairs.append((a["name"], a.get("value") or ""))
+        elif tag == "select":
+            self.select, self.first_option, self.selected = a.get("name"), None, False
+        elif tag == "option" and self.select:
+            if self.first_option is None:
+                self.first_option = (self.select, a.get("value", ""))
+            if "selected" in a:
+                self.pairs.append((self.select, a.get("value", "")))
+                self.selected = True
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+        elif tag == "select" and self.select:
+            if not self.selected and self.first_option:
+                self.pairs.append(self.first_option)
+            self.select = None
+
+
+def _page(client, url: str):
+    response = client.get(url)
+    assert response.status_code == 200, url
+    html = response.get_data(as_text=True)
+    form = _Form("calculator-form")
+    form.feed(html)
+    return html, form
+
+
+def _tap(client, url: str, name: str, value: str, lang: str | None, extra=()):
+    """Submit the page's form with one picker button; follow the redirect; check the language."""
+    _, form = _page(client, url)
+    query = urlencode(form.pairs + list(extra) + [(name, value)])
+    response = client.get(urlsplit(url).path + "?" + query)
+    assert response.status_code == 302, (name, value)
+    location = response.headers["Location"]
+    assert dict(parse_qsl(urlsplit(location).query)).get("lang") == lang, location
+    after, form = _page(client, location.split("#")[0])
+    assert form.lang == (lang or "en")
+    return location.split("#")[0], after
+
+
+@pytest.mark.parametrize("lang", [None, "zh-Hant", "zh-Hans"])
+def test_every_picker_tap_keeps_the_page_language(client, lang):
+    url = "/?rules=hong-kong" + (f"&lang={lang}" if lang else "")
+    for tile in parse_tiles("123m4p"):
+        url, _ = _tap(client, url, "add", tile.code, lang)
+    url, _ = _tap(client, url, "remove", "0", lang)
+    for code in ("7z", "7z", "7z"):   # "a new meld" ticked: its radio goes with the tap
+        url, _ = _tap(client, url, "add", code, lang, extra=[("target", "meld")])
+    url, html = _tap(client, url, "make", "pong", lang)
+    assert "melds=777z" in url
+    url, _ = _tap(client, url, "unmeld", "0", lang)
+    url, _ = _tap(client, url, "clear", "1", lang)
+    assert "hand=" not in url
+
+
+@pytest.mark.parametrize("lang, by, seat", [(None, "by = discard", "seat = E"),
+                                            ("zh-Hant", "胡牌方式 = 出銃", "贏家座位 = 東"),
+                                            ("zh-Hans", "= 出铳", "= 东")])
+def test_hand_a_picked_tile_by_tile_says_the_way_of_winning_and_the_seat_were_assumed(
+        client, lang, by, seat):
+    url = "/?rules=hong-kong" + (f"&lang={lang}" if lang else "")
+    for tile in parse_tiles(HAND_A):
+        url, html = _tap(client, url, "add", tile.code, lang)
+    assert "by=" not in url and "seat=" not in url   # the untouched radios were not sent
+    assumed = html.split('class="assumed"', 1)[1].split("</div>", 1)[0]
+    assert by in assumed and seat in assumed
+
+
+def test_a_tap_after_choosing_self_draw_and_south_keeps_them_and_scores_hand_a_at_4_fan(client):
+    url = "/?rules=hong-kong&by=self-draw&seat=S"
+    for tile in parse_tiles(HAND_A):
+        url, html = _tap(client, url, "add", tile.code, None)
+    assert "by=self-draw" in url and "seat=S" in url
+    assert "4 fan under" in html
+    assumed = html.split('class="assumed"', 1)[1].split("</div>", 1)[0] if 'class="assumed"' in html else ""
+    assert "by =" not in assumed and "seat =" not in assumed
