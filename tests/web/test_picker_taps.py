@@ -100,9 +100,10 @@ def test_every_picker_tap_keeps_the_page_language(client, lang):
     assert "hand=" not in url
 
 
-@pytest.mark.parametrize("lang, by, seat", [(None, "by = discard", "seat = E"),
-                                            ("zh-Hant", "胡牌方式 = 出銃", "贏家座位 = 東"),
-                                            ("zh-Hans", "= 出铳", "= 东")])
+@pytest.mark.parametrize("lang, by, seat", [(None, "How the hand was won: discard",
+                                             "Winner&#39;s seat: E"),
+                                            ("zh-Hant", "食糊方式 = 出銃", "贏家座位 = 東"),
+                                            ("zh-Hans", "食糊方式 = 出铳", "赢家座位 = 东")])
 def test_hand_a_picked_tile_by_tile_says_the_way_of_winning_and_the_seat_were_assumed(
         client, lang, by, seat):
     url = "/?rules=hong-kong" + (f"&lang={lang}" if lang else "")
