@@ -269,6 +269,7 @@ class Ruleset:
     by_id: Mapping[str, Pattern] = field(default_factory=dict)
     packages: tuple[Pattern, ...] = ()   # present exactly when every pattern they require is
     conflicts: Mapping[str, frozenset[str]] = field(default_factory=dict)  # cannot both count
+    never_together: Mapping[str, frozenset[str]] = field(default_factory=dict)  # cannot both be held
     examples: tuple[WorkedExample, ...] = ()
     settlement: SettlementRules | None = None
     conditions: Conditions = NO_CONDITIONS   # what cannot happen at this family's table

@@ -256,10 +256,15 @@ def _table(ruleset: Ruleset, raw_winner: str, raw_seat: str, raw_discarder: str,
                  liable), assumed
 
 
+NO_TICKS = "none"   # `ticks=none`: a hand in which no pattern counts (a 0-fan chicken)
+
+
 def read_ticks(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, int]:
-    """Ticked pattern ids, `id*2` or a repeated id counting an item twice."""
+    """Ticked pattern ids, `id*2` or a repeated id counting an item twice; `none` for none."""
     ticks: dict[str, int] = {}
     tokens = [t for t in re.split(r"[,\s]+", params.get("ticks", "").strip()) if t]
+    if tokens == [NO_TICKS]:
+        return ticks
     if len(tokens) > MAX_TICKS:
         raise HandError.single("ticks", Msg("{n} ticks is too many (at most {most})",
                                             n=len(tokens), most=MAX_TICKS))
@@ -282,6 +287,22 @@ def read_ticks(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, int]:
                                                 " such as dragon pongs take a count (ticked"
                                                 " {count})", pattern=pattern.name, count=count))
     return ticks
+
+
+TICK_TABLE_KEYS = ("seat", "won", "liable", "options", "min", "cap", "curve", "payment", "stake")
+
+
+def tick_params(calc: Calculation, given: Mapping[str, str]) -> dict[str, str]:
+    """The same win in tick-box mode: the patterns that counted, the way of winning and the
+    discarder actually used, the table and dials as given, so that it prices the same."""
+    ticks = ",".join(f"{i.pattern.id}*{i.count}" if i.count > 1 else i.pattern.id
+                     for i in calc.score.counted) or NO_TICKS
+    out = {k: v for k, v in given.items() if k in TICK_TABLE_KEYS and v.strip()}
+    out.update(rules=calc.ruleset.id, ticks=ticks, by=calc.table.by.value,
+               seat=calc.table.winner)
+    if calc.table.discarder is not None:
+        out["discarder"] = calc.table.discarder
+    return out
 
 
 def _ticks_by(params: Mapping[str, str], ticks: Mapping[str, int], ruleset: Ruleset) -> WinBy:
@@ -315,6 +336,10 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
         refuse(tick_errors(ruleset, ticks, by, bool(params.get("by", "").strip()),
                            params.get("seat", "E")))
         result = score_ticks(ticks, ruleset, settings, by)
+    elif "ticks" in params and not (params.get("hand", "").strip() or params.get("fan", "").strip()):
+        raise HandError.single("ticks", Msg("tick the patterns that count, or give {none} for a"
+                                            " hand in which none counts",
+                                            none=f"ticks={NO_TICKS}"))
     elif params.get("fan", "").strip() and not params.get("hand", "").strip():
         by = _by_value(params.get("by", "").strip() or "discard")
         fan = _whole(params.get("fan", ""), "fan", 0, (0, 10_000), errors := [])
