@@ -32,7 +32,7 @@ def build_requests() -> list[dict]:
     """Every request to record: method, url and, for POST, the JSON body."""
     import yaml
 
-    from tests import test_languages
+    from tests.web import test_languages
     from tests.scoring.test_golden import FILES
     from tests.web.test_rounds_web import parse_round_text
 
