@@ -32,8 +32,8 @@ def build_requests() -> list[dict]:
     """Every request to record: method, url and, for POST, the JSON body."""
     import yaml
 
-    from tests.web import test_languages
     from tests.scoring.test_golden import FILES
+    from tests.web import test_languages
     from tests.web.test_rounds_web import parse_round_text
 
     requests: list[dict] = []
