@@ -21,15 +21,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from app.base.errors import FieldError, HandError, NotationError
+from app.base.errors import FieldError, HandError, NotationError, refuse
 from app.base.i18n import Msg, Text
 from app.hands.description import message_of, parse_hand
 from app.hands.efficiency import DiscardOption, Table, counts_of, discard_options, form_shanten
-from app.hands.hand import Hand
+from app.hands.hand import Hand, WinBy
 from app.hands.phrases import plain
 from app.hands.tiles import NUM_KINDS, PLAYING_TILES, canonical, format_tiles, parse_tiles
+from app.rules.conditions import liability_errors
 from app.rules.model import Amount, Ruleset
-from app.scoring.calculation import WaitValue, calculate_waits, read_ruleset, read_settings
+from app.scoring.calculation import (
+    WaitValue,
+    calculate_waits,
+    read_ruleset,
+    read_seats,
+    read_settings,
+    read_table,
+)
 from app.scoring.payments import fmt
 from app.scoring.selection import Settings, check_tiles
 
@@ -212,6 +220,7 @@ def calculate_discards(params: Mapping[str, str],
     if ctx.missing and not ruleset.missing_suit:
         raise HandError.single("missing", Msg("{rules} has no declared missing suit",
                                               rules=plain(ruleset.name)))
+    _check_table(params, ruleset, hand)
     seen = read_seen(params.get("seen", ""), hand, ruleset)
     table = Table(honours=ruleset.honours, missing=ctx.missing, seen=seen)
     rules = ruleset.shape_rules(settings.options)
@@ -227,6 +236,19 @@ def calculate_discards(params: Mapping[str, str],
     return DiscardResult(ruleset, settings, hand, table,
                          form_shanten(concealed, melds, rules, table).best, tuple(choices),
                          dict(params))
+
+
+def _check_table(params: Mapping[str, str], ruleset: Ruleset, hand: Hand) -> None:
+    """Refuse, once, a table /api/score refuses with the same fields: seats that disagree, a
+    winner among `won`, `won` or `liable` where the family has no such thing."""
+    seated, _ = read_seats(params)
+    by = hand.context.by
+    if not params.get("by", "").strip() and not params.get("discarder", "").strip():
+        by = WinBy.SELF_DRAW   # not won yet: no discarder to assume (ruling 82)
+    read_table(seated, ruleset, by, hand.context.events)
+    liable = seated.get("liable", "").strip()
+    if liable and not ruleset.liability:
+        refuse(liability_errors(ruleset, by, None, liable, (), None))
 
 
 def _choice(option: DiscardOption, hand: Hand, params: Mapping[str, str], ruleset: Ruleset,

@@ -239,3 +239,27 @@ def test_a_hand_of_the_wrong_size_is_refused_as_a_hand_about_to_discard_in_eithe
                        " melds, type 8 concealed tiles")
     chinese = client.get("/api/discard", query_string={**query, "lang": "zh-Hant"}).get_json()
     assert chinese["errors"][0]["message"].startswith("手上 5 張加 2 組牌，共 11 張；打牌前要有 14 張")
+
+
+@pytest.mark.parametrize("params, field, words", [
+    ({"rules": "hong-kong", "hand": "456m789p23s55p7z", "melds": "123m", "won": "S"}, "won",
+     "ends the hand at the first win"),
+    ({"rules": "hong-kong", "hand": "456m789p23s55p7z", "melds": "123m", "liable": "S"}, "liable",
+     "has no liability rule"),
+    ({"rules": "sichuan", "hand": "123p456p789p2355s9m", "missing": "m", "won": "E"}, "won",
+     "E is the winner of this hand"),
+])
+def test_a_table_the_scorer_refuses_is_refused_once_with_the_same_field(params, field, words):
+    with pytest.raises(HandError) as err:
+        calculate_discards(params)
+    assert [e.field for e in err.value.errors] == [field]
+    assert words in str(err.value.errors[0].message)
+    client = create_app().test_client()
+    answer = client.get("/api/discard", query_string=params)
+    assert answer.status_code == 400
+    assert [e["field"] for e in answer.get_json()["errors"]] == [field]
+
+
+def test_a_player_who_already_won_is_no_discarder_to_assume_before_the_win():
+    # blood battle: S has won; the hand still waits, so nobody is the discarder yet
+    assert discards(rules="sichuan", hand="123p456p789p2355s9m", missing="m", won="S")
