@@ -398,6 +398,27 @@ class WaitValue:
     left: int
     calculation: Calculation | None   # None: the tiles complete, but the rules refuse the win
     refusal: str = ""
+    # the same win priced as a self-draw, when the request gave no way of winning: a hand that
+    # has not won yet may win either way (ruling 82)
+    self_drawn: Calculation | None = None
+
+    @property
+    def winning(self) -> Calculation | None:
+        """The pricing that reaches the minimum: as asked (a discard by default), else self-drawn."""
+        for calc in (self.calculation, self.self_drawn):
+            if calc is not None and not calc.score.below_minimum:
+                return calc
+        return None
+
+    @property
+    def can_win(self) -> bool:
+        """The win reaches the minimum on a discard or by self-draw (either, with no `by`)."""
+        return self.winning is not None
+
+    @property
+    def only_self_draw(self) -> bool:
+        """It wins only by self-draw: as a discard it is refused or below the minimum."""
+        return self.winning is not None and self.winning is self.self_drawn
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,9 +439,13 @@ class WaitsResult:
 
     @property
     def ready(self) -> bool:
-        """Ready: at least one wait wins under the rules (a win below the minimum does not)."""
-        return any(w.calculation is not None and not w.calculation.score.below_minimum
-                   for w in self.waits)
+        """Ready in shape: some tile completes the hand (the same `ready` as discard advice)."""
+        return bool(self.waits)
+
+    @property
+    def can_win(self) -> bool:
+        """Some wait wins under the rules and dials, either way of winning (ruling 82)."""
+        return any(w.can_win for w in self.waits)
 
 
 def calculate_waits(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> WaitsResult:
@@ -428,20 +453,30 @@ def calculate_waits(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] |
     ruleset = read_ruleset(params, rulesets)
     settings = read_settings(params, ruleset)
     hand = parse_hand(params, complete=False)
+    either_way = not params.get("by", "").strip()   # ruling 82: not won yet, no way known
     found = []
     for wait in waits(hand, ruleset.shape_rules(settings.options)):
         trial = dict(params)
         trial["hand"] = format_tiles(hand.concealed + (wait.tile,))
         trial["win"] = wait.tile.code
-        try:
-            found.append(WaitValue(wait.tile, wait.left, calculate(trial, rulesets)))
-        except HandError as err:
-            found.append(WaitValue(wait.tile, wait.left, None,
-                                   listing((e.message for e in err.errors), SEMICOLON)))
+        calc, refusal = _priced(trial, rulesets)
+        self_drawn = None
+        if either_way and (calc is None or calc.score.below_minimum):
+            self_drawn, _ = _priced({**trial, "by": WinBy.SELF_DRAW.value}, rulesets)
+        found.append(WaitValue(wait.tile, wait.left, calc, refusal, self_drawn))
     result = WaitsResult(ruleset, hand, tuple(found))
-    if result.ready:
+    if result.can_win:
         return result
     return replace(result, house_rules=_house_rule_waits(ruleset, settings.options, hand))
+
+
+def _priced(trial: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None
+            ) -> tuple[Calculation | None, str]:
+    """One wait's win priced, or None and why the rules refuse it."""
+    try:
+        return calculate(trial, rulesets), ""
+    except HandError as err:
+        return None, listing((e.message for e in err.errors), SEMICOLON)
 
 
 def _house_rule_waits(ruleset: Ruleset, options: frozenset[str], hand: Hand
