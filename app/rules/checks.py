@@ -543,10 +543,14 @@ def _curves(c: _Checker, value: Any) -> dict[str, Curve]:
 def _payments(c: _Checker, value: Any, curves: dict[str, Curve]) -> dict[str, PaymentRule]:
     out: dict[str, PaymentRule] = {}
     for path, data in c.entries(value, "payments", "a list of payment conventions",
-                                ("id", "name", "discard", "self_draw"), ("explain", "curve", "unit")):
+                                ("id", "name", "discard", "self_draw"),
+                                ("explain", "curve", "fixed_curve", "unit")):
         curve = data.get("curve")
         if curve is not None and curve not in curves:
             raise c.fail(f"{path}.curve", f"unknown curve {curve!r}")
+        fixed = c.flag(data, "fixed_curve", path)
+        if fixed and curve is None:
+            raise c.fail(f"{path}.fixed_curve", "a convention that fixes its table needs `curve`")
         discard = c.mapping(data["discard"], f"{path}.discard", ("discarder", "others"), ())
         self_draw = c.mapping(data["self_draw"], f"{path}.self_draw", ("each",), ("plus",))
         pid = c.ident(data["id"], f"{path}.id")
@@ -557,6 +561,7 @@ def _payments(c: _Checker, value: Any, curves: dict[str, Curve]) -> dict[str, Pa
             c.number(discard["others"], f"{path}.discard.others"),
             c.number(self_draw["each"], f"{path}.self_draw.each"),
             c.number(self_draw.get("plus", 0), f"{path}.self_draw.plus"),
+            fixed,
         )
     return out
 

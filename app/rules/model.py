@@ -106,6 +106,7 @@ class PaymentRule:
     others: Amount
     self_draw_each: Amount
     self_draw_plus: Amount = 0
+    fixed_curve: bool = False   # defined on its own curve: another curve= is refused (ruling 85)
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,8 +110,16 @@ def _settings(ruleset: Ruleset, raw_min: str, raw_cap: str, raw_payment: str, ra
     if curve and curve not in ruleset.curves:
         errors.append(FieldError("curve", Msg("unknown curve {curve}; choose one of {ids}",
                                               curve=repr(curve[:40]), ids=listing(ruleset.curves))))
-    if not curve and payment in ruleset.payments:
-        curve = ruleset.payments[payment].curve or d.curve
+    rule = ruleset.payments.get(payment)
+    if curve and rule is not None and rule.fixed_curve and curve != rule.curve:
+        errors.append(FieldError("curve", Msg("{payment} is defined on its own table, {curve}"
+                                              " (ruling 85); leave curve out or choose a"
+                                              " convention that takes {asked}",
+                                              payment=rule.name,
+                                              curve=ruleset.curves[rule.curve].name,
+                                              asked=repr(curve[:40]))))
+    if not curve and rule is not None:
+        curve = rule.curve or d.curve
     stake = _stake(raw_stake.strip(), d.stake, errors)
     named = [o for o in re.split(r"[,\s]+", raw_options.strip()) if o]
     for option in named:
