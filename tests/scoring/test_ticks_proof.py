@@ -9,7 +9,8 @@ every meld kind, events, bonus tiles, switches), under each family:
   minimum, and every payment.
 
 The draw is seeded (the same hands every run). MAHJONG_PROOF_HANDS sets how many are drawn per
-family (default 10000: the five families in about 35 s on 2 cores); 30000 took 3.5 minutes.
+family (default 10000, of which 6,600-8,800 are accepted: the five families in about 20 s on
+2 cores); 30000 took 3.5 minutes on a busy machine.
 """
 from __future__ import annotations
 
