@@ -8,8 +8,10 @@ priced as /api/waits prices it (calculate_waits) under the request's dials.
 Order, best first (DISCARD_ORDER says it in words):
 1. Sichuan: while the hand holds its declared missing suit, discards of that suit first
    (the hand cannot win until the suit is gone);
-2. fewer tiles from ready (shanten);
-3. more improving tiles neither held nor seen;
+2. fewer tiles from ready (shanten), a ready hand that cannot win counting as one tile from
+   ready; among equal shanten, the discards that can win first (rulings 82-83: with no `by`,
+   a wait can win if it reaches the minimum on a discard or by self-draw);
+3. more improving tiles neither held nor seen (a wait that never wins is none);
 4. more value in the waits: the sum over winning waits of copies left x what the winner
    collects;
 5. tile order.
@@ -21,22 +23,31 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from app.base.errors import FieldError, HandError, NotationError
+from app.base.errors import FieldError, HandError, NotationError, refuse
 from app.base.i18n import Msg, Text
 from app.hands.description import message_of, parse_hand
 from app.hands.efficiency import DiscardOption, Table, counts_of, discard_options, form_shanten
-from app.hands.hand import Hand
+from app.hands.hand import Hand, WinBy
 from app.hands.phrases import plain
 from app.hands.tiles import NUM_KINDS, PLAYING_TILES, canonical, format_tiles, parse_tiles
+from app.rules.conditions import liability_errors
 from app.rules.model import Amount, Ruleset
-from app.scoring.calculation import WaitValue, calculate_waits, read_ruleset, read_settings
+from app.scoring.calculation import (
+    WaitValue,
+    calculate_waits,
+    read_ruleset,
+    read_seats,
+    read_settings,
+    read_table,
+)
 from app.scoring.payments import fmt
 from app.scoring.selection import Settings, check_tiles
 
 MAX_SEEN_LENGTH = 200   # characters: a whole table's discards fit
 DISCARD_ORDER = Msg("the missing suit first while it is held (Sichuan), then fewer tiles from"
-                    " ready, then more improving tiles left unseen, then more value in the waits"
-                    " (copies left x what the winner collects)")
+                    " ready (a ready hand that cannot win counts as one tile from ready; among"
+                    " equal, those that can win first), then more improving tiles left unseen,"
+                    " then more value in the waits (copies left x what the winner collects)")
 SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo"}
 # Request fields the waits' pricing must not see: its own winning tile replaces `win`, and
 # tick-box or fan-total modes would price something other than the tiles.
@@ -55,14 +66,14 @@ class PricedWait:
 
     @property
     def wins(self) -> bool:
-        calc = self.value.calculation
-        return calc is not None and not calc.score.below_minimum
+        """It reaches the minimum on a discard or by self-draw (ruling 82)."""
+        return self.value.can_win
 
     @property
     def collects(self) -> Amount:
-        """What the winner collects on this tile (0 when it cannot win)."""
-        calc = self.value.calculation
-        if calc is None or calc.score.below_minimum:
+        """What the winner collects on this tile, the way it wins (0 when it cannot win)."""
+        calc = self.value.winning
+        if calc is None:
             return 0
         return next((p.amount for p in calc.payments if p.role == "winner"), 0)
 
@@ -87,8 +98,16 @@ class DiscardChoice:
 
     @property
     def can_win(self) -> bool:
-        """Ready and some wait wins under the rules and dials (meets the minimum)."""
+        """Ready and some wait wins under the rules and dials, either way (ruling 82)."""
         return self.ready and any(w.wins for w in self.waits)
+
+    @property
+    def rank(self) -> tuple[int, bool]:
+        """Its place by shanten (ruling 83): a ready hand that cannot win is no better than one
+        tile from ready, and among equal shanten the discards that can win come first."""
+        if self.ready and not self.can_win:
+            return 1, True
+        return self.option.shanten, False
 
     @property
     def value(self) -> Amount:
@@ -210,6 +229,7 @@ def calculate_discards(params: Mapping[str, str],
     if ctx.missing and not ruleset.missing_suit:
         raise HandError.single("missing", Msg("{rules} has no declared missing suit",
                                               rules=plain(ruleset.name)))
+    _check_table(params, ruleset, hand)
     seen = read_seen(params.get("seen", ""), hand, ruleset)
     table = Table(honours=ruleset.honours, missing=ctx.missing, seen=seen)
     rules = ruleset.shape_rules(settings.options)
@@ -220,11 +240,23 @@ def calculate_discards(params: Mapping[str, str],
     holds_missing = ctx.missing is not None and any(o.dead for o in options)
     choices = [_choice(o, hand, params, ruleset, settings, table, holds_missing, rulesets)
                for o in options]
-    choices.sort(key=lambda c: (not c.must_go, c.option.shanten, -c.option.left, -c.value,
-                                int(c.tile)))
+    choices.sort(key=lambda c: (not c.must_go, c.rank, -c.option.left, -c.value, int(c.tile)))
     return DiscardResult(ruleset, settings, hand, table,
                          form_shanten(concealed, melds, rules, table).best, tuple(choices),
                          dict(params))
+
+
+def _check_table(params: Mapping[str, str], ruleset: Ruleset, hand: Hand) -> None:
+    """Refuse, once, a table /api/score refuses with the same fields: seats that disagree, a
+    winner among `won`, `won` or `liable` where the family has no such thing."""
+    seated, _ = read_seats(params)
+    by = hand.context.by
+    if not params.get("by", "").strip() and not params.get("discarder", "").strip():
+        by = WinBy.SELF_DRAW   # not won yet: no discarder to assume (ruling 82)
+    read_table(seated, ruleset, by, hand.context.events)
+    liable = seated.get("liable", "").strip()
+    if liable and not ruleset.liability:
+        refuse(liability_errors(ruleset, by, None, liable, (), None))
 
 
 def _choice(option: DiscardOption, hand: Hand, params: Mapping[str, str], ruleset: Ruleset,
@@ -236,6 +268,10 @@ def _choice(option: DiscardOption, hand: Hand, params: Mapping[str, str], rulese
     waits: tuple[PricedWait, ...] = ()
     if option.shanten == 0:
         waits = _priced_waits(after, option, params, table, rulesets)
+        # a wait that can never reach the minimum is no improving tile (ruling 83)
+        winning = {w.tile_code for w in waits if w.wins}
+        option = replace(option, improving=tuple(i for i in option.improving
+                                                 if i.tile.code in winning))
     must_go = holds_missing and option.dead
     return DiscardChoice(option, after, waits, must_go,
                          _reasons(option, waits, ruleset, settings, table, holds_missing, must_go))
@@ -288,6 +324,13 @@ def _reasons(option: DiscardOption, waits: tuple[PricedWait, ...], ruleset: Rule
             value = sum((w.left * w.collects for w in winning), Fraction(0))
             reasons.append(Msg("the waits are worth {value} (copies left x what the winner"
                                " collects)", value=fmt(value)))
+            drawn = [w.tile_code for w in winning if w.value.only_self_draw]
+            if drawn:
+                reasons.append(Msg("{tiles}: wins only by self-draw", tiles=", ".join(drawn)))
+            never = [w.tile_code for w in waits if not w.wins]
+            if never:
+                reasons.append(Msg("{tiles}: never wins here, not counted among the improving"
+                                   " tiles", tiles=", ".join(never)))
     return tuple(reasons)
 
 

@@ -162,7 +162,7 @@ TOP_REQUIRED = ("name", "dials", "categories", "patterns", "curves", "payments")
 
 TOP_OPTIONAL = ("id", "extends", "source", "summary", "tiles", "shapes", "missing_suit", "ranges",
                 "events", "switches", "liability", "examples", "settlement", "conditions",
-                "rulings", "words")
+                "rulings", "words", "never_together")
 
 
 def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
@@ -216,6 +216,7 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         payments=payments, events=events, switches=switches, liability=liability, by_id=by_id,
         packages=tuple(p for p in patterns if p.requires),
         conflicts=_conflicts(patterns),
+        never_together=_never_together(c, top.get("never_together", []), by_id),
         examples=_examples(c, top.get("examples", [])),
         settlement=_settlement(c, top["settlement"]) if "settlement" in top else None,
         conditions=_conditions(c, top.get("conditions", {}), events, liability),
@@ -422,6 +423,50 @@ def _conflicts(patterns: tuple[Pattern, ...]) -> dict[str, frozenset[str]]:
     return {a.id: frozenset(b.id for b in patterns if b is not a and clash(a, b)) for a in patterns}
 
 
+def _never_together(c: _Checker, value: Any, by_id: dict[str, Pattern]
+                    ) -> dict[str, frozenset[str]]:
+    """For each pattern, the patterns no one hand holds beside it (`never_together:`).
+
+    Each entry lists groups, a group being one id or a list of them: a pattern of one group
+    is never held with a pattern of another group of the same entry.
+    """
+    apart: dict[str, set[str]] = {}
+    for i, entry in enumerate(c.typed(value, "never_together", list, "a list of entries")):
+        path = f"never_together[{i}]"
+        c.typed(entry, path, list, "a list of groups (an id or a list of ids)")
+        if len(entry) < 2:
+            raise c.fail(path, "name at least two groups that are never held together")
+        groups: list[tuple[str, ...]] = []
+        seen: set[str] = set()
+        for k, group in enumerate(entry):
+            where = f"{path}[{k}]"
+            ids = (c.ident(group, where),) if isinstance(group, str) else tuple(
+                c.ident(g, f"{where}[{n}]")
+                for n, g in enumerate(c.typed(group, where, list, "an id or a list of ids")))
+            for n, pid in enumerate(ids):
+                at = where if isinstance(group, str) else f"{where}[{n}]"
+                if pid not in by_id:
+                    raise c.fail(at, f"unknown pattern {pid!r}")
+                if pid in seen:
+                    raise c.fail(at, f"{pid!r} is named twice in this entry")
+                seen.add(pid)
+            groups.append(ids)
+        for k, group in enumerate(groups):
+            for other in groups[k + 1:]:
+                for a in group:
+                    for b in other:
+                        apart.setdefault(a, set()).add(b)
+                        apart.setdefault(b, set()).add(a)
+    for p in by_id.values():
+        for need in p.requires:
+            clash = apart.get(need, set()) & set(p.requires)
+            if clash:
+                raise c.fail("never_together", f"{need!r} and {sorted(clash)[0]!r} are never"
+                                               f" held together, yet the package {p.id!r}"
+                                               " requires both")
+    return {pid: frozenset(others) for pid, others in apart.items()}
+
+
 def _categories(c: _Checker, value: Any) -> tuple[Category, ...]:
     out = []
     for path, data in c.entries(value, "categories", "a list of categories", ("id", "name"), ()):
@@ -446,6 +491,30 @@ def _by(c: _Checker, data: dict, path: str) -> WinBy | None:
     if value not in ("self-draw", "discard"):
         raise c.fail(f"{path}.by", f"expected self-draw or discard, found {value!r}")
     return WinBy(value)
+
+
+def event_way(event: str, events: dict[str, EventSpec]) -> WinBy | None:
+    """The way of winning an event needs: the family's `by` for it, else every family's."""
+    return events[event].by or EVENT_RULES[event].by
+
+
+def _pattern_way(c: _Checker, by: WinBy | None, pattern_events: tuple[str, ...],
+                 events: dict[str, EventSpec], path: str) -> WinBy | None:
+    """A pattern's way of winning: its own `by`, else the one all its events need.
+
+    An event pattern is present only when its event happened, and the event only on its
+    way of winning (杠上花 is self-drawn, ruling 12; a robbed kong is a discard), so the
+    pattern needs that way too: tick-box mode reads it from here.
+    """
+    ways = {event_way(e, events) for e in pattern_events}
+    for event in pattern_events:
+        way = event_way(event, events)
+        if by is not None and way is not None and way is not by:
+            raise c.fail(f"{path}.by", f"{by.value}, but its event {event!r} is a"
+                                       f" {way.value} win")
+    if by is None and len(ways) == 1:
+        return ways.pop()
+    return by
 
 
 def _curves(c: _Checker, value: Any) -> dict[str, Curve]:
@@ -474,10 +543,14 @@ def _curves(c: _Checker, value: Any) -> dict[str, Curve]:
 def _payments(c: _Checker, value: Any, curves: dict[str, Curve]) -> dict[str, PaymentRule]:
     out: dict[str, PaymentRule] = {}
     for path, data in c.entries(value, "payments", "a list of payment conventions",
-                                ("id", "name", "discard", "self_draw"), ("explain", "curve", "unit")):
+                                ("id", "name", "discard", "self_draw"),
+                                ("explain", "curve", "fixed_curve", "unit")):
         curve = data.get("curve")
         if curve is not None and curve not in curves:
             raise c.fail(f"{path}.curve", f"unknown curve {curve!r}")
+        fixed = c.flag(data, "fixed_curve", path)
+        if fixed and curve is None:
+            raise c.fail(f"{path}.fixed_curve", "a convention that fixes its table needs `curve`")
         discard = c.mapping(data["discard"], f"{path}.discard", ("discarder", "others"), ())
         self_draw = c.mapping(data["self_draw"], f"{path}.self_draw", ("each",), ("plus",))
         pid = c.ident(data["id"], f"{path}.id")
@@ -488,6 +561,7 @@ def _payments(c: _Checker, value: Any, curves: dict[str, Curve]) -> dict[str, Pa
             c.number(discard["others"], f"{path}.discard.others"),
             c.number(self_draw["each"], f"{path}.self_draw.each"),
             c.number(self_draw.get("plus", 0), f"{path}.self_draw.plus"),
+            fixed,
         )
     return out
 
@@ -536,7 +610,7 @@ def _patterns(c: _Checker, value: Any, category_ids: set[str],
         if example is not None:
             example = c.typed(example, f"{path}.example", dict, "a hand description mapping")
             example = {str(k): str(v) for k, v in example.items()}
-        by = _by(c, data, path)
+        by = _pattern_way(c, _by(c, data, path), pattern_events, events, path)
         instant = c.flag(data, "instant", path)
         if instant and by is None:
             raise c.fail(f"{path}.instant", "an instant win needs `by`: the one way it is won")

@@ -137,7 +137,8 @@ def family_errors(ruleset: Ruleset, hand: Hand) -> list[FieldError]:
 
 
 def pattern_by(pattern) -> WinBy | None:
-    """The way of winning a pattern needs: its `by`, or self-draw for the self-draw detector."""
+    """The way of winning a pattern needs: its `by` (its events' way when it has none, set at
+    load time), or self-draw for the self-draw detector."""
     return pattern.by or (WinBy.SELF_DRAW if pattern.detect == "self_draw" else None)
 
 
@@ -151,6 +152,10 @@ def tick_errors(ruleset: Ruleset, ticks: Mapping[str, int], by: WinBy, by_given:
                 seat: str) -> list[FieldError]:
     """Refusals of ticked patterns that cannot happen together or with this seat and win."""
     errors: list[FieldError] = []
+    apart = never_held_together(ruleset, ticks)
+    if apart:
+        errors.append(FieldError("ticks", Msg("no hand holds these patterns together: {pairs}",
+                                              pairs=listing(apart, SEMICOLON))))
     needs = {pid: pattern_by(ruleset.by_id[pid]) for pid in ticks}
     ways = {way for way in needs.values() if way is not None}
     if len(ways) > 1:
@@ -189,6 +194,14 @@ def tick_errors(ruleset: Ruleset, ticks: Mapping[str, int], by: WinBy, by_given:
             if other in events:
                 errors.append(FieldError("ticks", _cannot_both(ruleset, condition, event, other)))
     return errors
+
+
+def never_held_together(ruleset: Ruleset, ticks: Iterable[str]) -> list[Msg]:
+    """Each pair of ticked patterns the ruleset's `never_together:` says no hand holds."""
+    ticked = sorted(ticks, key=lambda pid: ruleset.by_id[pid].position)
+    return [Msg("{first} and {second}", first=ruleset.by_id[a].name, second=ruleset.by_id[b].name)
+            for k, a in enumerate(ticked) for b in ticked[k + 1:]
+            if b in ruleset.never_together.get(a, ())]
 
 
 def _because(condition, bare: Msg, with_why: Msg) -> Msg:

@@ -94,7 +94,28 @@ def _extended(data: Any, path: Path, chain: tuple[str, ...]) -> Any:
             merged[key] = {**merged[key], **value}
         else:
             merged[key] = value
+    if "never_together" not in data and isinstance(merged.get("never_together"), list):
+        merged["never_together"] = _kept_apart(merged["never_together"], merged.get("patterns"))
     return merged
+
+
+def _kept_apart(entries: list, patterns: Any) -> list:
+    """The extended file's `never_together` without the patterns the variant removed."""
+    ids = {p.get("id") for p in patterns if isinstance(p, dict)} if isinstance(patterns, list) else set()
+    kept = []
+    for entry in entries:
+        if not isinstance(entry, list):
+            kept.append(entry)   # left for the checker to name
+            continue
+        groups = []
+        for group in entry:
+            group = ([g for g in group if g in ids] if isinstance(group, list)
+                     else group if group in ids else None)
+            if group:
+                groups.append(group)
+        if len(groups) >= 2:
+            kept.append(groups)
+    return kept
 
 
 def _merge_by_id(base: list, changes: list, filename: str, key: str) -> list:

@@ -106,6 +106,7 @@ class PaymentRule:
     others: Amount
     self_draw_each: Amount
     self_draw_plus: Amount = 0
+    fixed_curve: bool = False   # defined on its own curve: another curve= is refused (ruling 85)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +280,7 @@ class Ruleset:
     by_id: Mapping[str, Pattern] = field(default_factory=dict)
     packages: tuple[Pattern, ...] = ()   # present exactly when every pattern they require is
     conflicts: Mapping[str, frozenset[str]] = field(default_factory=dict)  # cannot both count
+    never_together: Mapping[str, frozenset[str]] = field(default_factory=dict)  # cannot both be held
     examples: tuple[WorkedExample, ...] = ()
     settlement: SettlementRules | None = None
     conditions: Conditions = NO_CONDITIONS   # what cannot happen at this family's table

@@ -111,8 +111,16 @@ def _settings(ruleset: Ruleset, raw_min: str, raw_cap: str, raw_payment: str, ra
     if curve and curve not in ruleset.curves:
         errors.append(FieldError("curve", Msg("unknown curve {curve}; choose one of {ids}",
                                               curve=repr(curve[:40]), ids=listing(ruleset.curves))))
-    if not curve and payment in ruleset.payments:
-        curve = ruleset.payments[payment].curve or d.curve
+    rule = ruleset.payments.get(payment)
+    if curve and rule is not None and rule.fixed_curve and curve != rule.curve:
+        errors.append(FieldError("curve", Msg("{payment} is defined on its own table, {curve}"
+                                              " (ruling 85); leave curve out or choose a"
+                                              " convention that takes {asked}",
+                                              payment=rule.name,
+                                              curve=ruleset.curves[rule.curve].name,
+                                              asked=repr(curve[:40]))))
+    if not curve and rule is not None:
+        curve = rule.curve or d.curve
     stake = _stake(raw_stake.strip(), d.stake, errors)
     named = [o for o in re.split(r"[,\s]+", raw_options.strip()) if o]
     for option in named:
@@ -257,10 +265,15 @@ def _table(ruleset: Ruleset, raw_winner: str, raw_seat: str, raw_discarder: str,
                  liable), assumed
 
 
+NO_TICKS = "none"   # `ticks=none`: a hand in which no pattern counts (a 0-fan chicken)
+
+
 def read_ticks(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, int]:
-    """Ticked pattern ids, `id*2` or a repeated id counting an item twice."""
+    """Ticked pattern ids, `id*2` or a repeated id counting an item twice; `none` for none."""
     ticks: dict[str, int] = {}
     tokens = [t for t in re.split(r"[,\s]+", params.get("ticks", "").strip()) if t]
+    if tokens == [NO_TICKS]:
+        return ticks
     if len(tokens) > MAX_TICKS:
         raise HandError.single("ticks", Msg("{n} ticks is too many (at most {most})",
                                             n=len(tokens), most=MAX_TICKS))
@@ -283,6 +296,22 @@ def read_ticks(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, int]:
                                                 " such as dragon pongs take a count (ticked"
                                                 " {count})", pattern=pattern.name, count=count))
     return ticks
+
+
+TICK_TABLE_KEYS = ("seat", "won", "liable", "options", "min", "cap", "curve", "payment", "stake")
+
+
+def tick_params(calc: Calculation, given: Mapping[str, str]) -> dict[str, str]:
+    """The same win in tick-box mode: the patterns that counted, the way of winning and the
+    discarder actually used, the table and dials as given, so that it prices the same."""
+    ticks = ",".join(f"{i.pattern.id}*{i.count}" if i.count > 1 else i.pattern.id
+                     for i in calc.score.counted) or NO_TICKS
+    out = {k: v for k, v in given.items() if k in TICK_TABLE_KEYS and v.strip()}
+    out.update(rules=calc.ruleset.id, ticks=ticks, by=calc.table.by.value,
+               seat=calc.table.winner)
+    if calc.table.discarder is not None:
+        out["discarder"] = calc.table.discarder
+    return out
 
 
 def _ticks_by(params: Mapping[str, str], ticks: Mapping[str, int], ruleset: Ruleset) -> WinBy:
@@ -317,6 +346,10 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
         refuse(tick_errors(ruleset, ticks, by, bool(params.get("by", "").strip()),
                            params.get("seat", "E")))
         result = score_ticks(ticks, ruleset, settings, by)
+    elif "ticks" in params and not (params.get("hand", "").strip() or params.get("fan", "").strip()):
+        raise HandError.single("ticks", Msg("tick the patterns that count, or give {none} for a"
+                                            " hand in which none counts",
+                                            none=f"ticks={NO_TICKS}"))
     elif params.get("fan", "").strip() and not params.get("hand", "").strip():
         by = _by_value(params.get("by", "").strip() or "discard")
         fan = _whole(params.get("fan", ""), "fan", 0, (0, 10_000), errors := [])
@@ -375,6 +408,27 @@ class WaitValue:
     left: int
     calculation: Calculation | None   # None: the tiles complete, but the rules refuse the win
     refusal: str = ""
+    # the same win priced as a self-draw, when the request gave no way of winning: a hand that
+    # has not won yet may win either way (ruling 82)
+    self_drawn: Calculation | None = None
+
+    @property
+    def winning(self) -> Calculation | None:
+        """The pricing that reaches the minimum: as asked (a discard by default), else self-drawn."""
+        for calc in (self.calculation, self.self_drawn):
+            if calc is not None and not calc.score.below_minimum:
+                return calc
+        return None
+
+    @property
+    def can_win(self) -> bool:
+        """The win reaches the minimum on a discard or by self-draw (either, with no `by`)."""
+        return self.winning is not None
+
+    @property
+    def only_self_draw(self) -> bool:
+        """It wins only by self-draw: as a discard it is refused or below the minimum."""
+        return self.winning is not None and self.winning is self.self_drawn
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,9 +449,13 @@ class WaitsResult:
 
     @property
     def ready(self) -> bool:
-        """Ready: at least one wait wins under the rules (a win below the minimum does not)."""
-        return any(w.calculation is not None and not w.calculation.score.below_minimum
-                   for w in self.waits)
+        """Ready in shape: some tile completes the hand (the same `ready` as discard advice)."""
+        return bool(self.waits)
+
+    @property
+    def can_win(self) -> bool:
+        """Some wait wins under the rules and dials, either way of winning (ruling 82)."""
+        return any(w.can_win for w in self.waits)
 
 
 def calculate_waits(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> WaitsResult:
@@ -405,20 +463,30 @@ def calculate_waits(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] |
     ruleset = read_ruleset(params, rulesets)
     settings = read_settings(params, ruleset)
     hand = parse_hand(params, complete=False)
+    either_way = not params.get("by", "").strip()   # ruling 82: not won yet, no way known
     found = []
     for wait in waits(hand, ruleset.shape_rules(settings.options)):
         trial = dict(params)
         trial["hand"] = format_tiles(hand.concealed + (wait.tile,))
         trial["win"] = wait.tile.code
-        try:
-            found.append(WaitValue(wait.tile, wait.left, calculate(trial, rulesets)))
-        except HandError as err:
-            found.append(WaitValue(wait.tile, wait.left, None,
-                                   listing((e.message for e in err.errors), SEMICOLON)))
+        calc, refusal = _priced(trial, rulesets)
+        self_drawn = None
+        if either_way and (calc is None or calc.score.below_minimum):
+            self_drawn, _ = _priced({**trial, "by": WinBy.SELF_DRAW.value}, rulesets)
+        found.append(WaitValue(wait.tile, wait.left, calc, refusal, self_drawn))
     result = WaitsResult(ruleset, hand, tuple(found))
-    if result.ready:
+    if result.can_win:
         return result
     return replace(result, house_rules=_house_rule_waits(ruleset, settings.options, hand))
+
+
+def _priced(trial: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None
+            ) -> tuple[Calculation | None, str]:
+    """One wait's win priced, or None and why the rules refuse it."""
+    try:
+        return calculate(trial, rulesets), ""
+    except HandError as err:
+        return None, listing((e.message for e in err.errors), SEMICOLON)
 
 
 def _house_rule_waits(ruleset: Ruleset, options: frozenset[str], hand: Hand

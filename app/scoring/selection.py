@@ -1,9 +1,10 @@
 """Price a hand under a ruleset: detect patterns on every reading, apply relations, keep the best.
 
-Tile mode (`score`) and tick-box mode (`score_ticks`) share one selection: among the patterns
-present, count the set worth the most fan such that no counted pattern includes, replaces or
-shares a tier with another (a 例牌 stands alone). Everything present but not counted is kept
-with the reason.
+Tile mode (`score`) and tick-box mode (`score_ticks`) share one selection: both turn what
+they are given into a found key (the detectors' facts, or the ticks with the packages they
+form), and among the patterns present count the set worth the most fan such that no counted
+pattern includes, replaces or shares a tier with another (a 例牌 stands alone). Everything
+present but not counted is kept with the reason.
 """
 from __future__ import annotations
 
@@ -242,11 +243,28 @@ assert max(PER_ITEM_DETECTORS.values()) <= MOST_COUNT, "a count would spill into
 def found_key(reading: Reading, ctx: WinContext, plan: Plan) -> int:
     """The patterns present in one reading, as a found key (relations not yet applied)."""
     detected, packages = plan
-    key = detected(reading, ctx)
+    return with_packages(detected(reading, ctx), packages)
+
+
+def with_packages(key: int, packages: Packages) -> int:
+    """The found key with every package whose required patterns it holds (清七对 from 七对 + 清一色)."""
     for shift, needs in packages:
         if all(key >> need & MOST_COUNT for need in needs):
             key |= 1 << shift
     return key
+
+
+def tick_key(ticks: Mapping[str, int], ruleset: Ruleset) -> int:
+    """The found key a tick set stands for, as tiles would produce it.
+
+    A ticked package stands for the patterns it requires as well, and ticked patterns that
+    make a package form it, so that the one selection then applies to the same facts.
+    """
+    present = dict(ticks)
+    for pid in ticks:
+        for need in ruleset.by_id[pid].requires:
+            present.setdefault(need, 1)
+    return with_packages(key_of(present, ruleset), _plan(ruleset, frozenset())[1])
 
 
 def key_of(present: Mapping[str, int], ruleset: Ruleset) -> int:
@@ -267,7 +285,8 @@ def present_in(key: int, ruleset: Ruleset) -> dict[str, int]:
 
 # What tile mode checks: a function (reading, context) -> found key running the detectors,
 # and the packages as (shift, (shifts of the patterns the package is quoted for, ...)).
-Plan = tuple[Callable[[Reading, WinContext], int], tuple[tuple[int, tuple[int, ...]], ...]]
+Packages = tuple[tuple[int, tuple[int, ...]], ...]
+Plan = tuple[Callable[[Reading, WinContext], int], Packages]
 
 
 @lru_cache(maxsize=256)
@@ -327,14 +346,14 @@ def _detection(name: str, checks: Mapping[str | None, Sequence[tuple[int, Detect
 
 def score_ticks(ticks: Mapping[str, int], ruleset: Ruleset, settings: Settings | None = None,
                 by: WinBy = WinBy.DISCARD) -> Score:
-    """Price ticked patterns with the same relations as tile mode."""
+    """Price ticked patterns: the found key they stand for (tick_key), then the one selection."""
     settings = settings or default_settings(ruleset)
     unknown = [t for t in ticks if t not in ruleset.by_id]
     if unknown:
         raise HandError([FieldError("ticks", Msg("unknown pattern {pattern} in {rules}",
                                                  pattern=listing(unknown),
                                                  rules=plain(ruleset.name)))])
-    items, total, _ = select(dict(ticks), ruleset, settings, by)
+    items, total, _ = _select(tick_key(ticks, ruleset), ruleset, settings, by)
     return _finish(ruleset, settings, None, items, total)
 
 

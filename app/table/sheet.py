@@ -247,6 +247,11 @@ def read_sheet(params: Mapping[str, str], names: Sequence[str] = ()) -> Sheet:
             cleaned[i] = name[:MAX_NAME]
     if len(given) > 4:
         errors.append(FieldError("names", Msg("{n} names: a table has four players", n=len(given))))
+    named = [n.casefold() for n in cleaned if n]
+    twice = {n.casefold(): n for n in reversed(cleaned) if n and named.count(n.casefold()) > 1}
+    for name in twice.values():
+        errors.append(FieldError("names", Msg("{name} is named twice: give each player a name of"
+                                              " their own", name=name)))
     dials = tuple((k, params[k].strip()) for k in DIAL_KEYS if params.get(k, "").strip())
     seats = None
     if params.get("seats", "").strip():

@@ -39,9 +39,36 @@ def test_the_best_discard_leaves_the_hand_ready_with_its_waits_priced():
     waits = {w.tile_code: w for w in best.waits}
     assert set(waits) == {"1z", "2z"}
     # East at East: a pong of the double wind wins; South's pong is below the minimum of 3
+    # on a discard, but self-drawn it is concealed + self-draw + no flowers = 3 (ruling 82)
     assert waits["1z"].wins and waits["1z"].value.calculation.score.total_fan >= 3
-    assert not waits["2z"].wins and waits["2z"].value.calculation.score.below_minimum
-    assert best.value == waits["1z"].left * waits["1z"].collects > 0
+    assert waits["2z"].value.calculation.score.below_minimum
+    assert waits["2z"].wins and waits["2z"].value.only_self_draw
+    assert waits["2z"].value.winning.score.total_fan == 3
+    assert "2z: wins only by self-draw" in best.reasons
+    assert best.value == sum(w.left * w.collects for w in waits.values()) > 0
+    # with the way of winning given, only that way counts
+    on_a_discard = {w.tile_code: w for w in discards(rules="hong-kong", hand=HONOURS_READY,
+                                                     by="discard")[0].waits}
+    assert not on_a_discard["2z"].wins and on_a_discard["1z"].wins
+
+
+def test_a_wait_that_wins_only_by_self_draw_makes_the_discard_winnable():
+    # issue 22: after 7z the waits 1s/4s make 2 fan on a discard, 3 by self-draw (min 3)
+    seven = by_tile(discards(rules="hong-kong", hand="456m789p23s55p7z", melds="123m"))["7z"]
+    assert seven.can_win and all(w.value.only_self_draw for w in seven.waits)
+    assert any("wins only by self-draw" in str(r) for r in seven.reasons)
+
+
+def test_among_equal_shanten_the_discard_that_can_win_ranks_first():
+    # issue 22: 2m and 3m leave a ready hand whose every win is below the minimum; 4m can win
+    choices = discards(rules="hong-kong", hand="888s222m33m55s4m", melds="555p", flowers="2")
+    assert choices[0].tile.code == "4m" and choices[0].can_win
+    order = [c.tile.code for c in choices]
+    stuck = [c for c in choices if c.ready and not c.can_win]
+    assert stuck and all(order.index(c.tile.code) > order.index(d.tile.code)
+                         for c in stuck for d in choices if d.option.shanten == 1)
+    for c in stuck:   # a wait that never wins is no improving tile (ruling 83)
+        assert c.option.left == 0 and not c.option.improving
 
 
 def test_a_ready_hand_whose_every_wait_is_below_the_minimum_is_marked_cannot_win():
@@ -94,7 +121,10 @@ def test_tiles_seen_on_the_table_are_not_left():
     seen = discards(rules="hong-kong", hand=HONOURS_READY, seen="1z")[0]
     assert {i.tile.code: i.left for i in plain.option.improving} == {"1z": 2, "2z": 2}
     assert {i.tile.code: i.left for i in seen.option.improving} == {"1z": 1, "2z": 2}
-    assert seen.value == plain.value // 2   # one East left instead of two
+    # one East left instead of two; South (self-drawn only, ruling 82) unchanged
+    wins = {w.tile_code: w.collects for w in plain.waits}
+    assert plain.value == 2 * wins["1z"] + 2 * wins["2z"]
+    assert seen.value == 1 * wins["1z"] + 2 * wins["2z"]
 
 
 def test_the_order_is_the_documented_one_on_random_hands():
@@ -152,7 +182,10 @@ def test_the_api_answers_every_discard_best_first_with_the_waits_and_their_links
     assert best["improving"] == [{"tile": "1z", "left": 1}, {"tile": "2z", "left": 2}]
     assert best["ready"] and best["can_win"] and best["reasons"]
     east = next(w for w in best["waits"] if w["tile"] == "1z")
-    assert east["wins"] and east["left"] == 1 and best["value"] == east["collects"]
+    assert east["wins"] and east["left"] == 1
+    assert best["value"] == sum(w["left"] * w["collects"] for w in best["waits"] if w["wins"])
+    south = next(w for w in best["waits"] if w["tile"] == "2z")
+    assert south["wins"] and south["only_self_draw"] and "by=self-draw" in south["permalink"]
 
 
 def test_each_wait_link_is_the_calculator_breakdown_of_that_win(client):
@@ -239,3 +272,38 @@ def test_a_hand_of_the_wrong_size_is_refused_as_a_hand_about_to_discard_in_eithe
                        " melds, type 8 concealed tiles")
     chinese = client.get("/api/discard", query_string={**query, "lang": "zh-Hant"}).get_json()
     assert chinese["errors"][0]["message"].startswith("手牌 5 張、副露 2 組，合共 11 張；打牌前要有 14 張")
+
+
+@pytest.mark.parametrize("params, field, words", [
+    ({"rules": "hong-kong", "hand": "456m789p23s55p7z", "melds": "123m", "won": "S"}, "won",
+     "ends the hand at the first win"),
+    ({"rules": "hong-kong", "hand": "456m789p23s55p7z", "melds": "123m", "liable": "S"}, "liable",
+     "has no liability rule"),
+    ({"rules": "sichuan", "hand": "123p456p789p2355s9m", "missing": "m", "won": "E"}, "won",
+     "E is the winner of this hand"),
+])
+def test_a_table_the_scorer_refuses_is_refused_once_with_the_same_field(params, field, words):
+    with pytest.raises(HandError) as err:
+        calculate_discards(params)
+    assert [e.field for e in err.value.errors] == [field]
+    assert words in str(err.value.errors[0].message)
+    client = create_app().test_client()
+    answer = client.get("/api/discard", query_string=params)
+    assert answer.status_code == 400
+    assert [e["field"] for e in answer.get_json()["errors"]] == [field]
+
+
+def test_a_player_who_already_won_is_no_discarder_to_assume_before_the_win():
+    # blood battle: S has won; the hand still waits, so nobody is the discarder yet
+    assert discards(rules="sichuan", hand="123p456p789p2355s9m", missing="m", won="S")
+
+
+def test_ready_is_the_shape_on_both_apis_and_can_win_says_whether_a_wait_wins(client):
+    # after 7z: ready on 1s/4s, every win 1 fan either way (a stranger's flower), minimum 3
+    low = {"rules": "hong-kong", "melds": "123m", "flowers": "2"}
+    waits = client.get("/api/waits", query_string={**low, "hand": "456p789s23s55m"}).get_json()
+    advice = client.get("/api/discard", query_string={**low, "hand": "456p789s23s55m7z"}).get_json()
+    seven = next(d for d in advice["discards"] if d["tile"] == "7z")
+    assert waits["ready"] is seven["ready"] is True
+    assert waits["can_win"] is seven["can_win"] is False
+    assert not any(w["wins"] for w in waits["waits"])

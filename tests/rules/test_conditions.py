@@ -317,11 +317,12 @@ def test_a_broken_conditions_section_stops_loading_naming_the_file_and_key(tmp_p
 # --- /api/waits: ready means a wait can win --------------------------------------------
 
 
-def test_a_hand_whose_only_wait_is_below_the_minimum_is_listed_but_not_ready():
+def test_a_hand_whose_only_wait_is_below_the_minimum_is_ready_but_cannot_win():
+    # issue 22: ready is the shape, as in discard advice; can_win says whether a wait wins
     with APP.test_client() as client:
         answer = client.get("/api/waits", query_string={
             "rules": "hong-kong", "hand": "123m456m789m234p5s", "min": "5"}).json
-    assert answer["ready"] is False
+    assert answer["ready"] is True and answer["can_win"] is False
     assert [(w["tile"], w["wins"]) for w in answer["waits"]] == [("5s", False)]
 
 

@@ -285,3 +285,44 @@ def test_hong_kong_special_dragon_hands_have_descriptive_chinese_names_said_to_b
     for pid, zh in (("jade-dragon", "發財清索"), ("ruby-dragon", "紅中清萬"), ("pearl-dragon", "白板清筒")):
         assert hk.by_id[pid].name.zh == zh
         assert "descriptive" in hk.by_id[pid].note.en
+
+
+@pytest.mark.parametrize("entries, message", [
+    ([["all-pongs", ["full-flush", "nine-winds"]]],
+     "test.yaml: never_together[0][1][1]: unknown pattern 'nine-winds'"),
+    ([["all-pongs"]], "test.yaml: never_together[0]: name at least two groups"),
+    ([["all-pongs", ["all-pongs"]]], "test.yaml: never_together[0][1][0]: 'all-pongs' is named twice"),
+    ([["all-pongs", "full-flush"]],
+     "test.yaml: never_together: 'all-pongs' and 'full-flush' are never held together, yet the"
+     " package 'pure-pongs' requires both"),
+    ("all-pongs", "test.yaml: never_together: expected a list of entries"),
+])
+def test_a_broken_never_together_entry_is_refused_naming_the_file_and_key(entries, message):
+    with pytest.raises(RulesetError) as err:
+        build(_set(["never_together"], entries))
+    assert message in str(err.value)
+
+
+def test_never_together_pairs_every_pattern_of_one_group_with_every_one_of_the_others():
+    data_change = _set(["never_together"], [[["all-pongs", "pure-pongs"], "full-flush"]])
+    with pytest.raises(RulesetError):   # pure-pongs requires full-flush
+        build(data_change)
+    rs = build(_set(["never_together"], [["all-pongs", "pure-pongs"]]))
+    assert rs.never_together == {"all-pongs": {"pure-pongs"}, "pure-pongs": {"all-pongs"}}
+
+
+def test_an_event_pattern_takes_the_way_of_winning_its_event_needs():
+    rs = registry()["sichuan"]
+    assert rs.by_id["kong-blossom"].by.value == "self-draw"      # ruling 12
+    assert rs.by_id["robbing-the-kong"].by.value == "discard"    # ruling 14
+    assert rs.by_id["last-tile"].by is None                      # ruling 11: either way
+
+
+def test_a_pattern_whose_by_contradicts_its_event_is_refused():
+    def change(data):
+        data["patterns"].append({"id": "sea", "name": {"en": "Sea", "zh_hant": "甲", "zh_hans": "甲"},
+                                 "fan": 1, "category": "hands", "event": "last-tile",
+                                 "by": "discard"})
+    with pytest.raises(RulesetError, match=r"test.yaml: patterns\[3\].by: discard, but its event"
+                                           r" 'last-tile' is a self-draw win"):
+        build(change)

@@ -312,3 +312,35 @@ def test_the_detection_plan_finds_what_every_detector_finds(rid):
                 checked.update(found)
     detected = [p for p in ruleset.patterns if p.detect]
     assert len(checked) >= min(8, len(detected) // 2)   # many took part, not just the plain ones
+
+
+# --- rulings 84-85 -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("payment", ["hkma", "cantonese-traditional", "amy-lo"])
+def test_a_convention_defined_on_half_spicy_points_refuses_another_curve(payment):
+    # ruling 85: refused with a 400 naming curve and the convention's own table
+    with pytest.raises(HandError) as err:
+        calculate({"rules": "hong-kong-course", "hand": "123m456m789m234p55s", "by": "self-draw",
+                   "payment": payment, "curve": "full-spicy"})
+    assert [e.field for e in err.value.errors] == ["curve"]
+    assert "Half spicy" in str(err.value.errors[0].message)
+    calculate({"rules": "hong-kong-course", "hand": "123m456m789m234p55s", "by": "self-draw",
+               "payment": payment, "curve": "half-spicy"})   # its own table may be named
+
+
+@pytest.mark.parametrize("payment", ["wikipedia-split", "casual-double", "cosmopolitan"])
+def test_a_convention_whose_table_is_a_choice_takes_curve(payment):
+    half = calculate({"rules": "hong-kong-course", "hand": "123m456m789m234p55s",
+                      "by": "self-draw", "payment": payment, "curve": "half-spicy", "min": "1"})
+    assert half.settings.curve == "half-spicy"
+
+
+def test_a_limit_hands_total_fan_under_a_lowered_cap_is_the_cap_plus_what_still_counts():
+    # ruling 84 (with ruling 43): Hong Kong 36's 大四喜 is worth the cap; how-you-won adds
+    hand = {"rules": "hong-kong", "hand": "111z222z333z444z55m", "by": "self-draw", "cap": "10"}
+    score = calculate(hand).score
+    limit = [i for i in score.counted if i.pattern.limit]
+    assert limit and limit[0].fan == 10
+    assert score.total_fan == 10 + sum(i.fan for i in score.counted if not i.pattern.limit)
+    assert score.total_fan > 10 and score.capped_fan == 10

@@ -207,3 +207,10 @@ def test_a_sheet_reads_back_from_its_own_link_parameters():
 def test_names_are_optional_and_a_comma_cannot_split_one():
     sheet = read_sheet({"rules": "hong-kong"}, ["Ann, Jr", "", "Cy", ""])
     assert [sheet.player(i) for i in range(4)] == ["Ann Jr", "P2", "Cy", "P4"]
+
+
+def test_a_name_given_twice_is_refused_on_the_names_field():
+    with pytest.raises(HandError) as err:
+        read_sheet({"rules": "hong-kong", "names": "Ann,Bob,ann,Di"})
+    assert [e.field for e in err.value.errors] == ["names"]
+    assert "named twice" in str(err.value.errors[0].message)

@@ -243,6 +243,9 @@ def test_every_convention_of_every_ruleset_renders_its_table_and_payments(client
             assert set(shown) == {"E", "S", "W", "N"} and sum(shown.values()) == 0
             assert current(page)[0] == fan
             for curve in rs.curves:
+                rule = rs.payments[payment]
+                if rule.fixed_curve and curve != rule.curve:   # refused: ruling 85
+                    continue
                 page = get(client, rules=rid, payment=payment, by=by, fan=fan, curve=curve)
                 assert current(page)[0] == fan
                 assert page.styles == 0, "no inline style: the highlight is a class"
@@ -319,3 +322,11 @@ def test_an_odd_value_never_breaks_the_widget(client, value):
             response = client.get(path, query_string={"rules": "hong-kong-course", "fan": "5",
                                                       name: value})
             assert response.status_code in (200, 400, 414), (name, value)
+
+
+def test_a_convention_on_its_own_table_refuses_another_curve_beside_the_field(client):
+    # ruling 85: HKMA is defined on half-spicy points
+    answer = client.get("/points", query_string={"rules": "hong-kong-course", "payment": "hkma",
+                                                 "fan": "5", "curve": "full-spicy"})
+    assert answer.status_code in (200, 400)
+    assert "is defined on its own table" in answer.get_data(as_text=True)

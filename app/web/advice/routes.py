@@ -61,6 +61,9 @@ def wait_link(result: DiscardResult, choice: DiscardChoice, tile_code: str) -> s
     params["rules"] = result.ruleset.id
     params["hand"] = canonical(choice.hand_after.concealed + parse_tiles(tile_code))
     params["win"] = tile_code
+    wait = next((w for w in choice.waits if w.tile_code == tile_code), None)
+    if wait is not None and wait.value.only_self_draw:   # ruling 82: the way it can win
+        params["by"] = "self-draw"
     return permalink(params, "/")
 
 
@@ -145,7 +148,7 @@ def _choice_json(result: DiscardResult, choice: DiscardChoice) -> dict:
 def _wait_json(result: DiscardResult, choice: DiscardChoice, wait) -> dict:
     entry = {"tile": wait.tile_code, "left": wait.left, "wins": wait.wins,
              "permalink": wait_link(result, choice, wait.tile_code)}
-    calc = wait.value.calculation
+    calc = wait.value.winning if wait.value.only_self_draw else wait.value.calculation
     if calc is None:
         entry["note"] = wait.value.refusal
     else:
@@ -153,6 +156,8 @@ def _wait_json(result: DiscardResult, choice: DiscardChoice, wait) -> dict:
         entry.update({"total_fan": score.total_fan, "capped_fan": score.capped_fan,
                       "points": score.points, "collects": number(wait.collects),
                       "note": Msg("below the minimum") if score.below_minimum else ""})
+    if wait.value.only_self_draw:
+        entry.update({"only_self_draw": True, "note": Msg("wins only by self-draw")})
     return entry
 
 

@@ -137,6 +137,8 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
 
 
 _AMOUNT = {"type": "number"}
+_ONLY_SELF_DRAW = {"type": "boolean", "description": "it reaches the minimum only by self-draw;"
+                   " shown priced as a self-draw (ruling 82)"}
 _SEAT = {"type": "string", "enum": ["E", "S", "W", "N"]}
 _TOTALS = {"type": "object", "properties": {s: _AMOUNT for s in "ESWN"}}
 _HAND = {"type": "object", "properties": {"hand": _STRING, "melds": _STRING}}
@@ -221,11 +223,15 @@ _SCHEMAS = {
                 "tile": _STRING, "left": {"type": "integer"}, "wins": {"type": "boolean"},
                 "permalink": _STRING, "total_fan": {"type": "integer"},
                 "capped_fan": {"type": "integer"}, "points": {"type": "integer"},
-                "collects": _AMOUNT, "note": _STRING}}}}}}}},
-    "Waits": {"type": "object", "required": ["rules", "valid", "ready", "waits"], "properties": {
-        "rules": _STRING, "valid": {"const": True}, "ready": {"type": "boolean"},
+                "collects": _AMOUNT, "note": _STRING, "only_self_draw": _ONLY_SELF_DRAW}}}}}}}},
+    "Waits": {"type": "object", "required": ["rules", "valid", "ready", "can_win", "waits"], "properties": {
+        "rules": _STRING, "valid": {"const": True},
+        "ready": {"type": "boolean", "description": "ready in shape: some tile completes the hand"},
+        "can_win": {"type": "boolean", "description": "some wait reaches the minimum; with no"
+                    " `by`, on a discard or by self-draw (ruling 82)"},
         "waits": {"type": "array", "items": {"type": "object", "required": ["tile", "left"], "properties": {
             "tile": _STRING, "left": {"type": "integer"}, "wins": {"type": "boolean"},
+            "only_self_draw": _ONLY_SELF_DRAW,
             "note": _STRING, "total_fan": {"type": "integer"}, "capped_fan": {"type": "integer"},
             "points": {"type": "integer"}, "collects": _AMOUNT,
             "grouping": {"type": "array", "items": _STRING}}}},

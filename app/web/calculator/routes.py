@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, redirect, render_template
 
 from app.base.errors import HandError
 from app.rules.detectors import PER_ITEM_DETECTORS
-from app.scoring.calculation import calculate, calculate_waits
+from app.scoring.calculation import calculate, calculate_waits, tick_params
 from app.scoring.report import explain_points
 from app.web.common.forms import (
     CalculatorForm,
@@ -85,7 +85,7 @@ def _calculator(embed: bool):
         "calculator.html", form=form, ruleset=shown, calc=calc, waits=waits, loose=loose,
         embed=embed, permalink=link, picker=picker_state(params), palette=palette(shown),
         arithmetic=explain_points(calc) if calc else "",
-        ticks_link=_ticks_link(calc, params) if calc and calc.score.items else "",
+        ticks_link=_ticks_link(calc, params) if calc and calc.hand is not None else "",
         card_link=card_link(calc, params) if calc else "",
         fan="" if params.get("hand") else params.get("fan", ""), meld_kinds=MELD_KINDS,
         carried=_carried(params), sheet_add=_sheet_add(calc, params) if calc and not embed else "")
@@ -107,15 +107,9 @@ def _sheet_add(calc, params: dict[str, str]) -> str:
 
 
 def _ticks_link(calc, params: dict[str, str]) -> str:
-    """The same hand in tick-box mode, pre-ticked with what tile mode recognised."""
-    ticks = ",".join(f"{i.pattern.id}*{i.count}" if i.count > 1 else i.pattern.id
-                     for i in calc.score.items)
-    keep = {k: v for k, v in params.items()
-            if k in ("rules", "by", "seat", "discarder", "won", "liable", "options", "min", "cap",
-                     "curve", "payment", "stake")}
-    keep["rules"] = calc.ruleset.id
-    keep["ticks"] = ticks
-    return permalink(keep, "/ticks")
+    """The same win in tick-box mode: the patterns that counted and the way of winning and
+    discarder actually used, so that it prices the same (tick_params)."""
+    return permalink(tick_params(calc, params), "/ticks")
 
 
 @bp.get("/ticks")
@@ -131,11 +125,10 @@ def ticks():
     if "ticks" in params or any(k.startswith("n.") for k in params):
         merged = dict(params)
         merged["ticks"] = _merge_counts(params.get("ticks", ""), counts)
-        if merged["ticks"]:
-            try:
-                calc = calculate(merged, rulesets)
-            except HandError as err:
-                loose = attach_errors(form, err.errors)
+        try:
+            calc = calculate(merged, rulesets)
+        except HandError as err:
+            loose = attach_errors(form, err.errors)
     return render_template("ticks.html", form=form, ruleset=ruleset_or_default, calc=calc,
                            carried=_carried(params),
                            sheet_add=_sheet_add(calc, merged) if calc else "",

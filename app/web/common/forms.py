@@ -139,6 +139,8 @@ class DiscardForm(CalculatorForm):
 
     hand = StringField(lazy_gettext("Hand: 14 tiles, the one just drawn included"))
     seen = StringField(lazy_gettext("Tiles seen on the table"))
+    # a hand still waiting has no way of winning yet: either way counts (ruling 82)
+    by = RadioField(lazy_gettext("How the hand was won"), choices=[], default="")
 
 
 class TicksForm(DialsMixin, Form):
@@ -195,6 +197,8 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
         form.round.choices = choices([("", _("not said (East)"))]) + seats
     form.by.choices = choices([("discard", _both("On a discard", words.discard)),
                                ("self-draw", _both("Self-draw", words.self_draw))])
+    if isinstance(form, DiscardForm):
+        form.by.choices = choices([("", _("either way: not won yet"))]) + form.by.choices
     if hasattr(form, "missing"):
         none = "none" if english else _("none (no missing suit declared)")
         form.missing.choices = choices([("", none), ("m", _both("Characters", words.suits["m"])),

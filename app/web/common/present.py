@@ -141,17 +141,21 @@ def waits_json(result: WaitsResult) -> dict:
     waits = []
     for w in result.waits:
         entry = {"tile": w.tile.code, "left": w.left}
-        if w.calculation is None:
+        calc = w.winning if w.only_self_draw else w.calculation
+        if calc is None:
             entry.update({"wins": False, "note": w.refusal})
         else:
-            score = w.calculation.score
-            winner = next(p for p in w.calculation.payments if p.role == "winner")
-            entry.update({"wins": not score.below_minimum, "total_fan": score.total_fan,
+            score = calc.score
+            winner = next(p for p in calc.payments if p.role == "winner")
+            entry.update({"wins": w.can_win, "total_fan": score.total_fan,
                           "capped_fan": score.capped_fan, "points": score.points,
                           "collects": number(winner.amount),
                           "grouping": list(score.reading.grouping) if score.reading else []})
+        if w.only_self_draw:
+            entry.update({"only_self_draw": True, "note": Msg("wins only by self-draw")})
         waits.append(entry)
-    answer = {"rules": result.ruleset.id, "valid": True, "ready": result.ready, "waits": waits}
+    answer = {"rules": result.ruleset.id, "valid": True, "ready": result.ready,
+              "can_win": result.can_win, "waits": waits}
     if result.house_rules:
         answer["house_rules"] = [
             {"option": h.option, "waits": [t.code for t in h.tiles],
