@@ -240,12 +240,19 @@ def night_csv(night: Night) -> str:
     for row in night.rows:
         rows.append([row.number, _describe_entry(row.entry), *[players[i] for i in row.seats],
                      *map(fmt, row.amounts), *map(fmt, row.running),
-                     "; ".join(f"{e.field}: {say_here(e.message)}" for e in row.errors)])
+                     _note(row)])
     rows.append([head["total"], "", "", "", "", "", *map(fmt, night.totals), "", "", "", "", ""])
     rows.append([])
     rows.append([head["payer"], head["payee"], head["amount"]])
     rows += [[players[int(t.payer)], players[int(t.payee)], fmt(t.amount)] for t in night.transfers]
     return csv_text(rows)
+
+
+def _note(row) -> str:
+    """A row's note: why it counts nothing (its errors), or why a hand below the minimum pays nothing."""
+    if row.errors:
+        return "; ".join(f"{e.field}: {say_here(e.message)}" for e in row.errors)
+    return say_here(row.reason) if row.reason is not None else ""
 
 
 def _csv_words() -> dict[str, str]:
