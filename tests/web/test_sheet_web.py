@@ -291,3 +291,10 @@ def test_the_csv_says_why_a_hand_below_the_minimum_pays_nothing(client):
                                        .get_data(as_text=True))))
     assert rows[5][6:10] == ["0", "0", "0", "0"] and "1 fan is below the minimum 3" in rows[5][-1]
     assert rows[6][6:10] == ["88", "'-40", "'-88", "40"]
+
+
+@pytest.mark.parametrize("lang, words", [("zh-Hant", "不算食糊"), ("zh-Hans", "不算食糊")])
+def test_not_a_win_is_said_in_the_familys_words(client, lang, words):
+    query = {**NIGHT, "hands": "hand=123m456m789p55s melds=234s win=5s flowers=1 seat=S discarder=W", "lang": lang}
+    row = re.search(r'<tr id="hand-1".*?</tr>', client.get("/sheet", query_string=query).get_data(as_text=True), re.S)[0]
+    assert words in row and "{" not in row.replace("{{", "")
