@@ -352,6 +352,18 @@ class Row:
     ledger: Ledger | None = None
     errors: tuple[FieldError, ...] = ()
 
+    @property
+    def not_a_win(self) -> bool:
+        """A hand whose fan does not reach the minimum: not a win, so nobody pays (0 for everyone)."""
+        return self.calculation is not None and self.calculation.score.below_minimum
+
+    @property
+    def reason(self) -> Msg | None:
+        """Why a hand that is not a win pays nothing (the payments' own words), else None."""
+        if not self.not_a_win:
+            return None
+        return self.calculation.payments[0].reason if self.calculation.payments else None
+
 
 @dataclass(frozen=True, slots=True)
 class Night:

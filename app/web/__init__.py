@@ -145,7 +145,7 @@ def _hosts(value: str | None) -> list[str] | None:
 
 
 # The field a request's scorings come from, as a refusal names it (others: the hand).
-BUDGET_FIELDS = {"sheet.sheet_page": "hands", "sheet.sheet_csv": "hands", "rounds.round_page": "round",
+BUDGET_FIELDS = {"sheet.sheet_page": "hands", "sheet.sheet_csv": "hands", "api.sheet": "hands", "rounds.round_page": "round",
                  "rounds.settle_api": "events", "practice.practice": "hands",
                  "practice.practice_embed": "hands"}
 

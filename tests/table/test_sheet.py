@@ -214,3 +214,15 @@ def test_a_name_given_twice_is_refused_on_the_names_field():
         read_sheet({"rules": "hong-kong", "names": "Ann,Bob,ann,Di"})
     assert [e.field for e in err.value.errors] == ["names"]
     assert "named twice" in str(err.value.errors[0].message)
+
+
+def test_a_hand_below_the_minimum_is_not_a_win_and_pays_nothing_with_the_reason():
+    # 3 and 4 fan under a minimum of 5: both below; a pure triplets hand (11 fan) above
+    night = price_sheet(read_sheet({"rules": "hong-kong", "min": "5", "hands": "\n".join([
+        "hand=123m456m789p234s55s win=5s", "hand=123456789m234p55s by=self-draw",
+        "hand=111m222m333m99p777s by=self-draw"])}))
+    below, below_too, win = night.rows
+    assert below.not_a_win and below_too.not_a_win and not win.not_a_win
+    assert below.amounts == below_too.amounts == below_too.running == (0, 0, 0, 0)
+    assert "3 fan is below the minimum 5" in str(below.reason) and win.reason is None
+    assert night.totals == win.amounts and sum(win.amounts) == 0 and any(win.amounts)

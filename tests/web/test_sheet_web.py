@@ -272,3 +272,29 @@ def test_each_hand_says_who_won_and_from_whom_by_name(client):
     who = re.findall(r'<span class="who">([^<]*)</span>', page)
     assert [html.unescape(w) for w in who] == ["Ann (E) self-drew", "Bob (S) won on Di's discard",
                                                "Di (W) self-drew", "Ann (N) won on Cy's discard"]
+
+
+def test_a_hand_below_the_minimum_reads_not_a_win_and_shows_nought_for_everyone(client):
+    hands = NIGHT["hands"] + "\nhand=123m456m789p55s melds=234s win=5s flowers=1 seat=S discarder=W"
+    query = {**NIGHT, "hands": hands}
+    page = client.get("/sheet", query_string=query).get_data(as_text=True)
+    row = re.search(r'<tr id="hand-5".*?</tr>', page, re.S)[0]
+    assert "not a win" in row and "won on" not in row
+    assert "1 fan is below the minimum 3, so nobody pays" in html.unescape(row)
+    assert re.findall(r'<td class="num">([^<]*)</td>', row) == ["0", "0", "0", "0"]
+    assert table_by_caption(page, "Totals")[1] == ["+88", "-40", "-88", "+40"]
+
+
+def test_the_csv_says_why_a_hand_below_the_minimum_pays_nothing(client):
+    hands = NIGHT["hands"] + "\nhand=123m456m789p55s melds=234s win=5s flowers=1 seat=S discarder=W"
+    rows = list(csv.reader(io.StringIO(client.get("/sheet.csv", query_string={**NIGHT, "hands": hands})
+                                       .get_data(as_text=True))))
+    assert rows[5][6:10] == ["0", "0", "0", "0"] and "1 fan is below the minimum 3" in rows[5][-1]
+    assert rows[6][6:10] == ["88", "'-40", "'-88", "40"]
+
+
+@pytest.mark.parametrize("lang, words", [("zh-Hant", "不算食糊"), ("zh-Hans", "不算食糊")])
+def test_not_a_win_is_said_in_the_familys_words(client, lang, words):
+    query = {**NIGHT, "hands": "hand=123m456m789p55s melds=234s win=5s flowers=1 seat=S discarder=W", "lang": lang}
+    row = re.search(r'<tr id="hand-1".*?</tr>', client.get("/sheet", query_string=query).get_data(as_text=True), re.S)[0]
+    assert words in row and "{" not in row.replace("{{", "")

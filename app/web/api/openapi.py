@@ -110,6 +110,28 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                     "200": {"description": "Every distinct discard, best first, with the reasons.",
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Discards"}}}},
                     "400": _ERRORS}}},
+            "/api/sheet": {"get": {
+                "operationId": "sheet",
+                "summary": "A game sheet as JSON: every entry priced, running totals, who pays whom.",
+                "description": "The query of /sheet and /sheet.csv: the same night, the same numbers."
+                               " A hand below the minimum is not a win and pays 0 (result"
+                               " not-a-win, with the reason); an entry that cannot be priced counts"
+                               " nothing (result refused, with its errors) and the others still count."
+                               " Players are numbered 1-4 as in at=; amounts are lists in that order.",
+                "parameters": [p for p in _parameters(rulesets, "") if p["name"] in _SHEET_PARAMS]
+                + [_param("names", "The four players' names, comma-separated (optional; each once).",
+                          example="Ann,Bob,Cy,Di"),
+                   _param("seats", "Players (1-4) at E, S, W, N for the next hand.", example="2341"),
+                   _param("hands", "One entry a line: a hand in the calculator's words (hand=, by=, seat="
+                                   " …, at=2341 for the seating) or a Sichuan round as ledger / … / … .",
+                          example="hand=123456789m234p55s by=self-draw")],
+                "responses": {
+                    "200": {"description": "The rows, running totals, totals and the transfers.",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Sheet"}}}},
+                    "400": _ERRORS,
+                    "413": {"description": "More scorings than one request may do (the work budget).",
+                            "content": {"application/json": {
+                                "schema": {"$ref": "#/components/schemas/Errors"}}}}}}},
             "/api/settle": {"post": {
                 "operationId": "settle",
                 "parameters": [LANG],
@@ -136,7 +158,10 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
     }
 
 
+_SHEET_PARAMS = ("rules", "min", "cap", "curve", "payment", "stake", "options", "lang")
 _AMOUNT = {"type": "number"}
+_BY_PLAYER = {"type": "array", "items": _AMOUNT, "minItems": 4, "maxItems": 4}
+_PLAYER = {"type": "integer", "minimum": 1, "maximum": 4}
 _ONLY_SELF_DRAW = {"type": "boolean", "description": "it reaches the minimum only by self-draw;"
                    " shown priced as a self-draw (ruling 82)"}
 _SEAT = {"type": "string", "enum": ["E", "S", "W", "N"]}
@@ -146,6 +171,27 @@ _HAND = {"type": "object", "properties": {"hand": _STRING, "melds": _STRING}}
 _WALL_HAND = {"type": "object", "properties": {
     "hand": _STRING, "melds": _STRING, "status": {"type": "string", "enum": ["not-ready", "pig"]}}}
 _SCHEMAS = {
+    "Sheet": {"type": "object", "required": ["rules", "valid", "link", "players", "rows", "totals", "transfers"],
+              "properties": {
+        "rules": _STRING, "valid": {"const": True}, "link": _STRING,
+        "players": {"type": "array", "items": {"type": "object", "required": ["number", "name"],
+                                               "properties": {"number": _PLAYER, "name": _STRING}}},
+        "rows": {"type": "array", "items": {"type": "object", "required": [
+            "number", "kind", "entry", "seats", "result", "errors", "amounts", "running"], "properties": {
+            "number": {"type": "integer"}, "kind": {"type": "string", "enum": ["hand", "round"]},
+            "entry": _STRING, "seats": {"type": "object", "properties": {s: _PLAYER for s in "ESWN"}},
+            "result": {"type": "string", "enum": ["win", "not-a-win", "refused", "round"]},
+            "reason": {"type": ["string", "null"], "description": "why a hand that is not a win pays 0"},
+            "errors": {"type": "array", "items": {"type": "object", "required": ["field", "message"],
+                                                  "properties": {"field": _STRING, "message": _STRING}}},
+            "amounts": _BY_PLAYER, "running": _BY_PLAYER, "breakdown": _STRING,
+            "winner": _SEAT, "discarder": {"type": ["string", "null"], "enum": ["E", "S", "W", "N", None]},
+            "total_fan": {"type": "integer"}, "points": {"type": "integer"}}}},
+        "totals": _BY_PLAYER,
+        "transfers": {"type": "array", "items": {"type": "object", "required": ["payer", "payee", "amount"],
+                                                 "properties": {"payer": _PLAYER, "payee": _PLAYER,
+                                                                "amount": _AMOUNT, "payer_name": _STRING,
+                                                                "payee_name": _STRING}}}}},
     "Round": {"type": "object", "properties": {
         "rules": {"type": "string", "enum": ["sichuan", "sichuan-sbr"]},
         "missing": {"type": "object", "properties": {s: {"type": "string", "enum": ["m", "p", "s"]}

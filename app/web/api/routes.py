@@ -1,4 +1,4 @@
-"""JSON API: GET /api/score, GET /api/waits, GET /api/discard, GET /api/health and their OpenAPI description."""
+"""JSON API: GET /api/score, /api/waits, /api/discard, /api/sheet, /api/health and their OpenAPI description."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
@@ -6,6 +6,7 @@ from flask import Blueprint, current_app, jsonify, request
 from app.advice.discard import calculate_discards
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
+from app.hands.phrases import listing
 from app.scoring.calculation import calculate, calculate_waits
 from app.web.advice.routes import discard_json
 from app.web.common.present import (
@@ -16,6 +17,7 @@ from app.web.common.present import (
     score_json,
     waits_json,
 )
+from app.web.table.sheet import MAX_SHEET_QUERY, night_json, request_night
 
 from .openapi import openapi_document
 
@@ -62,6 +64,28 @@ def discard():
     except HandError as err:
         return jsonify(errors_json(err.errors)), 400
     return jsonify(discard_json(result))
+
+
+def _known_rules(args) -> None:
+    """A `rules=` given must name a loaded ruleset: the document's enum, an empty one included."""
+    rulesets = current_app.extensions["rulesets"]
+    if "rules" in args and args["rules"] not in rulesets:
+        raise HandError([FieldError("rules", Msg("unknown ruleset {rules}; choose one of {ids}",
+                                                 rules=repr(args["rules"][:40]), ids=listing(sorted(rulesets))))])
+
+
+@bp.get("/sheet")
+def sheet():
+    """A game sheet (the /sheet and /sheet.csv query) as JSON: the same night, priced once."""
+    if len(request.query_string) > MAX_SHEET_QUERY:
+        return jsonify(errors_json([FieldError("", Msg("the query is {n} characters; at most {most}",
+                                                       n=len(request.query_string), most=MAX_SHEET_QUERY))])), 400
+    try:
+        _known_rules(request.args)
+        night = request_night(request.args)
+    except HandError as err:
+        return jsonify(errors_json(err.errors)), 400
+    return jsonify(night_json(night))   # past the work budget: the app's 413 (TooMuchWork)
 
 
 @bp.get("/health")

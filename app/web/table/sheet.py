@@ -26,6 +26,7 @@ from app.table.sheet import (
     MAX_ENTRIES,
     Entry,
     Night,
+    Row,
     Sheet,
     add_entry,
     canonical,
@@ -39,7 +40,7 @@ from app.table.sheet import (
 from app.web.common.exports import csv_text
 from app.web.common.forms import DialsMixin, attach_errors, set_choices
 from app.web.common.i18n import page_lang, say_here, with_lang
-from app.web.common.present import canonical_params, form_data, permalink
+from app.web.common.present import canonical_params, errors_json, form_data, number, permalink
 
 bp = Blueprint("sheet", __name__)
 
@@ -208,15 +209,19 @@ def edit_link(number: int, sheet: Sheet) -> str:
     return f"{link}&{urlencode({'sheet': sheet_query(canonical(sheet)), 'entry': str(number)}, safe=SAFE)}"
 
 
+def request_night(args) -> Night:
+    """The night a /sheet.csv or /api/sheet query describes, priced (HandError, TooMuchWork as raised)."""
+    params = {k: args.get(k, "") for k in SHEET_KEYS if k in args}
+    params.update(_seats_arg(args))
+    return price_sheet(read_sheet(params, args.getlist("names")), current_app.extensions["rulesets"])
+
+
 @bp.get("/sheet.csv")
 def sheet_csv():
     if len(request.query_string) > MAX_SHEET_QUERY:
         abort(414)
-    rulesets = current_app.extensions["rulesets"]
-    params = {k: request.args.get(k, "") for k in SHEET_KEYS if k in request.args}
-    params.update(_seats_arg(request.args))
     try:
-        night = price_sheet(read_sheet(params, _names()), rulesets)
+        night = request_night(request.args)
     except (HandError, TooMuchWork) as err:
         refused = err.errors if isinstance(err, HandError) else (FieldError(err.field, err.message),)
         text = csv_text([("field", "message"), *((e.field, say_here(e.message)) for e in refused)])
@@ -240,12 +245,65 @@ def night_csv(night: Night) -> str:
     for row in night.rows:
         rows.append([row.number, _describe_entry(row.entry), *[players[i] for i in row.seats],
                      *map(fmt, row.amounts), *map(fmt, row.running),
-                     "; ".join(f"{e.field}: {say_here(e.message)}" for e in row.errors)])
+                     _note(row)])
     rows.append([head["total"], "", "", "", "", "", *map(fmt, night.totals), "", "", "", "", ""])
     rows.append([])
     rows.append([head["payer"], head["payee"], head["amount"]])
     rows += [[players[int(t.payer)], players[int(t.payee)], fmt(t.amount)] for t in night.transfers]
     return csv_text(rows)
+
+
+def night_json(night: Night) -> dict:
+    """The answer of GET /api/sheet: the numbers of price_sheet, as the page and the CSV show them.
+
+    Players are numbered 1-4 as in `at=`; amounts are lists in that order.
+    """
+    sheet = night.sheet
+    return {
+        "rules": night.ruleset.id,
+        "valid": True,
+        "link": with_lang(sheet_link(canonical(sheet))),
+        "players": [{"number": i + 1, "name": sheet.player(i)} for i in range(4)],
+        "rows": [_row_json(row, sheet) for row in night.rows],
+        "totals": [number(v) for v in night.totals],
+        "transfers": [{"payer": int(t.payer) + 1, "payee": int(t.payee) + 1, "amount": number(t.amount),
+                       "payer_name": sheet.player(int(t.payer)), "payee_name": sheet.player(int(t.payee))}
+                      for t in night.transfers],
+    }
+
+
+def _row_json(row: Row, sheet: Sheet) -> dict:
+    """One row of GET /api/sheet: the entry, its result or refusal, the amounts by player."""
+    calc = row.calculation
+    if row.errors:
+        result = "refused"
+    elif row.entry.is_round:
+        result = "round"
+    else:
+        result = "not-a-win" if row.not_a_win else "win"
+    found = {
+        "number": row.number,
+        "kind": "round" if row.entry.is_round else "hand",
+        "entry": _describe_entry(row.entry),
+        "seats": {seat: row.seats[i] + 1 for i, seat in enumerate(SEATS)},
+        "result": result,
+        "reason": row.reason,
+        "errors": errors_json(row.errors)["errors"],
+        "amounts": [number(v) for v in row.amounts],
+        "running": [number(v) for v in row.running],
+        "breakdown": breakdown_link(row.entry, sheet),
+    }
+    if calc is not None:
+        found.update(winner=calc.table.winner, discarder=calc.table.discarder,
+                     total_fan=calc.score.total_fan, points=calc.score.points)
+    return found
+
+
+def _note(row: Row) -> str:
+    """A row's note: why it counts nothing (its errors), or why a hand below the minimum pays nothing."""
+    if row.errors:
+        return "; ".join(f"{e.field}: {say_here(e.message)}" for e in row.errors)
+    return say_here(row.reason) if row.reason is not None else ""
 
 
 def _csv_words() -> dict[str, str]:
