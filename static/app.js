@@ -24,7 +24,7 @@
   // the tap and renders the page, so there is one engine), the new <main> replaces the old one
   // and the address follows (history.replaceState keeps the permalink right). Without this
   // the same buttons submit the form and the page reloads. No storage, no cookies.
-  var PICKER = /^(add|remove|make|unmeld|clear|undraft)$/;
+  var PICKER = /^(add|remove|make|unmeld|clear|undraft|start)$/;
   var busy = false;
   var pending = [];   // taps made while the last one was on its way, replayed in order
   document.addEventListener("submit", function (event) {
