@@ -12,7 +12,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 def _count_loads(page: Page) -> list[str]:
-    """Every page load from now on (a reload counts; history.replaceState does not)."""
+    """Every page load from now on (a reload counts; history.pushState and popstate do not)."""
     loads: list[str] = []
     page.on("domcontentloaded", lambda p: loads.append(p.url))
     return loads
@@ -123,3 +123,31 @@ def test_hand_b_with_two_tap_melds_at_390px_without_a_page_load(page: Page):
     query = parse_qs(urlsplit(page.url).query)
     assert query["melds"] == ["777z,111z,123p"] and query["hand"] == ["456s99m"]
     assert query["discarder"] == ["N"]
+
+
+def test_back_steps_back_one_tile_and_undo_takes_back_the_last_tile_in_place(page: Page):
+    page.set_viewport_size(PHONE)
+    page.goto("/?rules=hong-kong&lang=zh-Hant")
+    page.evaluate("window.__sameDocument = true")
+    loads = _count_loads(page)
+    _two_tap_meld(page, "pong", "7z", 1)
+    for n, code in enumerate(["1m", "2m", "3m"], 1):
+        _tap_tile(page, code, n)
+    page.go_back()                                        # Back: one tile less, in place
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(2)
+    assert parse_qs(urlsplit(page.url).query)["hand"] == ["12m"]
+    page.go_back()
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(1)
+    page.go_forward()
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(2)
+    page.locator("#undo").click()                         # Undo: the last tile goes
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(1)
+    query = parse_qs(urlsplit(page.url).query)
+    assert query["hand"] == ["1m"] and query["melds"] == ["777z"] and query["lang"] == ["zh-Hant"]
+    page.locator("#undo").click()                         # then the tile before it
+    expect(page.locator("#hand-tiles .empty")).to_have_count(1)
+    page.locator("#undo").click()                         # then the meld
+    expect(page.locator(".meld")).to_have_count(0)
+    assert "melds" not in parse_qs(urlsplit(page.url).query)
+    assert page.evaluate("document.documentElement.lang") == "zh-Hant"
+    assert loads == [] and page.evaluate("window.__sameDocument") is True

@@ -180,3 +180,22 @@ def test_only_the_tiles_that_can_make_the_meld_are_offered(client):
     assert kong == {"1m", "2m", "3m"}
     answer = client.get("/?rules=hong-kong&newmeld=chow&add=8m")   # typed by hand: refused
     assert answer.status_code == 200 and "8m cannot make this meld" in answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("before, after", [
+    ({"hand": "1m9p", "melds": "777z"}, {"hand": "1m", "melds": "777z"}),   # the last tile
+    ({"melds": "777z,123p"}, {"melds": "777z"}),                            # else the last meld
+    ({"hand": "5s", "newmeld": "chow"}, {"hand": "5s"}),                    # a chosen kind
+    ({"hand": "99m", "win": "9m"}, {"hand": "9m", "win": "9m"}),
+    ({"hand": "9m", "win": "9m"}, {}),
+])
+def test_undo_without_javascript_takes_back_the_last_tap(client, before, after):
+    pairs, page = _follow(client, urlencode(dict(before, rules="hong-kong", lang="zh-Hant", undo="1")))
+    assert {k: v for k, v in pairs.items() if k not in ("rules", "lang")} == after
+    assert pairs["lang"] == "zh-Hant"
+
+
+def test_undo_is_offered_only_when_there_is_something_to_take_back(client):
+    assert 'id="undo"' not in client.get("/?rules=hong-kong").get_data(as_text=True)
+    page = client.get("/?rules=hong-kong&hand=1m9p").get_data(as_text=True)
+    assert 'id="undo"' in page and 'aria-label="Undo: take back 9 Dots 九筒"' in page

@@ -17,7 +17,7 @@ from app.hands.tiles import TILES, format_tiles, parse_tiles
 from .forms import PICKER_TILES, PLACEHOLDER, PartCache
 from .present import permalink, tile_naming, tile_script
 
-PICKER_ACTIONS = ("add", "remove", "make", "unmeld", "clear", "undraft", "start")
+PICKER_ACTIONS = ("add", "remove", "make", "unmeld", "clear", "undraft", "start", "undo")
 MELD_KINDS = ("chow", "pong", "kong", "ckong", "akong")
 TILE_BY_CODE = {t.code: t for t in TILES}
 # A meld in two taps: its kind (`start`, kept in the address as `newmeld`), then one tile.
@@ -75,6 +75,8 @@ def focus_after(action: str, params: dict[str, str], edited: dict[str, str]) -> 
         return "#result"
     if action == "start":
         return "#new-meld"
+    if action == "undo":
+        return "#undo"
     if action == "add" and params["add"] in TILE_BY_CODE:
         return f"#add-{params['add']}"
     if action == "remove":
@@ -147,6 +149,8 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
                 return edited, FieldError("melds", Msg("there is no meld {value} to remove", value=value))
             melds.pop(index)
             edited["melds"] = ",".join(melds)
+        elif action == "undo":
+            return undo(edited)
         elif action == "undraft":
             edited.pop("draft", None)
             edited.pop("newmeld", None)
@@ -157,6 +161,53 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
         return edited, FieldError("draft" if action == "make" else "hand", message_of(err))
     except ValueError as err:
         return edited, FieldError("draft", message_of(err))
+    return edited, None
+
+
+def _melds(params: dict[str, str]) -> list[str]:
+    return [t for t in re.split(r"[,\s]+", params.get("melds", "").strip()) if t]
+
+
+def last_step(params: dict[str, str]) -> tuple[str, object] | None:
+    """What one-tap undo takes back, read from the hand itself (the address keeps the order
+    of the taps): a chosen meld kind, the last tile of the meld being built, the hand's last
+    tile, else the last meld. (kind, the tile or meld) or None when there is nothing."""
+    try:
+        draft = list(parse_tiles(params.get("draft", "")))
+        hand = list(parse_tiles(params.get("hand", "")))
+    except NotationError:
+        return None
+    if params.get("newmeld"):
+        return "newmeld", params["newmeld"]
+    if draft:
+        return "draft", draft[-1]
+    if hand:
+        return "hand", hand[-1]
+    melds = _melds(params)
+    return ("meld", melds[-1]) if melds else None
+
+
+def undo(edited: dict[str, str]) -> tuple[dict[str, str], FieldError | None]:
+    """One-tap undo: the address before the last picker tap (see last_step)."""
+    step = last_step(edited)
+    if step is None:
+        return edited, FieldError("hand", Msg("there is nothing to undo"))
+    kind = step[0]
+    if kind == "newmeld":
+        edited.pop("newmeld")
+    elif kind == "draft":
+        edited["draft"] = format_tiles(parse_tiles(edited["draft"])[:-1])
+    elif kind == "hand":
+        tiles = list(parse_tiles(edited["hand"]))
+        removed = tiles.pop()
+        edited["hand"] = format_tiles(tiles)
+        if edited.get("win") == removed.code and removed not in tiles:
+            edited.pop("win")
+    else:
+        edited["melds"] = ",".join(_melds(edited)[:-1])
+    for key in ("hand", "draft", "melds"):
+        if key in edited and not edited[key]:
+            edited.pop(key)
     return edited, None
 
 
@@ -249,7 +300,8 @@ def picker_state(params: dict[str, str], ruleset=None) -> dict:
             melds.append({"token": token, "tiles": [], "kind": "?"})
     hand = tiles_of(params.get("hand", ""))
     newmeld = params.get("newmeld", "") if params.get("newmeld") in TWO_TAP_KINDS else ""
-    return {"meld_palette": meld_palette(newmeld, params, ruleset) if newmeld and ruleset else "",
+    return {"undo": last_step(params),
+            "meld_palette": meld_palette(newmeld, params, ruleset) if newmeld and ruleset else "",
             "hand": hand, "buttons": remove_buttons(hand), "melds": melds,
             "draft": tiles_of(params.get("draft", "")), "target": params.get("target", "hand"),
             "newmeld": newmeld if ruleset else "",
