@@ -22,16 +22,52 @@
 
   // The tile picker without a page load: a picker button's GET is fetched (the server applies
   // the tap and renders the page, so there is one engine), the new <main> replaces the old one
-  // and the address follows (history.replaceState keeps the permalink right). Without this
-  // the same buttons submit the form and the page reloads. No storage, no cookies.
-  var PICKER = /^(add|remove|make|unmeld|clear|undraft)$/;
+  // and the address follows: history.pushState per tap, so the permalink stays right and the
+  // back button steps back through the hand (popstate fetches that address and swaps it in the
+  // same way). Without this the same buttons submit the form and the page reloads. No storage,
+  // no cookies.
+  var PICKER = /^(add|remove|make|unmeld|clear|undraft|start|undo)$/;
   var busy = false;
   var pending = [];   // taps made while the last one was on its way, replayed in order
+  var withoutHash = function (url) { return url.split("#")[0]; };
+  var shown = withoutHash(window.location.href);   // the address the page shows now
+  var swapIn = function (url, push, focusId, removedCode) {
+    var main = document.getElementById("main");
+    return fetch(url, { credentials: "omit", headers: { "X-Requested-With": "fetch" } })
+      .then(function (response) {
+        return response.text().then(function (text) { return { url: response.url, text: text }; });
+      })
+      .then(function (got) {
+        var next = new DOMParser().parseFromString(got.text, "text/html");
+        var fresh = next.getElementById("main");
+        if (!fresh || !main) { window.location.assign(got.url); return; }
+        var keep = window.scrollY;
+        main.innerHTML = fresh.innerHTML;
+        document.title = next.title;
+        if (push) { history.pushState(null, "", got.url); }
+        shown = withoutHash(push ? got.url : window.location.href);
+        window.scrollTo(0, keep);
+        var target = focusId && document.getElementById(focusId);
+        if (!target && /^remove-/.test(focusId || "")) {
+          var left = document.querySelectorAll("#hand-tiles button[name=remove]");
+          target = left.length ? left[left.length - 1] : document.getElementById("add-" + removedCode);
+        }
+        var said = document.querySelector(".errors, .result");
+        if (said) {
+          said.scrollIntoView({ block: "start" });
+        }
+        if (target) { target.focus({ preventScroll: !!said }); }
+      })
+      .catch(function () { window.location.assign(url); });
+  };
+  var canSwap = function () {
+    return window.fetch && window.DOMParser && window.history && history.pushState;
+  };
   document.addEventListener("submit", function (event) {
     var form = event.target;
     var button = event.submitter;
-    if (!button || !PICKER.test(button.name || "") || !window.fetch || !window.DOMParser ||
-        !window.history || !history.replaceState || (form.method || "get").toLowerCase() !== "get") {
+    if (!button || !PICKER.test(button.name || "") || !canSwap() ||
+        (form.method || "get").toLowerCase() !== "get") {
       return;
     }
     event.preventDefault();
@@ -43,35 +79,9 @@
     data.forEach(function (value, key) { if (typeof value === "string") { query.append(key, value); } });
     var action = new URL(form.getAttribute("action") || window.location.pathname, window.location.href);
     action.search = query.toString();
-    var focusId = button.id;
     var img = button.querySelector("img");
     var removedCode = img ? (img.getAttribute("src") || "").split("#t")[1] : "";
-    var main = document.getElementById("main");
-    fetch(action.toString(), { credentials: "omit", headers: { "X-Requested-With": "fetch" } })
-      .then(function (response) {
-        return response.text().then(function (text) { return { url: response.url, text: text }; });
-      })
-      .then(function (got) {
-        var next = new DOMParser().parseFromString(got.text, "text/html");
-        var fresh = next.getElementById("main");
-        if (!fresh || !main) { window.location.assign(got.url); return; }
-        var keep = window.scrollY;
-        main.innerHTML = fresh.innerHTML;
-        document.title = next.title;
-        history.replaceState(null, "", got.url);
-        window.scrollTo(0, keep);
-        var target = document.getElementById(focusId);
-        if (!target && /^remove-/.test(focusId)) {
-          var left = document.querySelectorAll("#hand-tiles button[name=remove]");
-          target = left.length ? left[left.length - 1] : document.getElementById("add-" + removedCode);
-        }
-        var shown = document.querySelector(".errors, .result");
-        if (shown) {
-          shown.scrollIntoView({ block: "start" });
-        }
-        if (target) { target.focus({ preventScroll: !!shown }); }
-      })
-      .catch(function () { window.location.assign(action.toString()); })
+    swapIn(action.toString(), true, button.id, removedCode)
       .then(function () {
         busy = false;
         var next = pending.shift();
@@ -80,6 +90,14 @@
                                                  next[2].replace(/'/g, "") + "']");
         if (same) { same.click(); } else { pending = []; }
       });
+  });
+  // Back (and forward) through the taps: the address the history holds, fetched and swapped
+  // in place. A change of the fragment alone (a skip link) fetches nothing.
+  window.addEventListener("popstate", function () {
+    if (!canSwap() || withoutHash(window.location.href) === shown) { return; }
+    pending = [];
+    busy = true;
+    swapIn(window.location.href, false, "", "").then(function () { busy = false; });
   });
 
   // Inside an iframe: tell the parent page our height so it can fit the frame. The height of

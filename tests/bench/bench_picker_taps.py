@@ -19,7 +19,7 @@ from playwright.sync_api import sync_playwright
 
 CHROMIUM = os.environ.get("MAHJONG_CHROMIUM", "/usr/bin/chromium")
 
-# (name, rules, called melds (kind button, tiles), concealed tiles, one-tap choices,
+# (name, rules, called melds (kind button, tiles; the first names it), concealed tiles, one-tap choices,
 #  select choices, livewing's count)
 HANDS = [
     ("a", "hong-kong", [], "1m2m3m4m5m6m7m8m9m2p3p4p5s5s",
@@ -62,15 +62,12 @@ def enter(page, base: str, hand) -> tuple[int, int, str]:
         for flower in ("1", "2"):
             page.locator(f"input[name=flowers][value='{flower}']").check()
             taps += 1
-    for kind, tiles in melds:
-        page.get_by_label("a new meld").check()
-        taps += 1
-        for code in _tiles(tiles):
-            page.locator(f"#add-{code}").click()
-            taps += 1
-        page.locator(f"button[name=make][value={kind}]").click()
-        taps += 1
-        page.locator(".meld").last.wait_for()
+    for n, (kind, tiles) in enumerate(melds, 1):      # a meld in two taps: its kind, one tile
+        page.locator(f"button[name=start][value={kind}]").click()
+        page.locator(f"button[name=start][value={kind}][aria-pressed=true]").wait_for()
+        page.locator(f"#add-{_tiles(tiles)[0]}").click()
+        taps += 2
+        page.locator(".meld").nth(n - 1).wait_for()
     for n, code in enumerate(_tiles(concealed), 1):
         page.locator(f"#add-{code}").click()
         taps += 1

@@ -12,7 +12,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 def _count_loads(page: Page) -> list[str]:
-    """Every page load from now on (a reload counts; history.replaceState does not)."""
+    """Every page load from now on (a reload counts; history.pushState and popstate do not)."""
     loads: list[str] = []
     page.on("domcontentloaded", lambda p: loads.append(p.url))
     return loads
@@ -91,3 +91,63 @@ def test_without_javascript_the_picker_still_reloads_the_page(browser, base_url)
     expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(1)
     assert parse_qs(urlsplit(page.url).query)["lang"] == ["zh-Hant"]
     context.close()
+
+
+def _two_tap_meld(page: Page, kind: str, code: str, melds: int) -> None:
+    """A meld in two taps: its kind, then one tile (a chow: the run's first tile)."""
+    page.locator(f"button[name=start][value={kind}]").click()
+    expect(page.locator(f"button[name=start][value={kind}]")).to_have_attribute("aria-pressed", "true")
+    page.locator(f"#add-{code}").click()
+    expect(page.locator(".meld")).to_have_count(melds)
+
+
+def test_hand_b_with_two_tap_melds_at_390px_without_a_page_load(page: Page):
+    page.set_viewport_size(PHONE)
+    page.goto("/?rules=hong-kong")
+    page.evaluate("window.__sameDocument = true")
+    loads = _count_loads(page)
+    page.get_by_role("radiogroup", name="Discarder").get_by_label("North", exact=False).check()
+    _two_tap_meld(page, "pong", "7z", 1)
+    _two_tap_meld(page, "pong", "1z", 2)
+    page.locator("button[name=start][value=chow]").click()
+    expect(page.locator("#add-8p")).to_be_disabled()           # no chow from an 8
+    expect(page.locator("#add-1z")).to_be_disabled()           # nor of honours
+    page.locator("#add-1p").click()
+    expect(page.locator(".meld")).to_have_count(3)
+    for n, code in enumerate(["4s", "5s", "6s", "9m", "9m"], 1):
+        _tap_tile(page, code, n)
+    expect(page.locator("#result-heading")).to_contain_text("4 fan")
+    assert loads == []
+    assert page.evaluate("window.__sameDocument") is True
+    assert _in_view(page, "#result-heading")
+    query = parse_qs(urlsplit(page.url).query)
+    assert query["melds"] == ["777z,111z,123p"] and query["hand"] == ["456s99m"]
+    assert query["discarder"] == ["N"]
+
+
+def test_back_steps_back_one_tile_and_undo_takes_back_the_last_tile_in_place(page: Page):
+    page.set_viewport_size(PHONE)
+    page.goto("/?rules=hong-kong&lang=zh-Hant")
+    page.evaluate("window.__sameDocument = true")
+    loads = _count_loads(page)
+    _two_tap_meld(page, "pong", "7z", 1)
+    for n, code in enumerate(["1m", "2m", "3m"], 1):
+        _tap_tile(page, code, n)
+    page.go_back()                                        # Back: one tile less, in place
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(2)
+    assert parse_qs(urlsplit(page.url).query)["hand"] == ["12m"]
+    page.go_back()
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(1)
+    page.go_forward()
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(2)
+    page.locator("#undo").click()                         # Undo: the last tile goes
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(1)
+    query = parse_qs(urlsplit(page.url).query)
+    assert query["hand"] == ["1m"] and query["melds"] == ["777z"] and query["lang"] == ["zh-Hant"]
+    page.locator("#undo").click()                         # then the tile before it
+    expect(page.locator("#hand-tiles .empty")).to_have_count(1)
+    page.locator("#undo").click()                         # then the meld
+    expect(page.locator(".meld")).to_have_count(0)
+    assert "melds" not in parse_qs(urlsplit(page.url).query)
+    assert page.evaluate("document.documentElement.lang") == "zh-Hant"
+    assert loads == [] and page.evaluate("window.__sameDocument") is True

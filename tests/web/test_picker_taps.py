@@ -3,6 +3,7 @@ form by GET, the view redirects to the new hand. The page keeps its language on 
 and what the player never set is said as assumed, even though the form carried the fields."""
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -122,3 +123,79 @@ def test_a_tap_after_choosing_self_draw_and_south_keeps_them_and_scores_hand_a_a
     assert "4 fan under" in html
     assumed = html.split('class="assumed"', 1)[1].split("</div>", 1)[0] if 'class="assumed"' in html else ""
     assert "by =" not in assumed and "seat =" not in assumed
+
+
+def _follow(client, query: str) -> tuple[dict[str, str], str]:
+    """One no-script tap: the GET, its redirect followed; the address's pairs and the page."""
+    answer = client.get("/?" + query)
+    assert answer.status_code == 302, answer.get_data(as_text=True)[:300]
+    location = answer.headers["Location"].split("#")[0]
+    page = client.get(location)
+    assert page.status_code == 200
+    return dict(parse_qsl(urlsplit(location).query)), page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("kind, tile, meld", [
+    ("pong", "7z", "777z"), ("chow", "1p", "123p"), ("kong", "5s", "5555s"),
+    ("ckong", "9p", "ckong:9999p"), ("akong", "2m", "akong:2222m")])
+def test_a_meld_in_two_taps_without_javascript(client, kind, tile, meld):
+    pairs, page = _follow(client, urlencode({"rules": "hong-kong", "hand": "4s", "start": kind}))
+    assert pairs["newmeld"] == kind
+    assert f'name="newmeld" value="{kind}"' in page and 'aria-pressed="true">' in page
+    pairs, page = _follow(client, urlencode(dict(pairs, add=tile)))
+    assert pairs["melds"] == meld and pairs["hand"] == "4s"
+    assert "newmeld" not in pairs                 # the next tile goes to the hand again
+    assert 'name="newmeld"' not in page
+
+
+def test_two_tap_melds_are_named_in_words_and_cancelled_by_a_clear_word(client):
+    page = client.get("/?rules=hong-kong&newmeld=ckong").get_data(as_text=True)
+    for word in (">pong<", ">chow<", ">exposed kong<", ">concealed kong<", ">added kong<"):
+        assert word in page
+    assert ">ckong<" not in page and ">akong<" not in page
+    assert 'aria-label="Concealed kong of 9 Dots 九筒"' in page
+    assert '>cancel</button>' in page and '>discard</button>' not in page
+    pairs, _ = _follow(client, "rules=hong-kong&newmeld=ckong&undraft=1")
+    assert "newmeld" not in pairs
+    zh = client.get("/?rules=hong-kong&newmeld=pong&lang=zh-Hant").get_data(as_text=True)
+    for word in (">碰<", ">暗槓<", ">明槓<", ">加槓<", "取消"):
+        assert word in zh
+    hans = client.get("/?rules=hong-kong&newmeld=pong&lang=zh-Hans").get_data(as_text=True)
+    for word in (">碰<", ">暗杠<", ">明杠<", ">加杠<"):
+        assert word in hans
+
+
+def _disabled(page: str) -> set[str]:
+    return {m.group(1) for m in re.finditer(r'value="([0-9a-z]+)" id="add-[0-9a-z]+" class="tile-button"'
+                                            r' aria-label="[^"]*" disabled', page)}
+
+
+def test_only_the_tiles_that_can_make_the_meld_are_offered(client):
+    chow = _disabled(client.get("/?rules=hong-kong&newmeld=chow").get_data(as_text=True))
+    assert {"8m", "9m", "8p", "9s", "1z", "7z"} <= chow
+    assert not {"1m", "7m", "1p", "7s"} & chow
+    pong = _disabled(client.get("/?rules=hong-kong&newmeld=pong&hand=7z7z").get_data(as_text=True))
+    assert pong == {"7z"}                                 # a pong would be a fifth copy
+    kong = _disabled(client.get("/?rules=hong-kong&newmeld=kong&melds=123m").get_data(as_text=True))
+    assert kong == {"1m", "2m", "3m"}
+    answer = client.get("/?rules=hong-kong&newmeld=chow&add=8m")   # typed by hand: refused
+    assert answer.status_code == 200 and "8m cannot make this meld" in answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("before, after", [
+    ({"hand": "1m9p", "melds": "777z"}, {"hand": "1m", "melds": "777z"}),   # the last tile
+    ({"melds": "777z,123p"}, {"melds": "777z"}),                            # else the last meld
+    ({"hand": "5s", "newmeld": "chow"}, {"hand": "5s"}),                    # a chosen kind
+    ({"hand": "99m", "win": "9m"}, {"hand": "9m", "win": "9m"}),
+    ({"hand": "9m", "win": "9m"}, {}),
+])
+def test_undo_without_javascript_takes_back_the_last_tap(client, before, after):
+    pairs, page = _follow(client, urlencode(dict(before, rules="hong-kong", lang="zh-Hant", undo="1")))
+    assert {k: v for k, v in pairs.items() if k not in ("rules", "lang")} == after
+    assert pairs["lang"] == "zh-Hant"
+
+
+def test_undo_is_offered_only_when_there_is_something_to_take_back(client):
+    assert 'id="undo"' not in client.get("/?rules=hong-kong").get_data(as_text=True)
+    page = client.get("/?rules=hong-kong&hand=1m9p").get_data(as_text=True)
+    assert 'id="undo"' in page and 'aria-label="Undo: take back 9 Dots 九筒"' in page

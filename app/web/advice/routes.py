@@ -43,7 +43,7 @@ from app.web.practice.routes import (
 
 bp = Blueprint("discard", __name__)
 
-KEPT_AFTER_PICKING = ("seen", "draft", "target")   # not in PERMALINK_ORDER, kept by hand
+KEPT_AFTER_PICKING = ("seen", "draft", "target", "newmeld")   # not in PERMALINK_ORDER, kept by hand
 
 
 def discard_link(params: Mapping[str, str], path: str = "/discard") -> str:
@@ -108,7 +108,7 @@ def _discard(embed: bool):
                  for c in result.choices for w in c.waits}
     return render_template(
         "discard.html", form=form, ruleset=ruleset, result=result, loose=loose, embed=embed,
-        picker=picker_state(params), palette=palette(ruleset), meld_kinds=MELD_KINDS, links=links,
+        picker=picker_state(params, ruleset), palette=palette(ruleset), meld_kinds=MELD_KINDS, links=links,
         order=DISCARD_ORDER, permalink=discard_link(params, path) if result else "",
         action_path=path)
 

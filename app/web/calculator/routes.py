@@ -83,7 +83,7 @@ def _calculator(embed: bool):
             loose = form.attach_errors(err.errors)
     return render_template(
         "calculator.html", form=form, ruleset=shown, calc=calc, waits=waits, loose=loose,
-        embed=embed, permalink=link, picker=picker_state(params), palette=palette(shown),
+        embed=embed, permalink=link, picker=picker_state(params, shown), palette=palette(shown),
         arithmetic=explain_points(calc) if calc else "",
         ticks_link=_ticks_link(calc, params) if calc and calc.hand is not None else "",
         card_link=card_link(calc, params) if calc else "",

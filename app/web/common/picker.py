@@ -10,16 +10,26 @@ from flask import current_app, request
 from markupsafe import Markup
 
 from app.base.errors import FieldError, NotationError
-from app.base.i18n import Msg
+from app.base.i18n import N_, Msg
 from app.hands.description import message_of, read_meld
 from app.hands.tiles import TILES, format_tiles, parse_tiles
 
 from .forms import PICKER_TILES, PLACEHOLDER, PartCache
 from .present import permalink, tile_naming, tile_script
 
-PICKER_ACTIONS = ("add", "remove", "make", "unmeld", "clear", "undraft")
+PICKER_ACTIONS = ("add", "remove", "make", "unmeld", "clear", "undraft", "start", "undo")
 MELD_KINDS = ("chow", "pong", "kong", "ckong", "akong")
 TILE_BY_CODE = {t.code: t for t in TILES}
+# A meld in two taps: its kind (`start`, kept in the address as `newmeld`), then one tile.
+# The kinds in the order a player meets them, named in words (not the notation's `ckong`).
+TWO_TAP_KINDS = ("pong", "chow", "kong", "ckong", "akong")
+KIND_WORDS = {"pong": N_("pong"), "chow": N_("chow"), "kong": N_("exposed kong"),
+              "ckong": N_("concealed kong"), "akong": N_("added kong")}
+# Each tile button of the two-tap palette, named for screen readers in the page's language.
+KIND_TILE_LABELS = {"pong": N_("Pong of %(tile)s"), "chow": N_("Chow from %(tile)s"),
+                    "kong": N_("Exposed kong of %(tile)s"),
+                    "ckong": N_("Concealed kong of %(tile)s"),
+                    "akong": N_("Added kong of %(tile)s")}
 
 
 def form_parts() -> PartCache:
@@ -61,6 +71,12 @@ def focus_after(action: str, params: dict[str, str], edited: dict[str, str]) -> 
     """
     if action == "add" and edited.get("target") != "meld" and tile_count(edited) >= 13:
         return "#result"
+    if action == "add" and params.get("newmeld") and tile_count(edited) >= 13:
+        return "#result"
+    if action == "start":
+        return "#new-meld"
+    if action == "undo":
+        return "#undo"
     if action == "add" and params["add"] in TILE_BY_CODE:
         return f"#add-{params['add']}"
     if action == "remove":
@@ -97,8 +113,15 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
             t = parse_tiles(value)
             if len(t) != 1:
                 return edited, FieldError("hand", Msg("'{value}' is not one tile", value=value))
+            kind = edited.pop("newmeld", "")
+            if kind:
+                return _two_tap_meld(edited, kind, t[0])
             key = "draft" if params.get("target") == "meld" else "hand"
             edited[key] = format_tiles(parse_tiles(edited.get(key, "")) + t)
+        elif action == "start":
+            if value not in TWO_TAP_KINDS:
+                return edited, FieldError("draft", Msg("'{value}' is not a kind of meld", value=value))
+            edited["newmeld"] = value
         elif action == "remove":
             tiles = list(parse_tiles(edited.get("hand", "")))
             index = whole_number(value, -1)
@@ -126,10 +149,13 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
                 return edited, FieldError("melds", Msg("there is no meld {value} to remove", value=value))
             melds.pop(index)
             edited["melds"] = ",".join(melds)
+        elif action == "undo":
+            return undo(edited)
         elif action == "undraft":
             edited.pop("draft", None)
+            edited.pop("newmeld", None)
         elif action == "clear":
-            for key in ("hand", "melds", "draft", "win"):
+            for key in ("hand", "melds", "draft", "win", "newmeld"):
                 edited.pop(key, None)
     except NotationError as err:
         return edited, FieldError("draft" if action == "make" else "hand", message_of(err))
@@ -138,16 +164,127 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
     return edited, None
 
 
+def _melds(params: dict[str, str]) -> list[str]:
+    return [t for t in re.split(r"[,\s]+", params.get("melds", "").strip()) if t]
+
+
+def last_step(params: dict[str, str]) -> tuple[str, object] | None:
+    """What one-tap undo takes back, read from the hand itself (the address keeps the order
+    of the taps): a chosen meld kind, the last tile of the meld being built, the hand's last
+    tile, else the last meld. (kind, the tile or meld) or None when there is nothing."""
+    try:
+        draft = list(parse_tiles(params.get("draft", "")))
+        hand = list(parse_tiles(params.get("hand", "")))
+    except NotationError:
+        return None
+    if params.get("newmeld"):
+        return "newmeld", params["newmeld"]
+    if draft:
+        return "draft", draft[-1]
+    if hand:
+        return "hand", hand[-1]
+    melds = _melds(params)
+    return ("meld", melds[-1]) if melds else None
+
+
+def undo(edited: dict[str, str]) -> tuple[dict[str, str], FieldError | None]:
+    """One-tap undo: the address before the last picker tap (see last_step)."""
+    step = last_step(edited)
+    if step is None:
+        return edited, FieldError("hand", Msg("there is nothing to undo"))
+    kind = step[0]
+    if kind == "newmeld":
+        edited.pop("newmeld")
+    elif kind == "draft":
+        edited["draft"] = format_tiles(parse_tiles(edited["draft"])[:-1])
+    elif kind == "hand":
+        tiles = list(parse_tiles(edited["hand"]))
+        removed = tiles.pop()
+        edited["hand"] = format_tiles(tiles)
+        if edited.get("win") == removed.code and removed not in tiles:
+            edited.pop("win")
+    else:
+        edited["melds"] = ",".join(_melds(edited)[:-1])
+    for key in ("hand", "draft", "melds"):
+        if key in edited and not edited[key]:
+            edited.pop(key)
+    return edited, None
+
+
+def meld_tiles(kind: str, t) -> list | None:
+    """The tiles of a meld of this kind named by one tile (a chow by its first); None when
+    the tile cannot make it (a chow of honours, or from an 8 or a 9)."""
+    if t.is_bonus:
+        return None
+    if kind == "chow":
+        if not t.is_suited or t.rank > 7:
+            return None
+        return [t, TILES[t.index + 1], TILES[t.index + 2]]
+    return [t] * (3 if kind == "pong" else 4)
+
+
+def tiles_used(params: dict[str, str]) -> dict:
+    """How many of each tile the hand, its melds and the meld being built already hold."""
+    used: dict = {}
+    texts = [params.get("hand", ""), params.get("draft", "")]
+    texts += [t.split(":")[-1] for t in re.split(r"[,\s]+", params.get("melds", "").strip()) if t]
+    for text in texts:
+        try:
+            for t in parse_tiles(text):
+                used[t] = used.get(t, 0) + 1
+        except NotationError:
+            continue
+    return used
+
+
+def allowed_tiles(kind: str, params: dict[str, str]) -> set:
+    """The palette's tiles that can make a meld of this kind: the run or the copies exist
+    and no tile would be a fifth copy."""
+    used = tiles_used(params)
+    allowed = set()
+    for t in PICKER_TILES:
+        tiles = meld_tiles(kind, t)
+        if tiles is None:
+            continue
+        need: dict = {}
+        for x in tiles:
+            need[x] = need.get(x, 0) + 1
+        if all(used.get(x, 0) + n <= 4 for x, n in need.items()):
+            allowed.add(t)
+    return allowed
+
+
+def _two_tap_meld(edited: dict[str, str], kind: str, t) -> tuple[dict[str, str], FieldError | None]:
+    """The second tap of a two-tap meld: the meld of `kind` this tile names joins the melds."""
+    if kind not in TWO_TAP_KINDS:
+        return edited, FieldError("draft", Msg("'{value}' is not a kind of meld", value=kind))
+    if t not in allowed_tiles(kind, edited):
+        edited["newmeld"] = kind
+        return edited, FieldError("draft", Msg("{tile} cannot make this meld", tile=t.code))
+    token = format_tiles(meld_tiles(kind, t))
+    meld = read_meld(token if kind in ("chow", "pong") else f"{kind}:{token}")
+    edited["melds"] = ",".join(filter(None, [edited.get("melds", ""), meld.token]))
+    edited["target"] = "hand"
+    return edited, None
+
+
+def meld_palette(kind: str, params: dict[str, str], ruleset) -> Markup:
+    """The palette while a two-tap meld is chosen: each tile makes the meld at once, the tiles
+    that cannot make it are shown but disabled (nothing moves)."""
+    return form_parts().macro("meld_palette")(PICKER_TILES, ruleset, kind, allowed_tiles(kind, params),
+                                              KIND_TILE_LABELS[kind])
+
+
 def permalink_with_picker(params: dict[str, str], path: str) -> str:
     """A link that also keeps the picker's own state (the meld being built, its target)."""
     link = permalink(params, path)
-    extra = [(k, params[k]) for k in ("draft", "target", "sheet", "entry") if params.get(k)]
+    extra = [(k, params[k]) for k in ("draft", "target", "newmeld", "sheet", "entry") if params.get(k)]
     if extra:
         link += ("&" if "?" in link else "?") + urlencode(extra)
     return link
 
 
-def picker_state(params: dict[str, str]) -> dict:
+def picker_state(params: dict[str, str], ruleset=None) -> dict:
     """What the picker shows: the hand's tiles, the melds and the meld being built."""
     def tiles_of(text: str):
         try:
@@ -162,6 +299,11 @@ def picker_state(params: dict[str, str]) -> dict:
         except ValueError:
             melds.append({"token": token, "tiles": [], "kind": "?"})
     hand = tiles_of(params.get("hand", ""))
-    return {"hand": hand, "buttons": remove_buttons(hand), "melds": melds,
+    newmeld = params.get("newmeld", "") if params.get("newmeld") in TWO_TAP_KINDS else ""
+    return {"undo": last_step(params),
+            "meld_palette": meld_palette(newmeld, params, ruleset) if newmeld and ruleset else "",
+            "hand": hand, "buttons": remove_buttons(hand), "melds": melds,
             "draft": tiles_of(params.get("draft", "")), "target": params.get("target", "hand"),
+            "newmeld": newmeld if ruleset else "",
+            "kinds": [(k, KIND_WORDS[k]) for k in TWO_TAP_KINDS],
             "base": {k: v for k, v in params.items() if k not in PICKER_ACTIONS}}
