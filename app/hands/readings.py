@@ -372,7 +372,7 @@ class _PlaceTable(_Table):
         counts, win = key
         waits_by_code = _WAITS_BY_CODE[len(counts)]
         found = []
-        for split in _SPLITS[len(counts)].get(counts) or _splits(counts):
+        for split in _splits(counts):
             places = []
             before = -1
             for i, code in enumerate(split):
@@ -401,7 +401,7 @@ class _SuitTable(_Table):
         self.facts_of = tuple(0 if g is None else g.facts for g in _BY_CODE[lo]).__getitem__
 
     def __missing__(self, counts: tuple[int, ...]):
-        splits = _SPLITS[len(counts)].get(counts) or _splits(counts)
+        splits = _splits(counts)
         group_of, facts_of = self.group_of, self.facts_of
         options = tuple([(tuple(map(group_of, split)), sum(map(facts_of, split)), k)
                          for k, split in enumerate(splits)])

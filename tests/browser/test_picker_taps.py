@@ -28,11 +28,17 @@ def _in_view(page: Page, selector: str) -> bool:
         return r.top >= 0 && r.top < window.innerHeight; }""", selector)
 
 
-def test_hand_a_at_390px_scores_in_place_without_a_page_load(page: Page):
+def _open_on_a_phone(page: Page, address: str) -> list:
+    """Open the address at 390 px, mark the document (a page load would drop the mark) and
+    return the list that collects every navigation from here on."""
     page.set_viewport_size(PHONE)
-    page.goto("/?rules=hong-kong")
+    page.goto(address)
     page.evaluate("window.__sameDocument = true")
-    loads = _count_loads(page)
+    return _count_loads(page)
+
+
+def test_hand_a_at_390px_scores_in_place_without_a_page_load(page: Page):
+    loads = _open_on_a_phone(page, "/?rules=hong-kong")
     page.get_by_role("radiogroup", name="How the hand was won").get_by_label("Self-draw", exact=False).check()
     page.get_by_role("radiogroup", name="Winner's seat").get_by_label("South", exact=False).check()
     for n, code in enumerate(["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "2p", "3p", "4p",
@@ -102,10 +108,7 @@ def _two_tap_meld(page: Page, kind: str, code: str, melds: int) -> None:
 
 
 def test_hand_b_with_two_tap_melds_at_390px_without_a_page_load(page: Page):
-    page.set_viewport_size(PHONE)
-    page.goto("/?rules=hong-kong")
-    page.evaluate("window.__sameDocument = true")
-    loads = _count_loads(page)
+    loads = _open_on_a_phone(page, "/?rules=hong-kong")
     page.get_by_role("radiogroup", name="Discarder").get_by_label("North", exact=False).check()
     _two_tap_meld(page, "pong", "7z", 1)
     _two_tap_meld(page, "pong", "1z", 2)
