@@ -130,3 +130,22 @@ def test_every_shipped_example_source_names_its_lesson_by_the_rulesets_source_ti
                 quoted = re.search(r"[「“]([^」”]+)[」”]", source)
                 title = quoted[1] if quoted else source.split("——")[0]
                 assert title in example.source.in_lang(lang), (rs.id, example.id, lang)
+
+
+# RULINGS.md: ruling 82 holds in every family, ruling 83 where a minimum can stop a win
+ADVICE_RULINGS = {"hong-kong": (82, 83), "hong-kong-course": (82, 83), "family": (82, 83),
+                  "sichuan": (82,), "sichuan-sbr": (82,)}
+ADVICE_WORDS = {"en": ("either way", "winnable first"), "zh-Hant": ("兩種方式都計", "排先"),
+                "zh-Hans": ("两种方式都计", "排先")}
+
+
+@pytest.mark.parametrize("lang", sorted(ADVICE_WORDS))
+@pytest.mark.parametrize("rid", sorted(ADVICE_RULINGS))
+def test_the_advice_rulings_82_and_83_are_listed_on_the_rules_page_in_each_language(rid, lang):
+    text = page(f"/rules/{rid}?lang={lang}")
+    either_way, winnable_first = ADVICE_WORDS[lang]
+    entries = dict(re.findall(r'<dt id="ruling-(\d+)">.*?</dt>\s*<dd>(.*?)</dd>', text, re.S))
+    assert "82" in entries and either_way in entries["82"]
+    assert ("83" in entries) is (83 in ADVICE_RULINGS[rid])
+    if 83 in ADVICE_RULINGS[rid]:
+        assert winnable_first in entries["83"] and 'href="/rules/' in entries["83"]   # cites 82

@@ -8,14 +8,25 @@ every meld kind, events, bonus tiles, switches), under each family:
   (`tick_params`, the result page's tick link), prices exactly as the tiles: fan, points, the
   minimum, and every payment.
 
+And the other half, pair by pair: every pair of patterns the tick form accepts together has a
+witness, a tile hand whose chosen reading holds both and counts each one the ticks count; the
+corpus gives most, and hands drawn towards the pair (tests/scoring/witness_search.py) the rest.
+Hands drawn towards a pair `never_together:` forbids never hold it either. So the tick form
+refuses exactly the pairs no hand holds. Patterns with no tiles to show (HKC's seven- and
+eight-flower wins, ticked only) have no witness to find and stay out of the pairs.
+
 The draw is seeded (the same hands every run). MAHJONG_PROOF_HANDS sets how many are drawn per
 family (default 10000, of which 6,600-8,800 are accepted: the five families in about 20 s on
-2 cores); 30000 took 3.5 minutes on a busy machine.
+2 cores); 30000 took 3.5 minutes on a busy machine. MAHJONG_PROOF_TRIES sets how many hands
+are drawn towards each pair the corpus leaves without a witness, and towards each forbidden
+pair (default 200 and 20); the two pair tests add under 5 s for the five families (--durations:
+the course's 0.9 s and 1.2 s the largest), the corpus they share staying the bulk of the time.
 """
 from __future__ import annotations
 
 import itertools
 import os
+import random
 
 import pytest
 
@@ -27,8 +38,10 @@ from app.scoring.calculation import calculate, tick_params
 from app.scoring.selection import _plan, found_key, present_in
 
 from .hand_corpus import corpus
+from .witness_search import draw_for
 
 HANDS = int(os.environ.get("MAHJONG_PROOF_HANDS", "10000"))
+TRIES = int(os.environ.get("MAHJONG_PROOF_TRIES", "200"))
 SEED = 22
 FAMILIES = sorted(registry())
 
@@ -84,3 +97,107 @@ def test_ticking_each_hands_counted_patterns_prices_exactly_as_its_tiles(drawn):
         if _priced(ticked) != _priced(calc):
             differ.append((params, tick_params(calc, params)))
     assert not differ, differ[:3]
+
+
+# --- the witness half: each pair the ticks accept is held by some hand ---------------------
+
+
+def _shown(ruleset) -> list[str]:
+    """The patterns tiles can show (a detector, an event or a package of them), in file order."""
+    return [p.id for p in ruleset.patterns if p.detect or p.events or p.requires]
+
+
+def _options(ruleset, pair) -> str:
+    return ",".join(pid for pid in pair if ruleset.by_id[pid].optional)
+
+
+def _ticks_accept(ruleset, pair) -> bool:
+    """Whether the tick form prices this pair (at East, or at South for a non-dealer's event)."""
+    for seat in "ES":
+        try:
+            calculate({"rules": ruleset.id, "ticks": ",".join(pair), "seat": seat,
+                       "options": _options(ruleset, pair)})
+            return True
+        except HandError:
+            continue
+    return False
+
+
+def _witnesses(ruleset, params, calc, pair) -> bool:
+    """The hand's chosen reading holds both patterns and, unless one excludes the other (a limit
+    hand, one tier, an inclusion), counts each one that ticking the pair counts."""
+    held = {i.pattern.id: i.counted for i in calc.score.items}
+    if any(pid not in held for pid in pair):
+        return False
+    a, b = pair
+    if b in ruleset.conflicts[a]:
+        return True
+    if any(ruleset.by_id[pid].optional and pid not in calc.settings.options for pid in pair):
+        return False   # a house rule left off holds the pattern without pricing it
+    ticked = dict(tick_params(calc, params), ticks=",".join(pair))
+    try:
+        counted = {i.pattern.id for i in calculate(ticked).score.counted}
+    except HandError:
+        return False
+    return all(held[pid] for pid in pair if pid in counted)
+
+
+def _held_pairs(calc, order) -> set[tuple[str, str]]:
+    held = sorted((i.pattern.id for i in calc.score.items), key=order.index)
+    return set(itertools.combinations(held, 2))
+
+
+def test_every_pair_the_ticks_accept_has_a_witness_hand(drawn):
+    ruleset, accepted = drawn
+    order = [p.id for p in ruleset.patterns]
+    pairs = {pair for pair in itertools.combinations(_shown(ruleset), 2)
+             if _ticks_accept(ruleset, pair)}
+    witness: dict[tuple[str, str], dict] = {}
+    for params, calc in accepted:
+        for pair in (_held_pairs(calc, order) & pairs) - witness.keys():
+            if _witnesses(ruleset, params, calc, pair):
+                witness[pair] = params
+    rng = random.Random(f"{ruleset.id}:witness:{SEED}")
+    for pair in sorted(pairs - witness.keys(), key=lambda p: (order.index(p[0]), order.index(p[1]))):
+        for _ in range(TRIES):
+            params = draw_for(rng, ruleset, [ruleset.by_id[pid] for pid in pair])
+            if params is None:
+                continue
+            try:
+                calc = calculate(params)
+            except HandError:
+                continue
+            if _witnesses(ruleset, params, calc, pair):
+                witness[pair] = params
+                break
+    missing = sorted(pairs - witness.keys())
+    assert len(pairs) > 20
+    assert not missing, f"{len(missing)} of {len(pairs)} pairs without a witness: {missing[:20]}"
+
+
+def test_hands_drawn_towards_a_forbidden_pair_never_hold_it(drawn):
+    ruleset, _ = drawn
+    every_shape = ruleset.shape_rules(frozenset(ruleset.option_ids))
+    shown = set(_shown(ruleset))
+    forbidden = sorted({tuple(sorted((a, b))) for a, others in ruleset.never_together.items()
+                        for b in others if a in shown and b in shown})
+    rng = random.Random(f"{ruleset.id}:forbidden:{SEED}")
+    found, drawn_hands = [], 0
+    for a, b in forbidden:
+        for _ in range(max(1, TRIES // 10)):
+            params = draw_for(rng, ruleset, [ruleset.by_id[a], ruleset.by_id[b]])
+            if params is None:
+                continue
+            try:
+                calculate(params)   # only hands the calculator accepts, as for the corpus
+            except HandError:
+                continue
+            drawn_hands += 1
+            hand = parse_hand(params)
+            plan = _plan(ruleset, hand.context.events)
+            for reading in readings(hand, every_shape):
+                held = present_in(found_key(reading, hand.context, plan), ruleset)
+                if a in held and b in held:
+                    found.append((a, b, params))
+    assert not forbidden or drawn_hands > 0
+    assert not found, found[:3]

@@ -298,3 +298,46 @@ def test_not_a_win_is_said_in_the_familys_words(client, lang, words):
     query = {**NIGHT, "hands": "hand=123m456m789p55s melds=234s win=5s flowers=1 seat=S discarder=W", "lang": lang}
     row = re.search(r'<tr id="hand-1".*?</tr>', client.get("/sheet", query_string=query).get_data(as_text=True), re.S)[0]
     assert words in row and "{" not in row.replace("{{", "")
+
+
+@pytest.mark.parametrize("rules, message", [
+    ("", "no rules given (rules= is empty); choose one of family, hong-kong"),
+    ("nope", "unknown ruleset &#39;nope&#39;; choose one of family, hong-kong")])
+def test_an_empty_or_unknown_rules_is_refused_beside_the_field_as_the_api_refuses_it(client, rules, message):
+    query = {**NIGHT, "rules": rules}
+    response = client.get("/sheet", query_string=query)
+    page = response.get_data(as_text=True)
+    assert re.search(r'id="rules-error"><li>' + re.escape(message), page)
+    assert Page(page).table("Totals") is None   # nothing priced under rules nobody chose
+    assert html.escape(NIGHT["hands"].splitlines()[2]) in page and 'value="Ann"' in page
+    api = client.get("/api/sheet", query_string=query)
+    assert api.status_code == 400 and [e["field"] for e in api.json["errors"]] == ["rules"]
+    assert html.unescape(message) in api.json["errors"][0]["message"]
+    exported = client.get("/sheet.csv", query_string=query)
+    assert exported.status_code == 400 and html.unescape(message) in exported.get_data(as_text=True)
+
+
+def test_an_empty_rules_adds_no_hand_to_a_sheet_under_rules_nobody_chose(client):
+    response = client.get("/sheet", query_string={**NIGHT, "rules": "", "add": "hand=123456789m234p55s"})
+    assert response.status_code == 200 and "rules-error" in response.get_data(as_text=True)
+
+
+def test_without_rules_the_page_the_csv_and_the_api_all_price_the_default_rules(client):
+    query = {k: v for k, v in NIGHT.items() if k != "rules"}
+    page = client.get("/sheet", query_string=query).get_data(as_text=True)
+    assert re.search(r'<option selected value="hong-kong">', page) and "rules-error" not in page
+    answer = client.get("/api/sheet", query_string=query).json
+    assert answer["rules"] == "hong-kong"
+    totals = [f"{v:+}" for v in answer["totals"]]
+    assert table_by_caption(page, "Totals")[1] == totals
+    assert answer == client.get("/api/sheet", query_string=NIGHT).json   # the same night
+
+
+def test_a_sheet_without_rules_follows_the_servers_default_rules_on_the_page_and_in_the_api():
+    app = create_app()
+    app.config["DEFAULT_RULES"] = "family"
+    client = app.test_client()
+    query = {"hands": "hand=123m456p789s222m55p seat=S discarder=W"}
+    assert client.get("/api/sheet", query_string=query).json["rules"] == "family"
+    page = client.get("/sheet", query_string=query).get_data(as_text=True)
+    assert '<option selected value="family">' in page

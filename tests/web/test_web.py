@@ -338,6 +338,36 @@ def test_a_bad_tick_request_keeps_the_page_up_with_a_message(client, query, mess
     assert page(response).table("Fan breakdown") is None
 
 
+def _apart_pairs(rs) -> list[tuple[str, str]]:
+    """Each pattern never_together keeps apart from others, with the first of them, in file order."""
+    pairs = set()
+    for p in rs.patterns:
+        partners = sorted(rs.never_together.get(p.id, ()), key=lambda q: rs.by_id[q].position)
+        if partners:
+            pairs.add(tuple(sorted((p.id, partners[0]), key=lambda q: rs.by_id[q].position)))
+    return sorted(pairs, key=lambda pair: [rs.by_id[q].position for q in pair])
+
+
+@pytest.mark.parametrize("rid", sorted(RULESETS))
+def test_a_tick_set_no_hand_holds_is_refused_beside_the_ticks_with_the_boxes_kept(client, rid):
+    rs = RULESETS[rid]
+    pairs = _apart_pairs(rs)
+    assert len(pairs) >= 3
+    for first, second in pairs:
+        options = ",".join(pid for pid in (first, second) if rs.by_id[pid].optional)
+        response = client.get("/ticks", query_string={"rules": rid, "ticks": [first, second],
+                                                      "options": options})
+        assert response.status_code == 200
+        text = html.unescape(response.get_data(as_text=True))
+        beside = re.search(r'<ul class="errors" id="ticks-error">(.*?)</ul>', text, re.S)
+        assert beside is not None, (first, second)
+        names = [" ".join(filter(None, (rs.by_id[pid].name.en, rs.by_id[pid].name.zh)))
+                 for pid in (first, second)]
+        assert f"no hand holds these patterns together: {names[0]} and {names[1]}" in beside[1]
+        assert _checked(page(response)) == {first, second}
+        assert page(response).table("Fan breakdown") is None
+
+
 # --- rules pages -------------------------------------------------------------------------
 
 

@@ -15,7 +15,9 @@ from flask_babel import gettext as _
 from wtforms import Form
 
 from app.base.errors import FieldError, HandError
+from app.base.i18n import Msg
 from app.hands.hand import SEATS
+from app.hands.phrases import listing
 from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import Calculation
 from app.scoring.payments import fmt
@@ -56,6 +58,21 @@ ENTRY_DEFAULTS = {"by": "discard", "seat": "E", "round": "E"}
 
 class SheetForm(DialsMixin, Form):
     """The night's settings: the ruleset and its dials (names and seats are plain inputs)."""
+
+
+def rules_errors(args: Mapping[str, str], rulesets) -> list[FieldError]:
+    """A `rules=` given must name a loaded ruleset, an empty one included (absent: the default).
+
+    The page, the CSV and GET /api/sheet refuse it alike, beside the rules field; the API's
+    document lists the ids as an enum.
+    """
+    if "rules" not in args or args["rules"] in rulesets:
+        return []
+    ids = listing(sorted(rulesets))
+    if not args["rules"].strip():
+        return [FieldError("rules", Msg("no rules given (rules= is empty); choose one of {ids}", ids=ids))]
+    return [FieldError("rules", Msg("unknown ruleset {rules}; choose one of {ids}",
+                                    rules=repr(args["rules"][:40]), ids=ids))]
 
 
 def _form(params: Mapping[str, str], rulesets):
@@ -117,19 +134,20 @@ def sheet_page():
     args = request.args
     params = {k: args.get(k, "") for k in SHEET_KEYS if k in args}
     params.update(_seats_arg(args))
+    refused = rules_errors(args, rulesets)
     params["rules"] = params.get("rules") or current_app.config["DEFAULT_RULES"]
     if args.get("was") and args["was"] != params["rules"]:
         # the rules were changed in the form: its dials and switches were the old ruleset's
         for key in ("min", "cap", "curve", "payment", "options"):
             params.pop(key, None)
     form, ruleset = _form(params, rulesets)
-    errors: list[FieldError] = []
+    errors: list[FieldError] = list(refused)
     sheet = night = None
     try:
         sheet = read_sheet(params, _names())
     except HandError as err:
         errors += err.errors
-    if sheet is not None and ("add" in args or "remove" in args or "edit" in args):
+    if sheet is not None and not refused and ("add" in args or "remove" in args or "edit" in args):
         try:
             if "edit" in args:
                 number = _number(args["edit"])
@@ -146,7 +164,7 @@ def sheet_page():
         except HandError as err:
             errors += err.errors
     status = 200
-    if sheet is not None:
+    if sheet is not None and not refused:
         try:
             night = price_sheet(sheet, rulesets)
         except HandError as err:
@@ -211,9 +229,14 @@ def edit_link(number: int, sheet: Sheet) -> str:
 
 def request_night(args) -> Night:
     """The night a /sheet.csv or /api/sheet query describes, priced (HandError, TooMuchWork as raised)."""
+    rulesets = current_app.extensions["rulesets"]
+    refused = rules_errors(args, rulesets)
+    if refused:
+        raise HandError(refused)
     params = {k: args.get(k, "") for k in SHEET_KEYS if k in args}
     params.update(_seats_arg(args))
-    return price_sheet(read_sheet(params, args.getlist("names")), current_app.extensions["rulesets"])
+    params.setdefault("rules", current_app.config["DEFAULT_RULES"])   # as the page takes it
+    return price_sheet(read_sheet(params, args.getlist("names")), rulesets)
 
 
 @bp.get("/sheet.csv")
