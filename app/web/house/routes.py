@@ -61,8 +61,11 @@ def house():
         made, field_errors = house_from_form(args, base)
     else:
         made, field_errors = (start if start and start.base == base_id else House(base_id)), []
-    for name, message in field_errors + (problems(made, base) if not field_errors else []):
+    for name, message in field_errors:
         errors.setdefault(name, []).append(message)
+    for name, message in problems(made, base):
+        if name not in errors:   # a field already refused as typed is not judged again
+            errors.setdefault(name, []).append(message)
     variant = code = None
     if not errors:
         code = encode(made)
