@@ -293,7 +293,7 @@ def overlay(house: House, base: Ruleset) -> dict[str, Any]:
 
 def _name_data(names: Names | None, base, club: bool = False) -> dict[str, str]:
     """A name in the three languages: the variant's own where given, else the family's."""
-    own = dict(zip(LANG_KEYS, names or ("", "", "")))
+    own = dict(zip(LANG_KEYS, names or ("", "", ""), strict=True))
     if base is None:
         return {k: own[k] or own["en"] or "?" for k in LANG_KEYS}
     if club:

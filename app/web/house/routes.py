@@ -174,14 +174,14 @@ def form_values(house: House, base: Ruleset) -> dict[str, str]:
               else str(dials.get(key, getattr(base.dials, key))) for key in DIAL_KEYS}
     if "cap" in dials and dials["cap"] is None:
         values["cap"] = "none"
-    for k, v in zip(LANG_KEYS, house.name or ("", "", "")):
+    for k, v in zip(LANG_KEYS, house.name or ("", "", ""), strict=True):
         values[f"name.{k}"] = v
     by_id = {c.id: c for c in house.patterns}
     for p in base.patterns:
         c = by_id.get(p.id, PatternChange(p.id))
         values[f"fan.{p.id}"] = str(c.fan if c.fan is not None else p.fan)
         values[f"on.{p.id}"] = "1" if (c.on if c.on is not None else not p.optional) else ""
-        for k, v in zip(LANG_KEYS, c.name or (p.name.en, p.name.zh_hant, p.name.zh_hans)):
+        for k, v in zip(LANG_KEYS, c.name or (p.name.en, p.name.zh_hant, p.name.zh_hans), strict=True):
             values[f"name.{p.id}.{k}"] = v
         values[f"excludes.{p.id}"] = " ".join(c.excludes)
     for c in house.patterns:
@@ -189,7 +189,7 @@ def form_values(house: House, base: Ruleset) -> dict[str, str]:
             values.update({"new.id": c.id, "new.fan": "" if c.fan is None else str(c.fan),
                            "new.detect": c.detect or "", "new.category": c.category or "",
                            "new.excludes": " ".join(c.excludes)})
-            for k, v in zip(LANG_KEYS, c.name or ("", "", "")):
+            for k, v in zip(LANG_KEYS, c.name or ("", "", ""), strict=True):
                 values[f"new.{k}"] = v
     return values
 
