@@ -6,15 +6,19 @@ A broken file stops start-up with a message naming the file and the key, e.g.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from app.base.errors import RulesetError
+from app.base.i18n import Msg
 from app.base.resources import folder
 
 from .checks import IDENTIFIER, build_ruleset
+from .house import House, HouseError, decode, encode, file_id, is_house, overlay
 from .model import Ruleset
 
 RULESET_DIR = folder("rulesets")   # the shipped rulesets, in the package or the checkout
@@ -135,15 +139,84 @@ def _merge_by_id(base: list, changes: list, filename: str, key: str) -> list:
     return [e for e in merged if e is not None]
 
 
-def load_all(directory: Path = RULESET_DIR) -> dict[str, Ruleset]:
+class Rulesets(Mapping[str, Ruleset]):
+    """The rulesets of one folder by id, and any club variant of them by its `rules` value.
+
+    Iterating lists the folder's files only; looking up `family~code` builds the variant
+    (house.py) once and keeps the last MAX_HOUSES of them.
+    """
+
+    MAX_HOUSES = 128
+
+    def __init__(self, files: dict[str, Ruleset], directory: Path) -> None:
+        self._files = files
+        self._directory = directory
+        self._houses: dict[House, Ruleset] = {}
+
+    def __getitem__(self, key: str) -> Ruleset:
+        found = self._files.get(key)
+        if found is not None:
+            return found
+        if isinstance(key, str) and is_house(key):
+            try:
+                return self.house(key)
+            except HouseError:
+                raise KeyError(key) from None
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+    def house(self, rules: str) -> Ruleset:
+        """The variant a `rules` value names, built through the loader, or HouseError."""
+        house = decode(rules)
+        found = self._houses.get(house)
+        if found is None:
+            found = self._houses[house] = self._build(house)
+            if len(self._houses) > self.MAX_HOUSES:
+                del self._houses[next(iter(self._houses))]
+        return found
+
+    def house_data(self, house: House) -> dict[str, Any]:
+        """The variant as the data of a YAML file extending its family (for the download)."""
+        base = self._files.get(house.base)
+        if base is None or is_house(house.base):
+            raise HouseError(Msg("there is no family {rules} to change", rules=repr(house.base)))
+        return overlay(house, base)
+
+    def house_yaml(self, house: House) -> str:
+        """The variant as a YAML file (`extends:` its family) that loads as the link prices."""
+        data = self.house_data(house)
+        head = (f"# {data['name']['en']}: club rules made on the calculator's /house page.\n"
+                f"# Save as {data['id']}.yaml in MAHJONG_RULESET_DIR, beside or instead of the"
+                f" shipped files;\n# the link it came from: rules={encode(house)}\n")
+        return head + yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
+
+    def _build(self, house: House) -> Ruleset:
+        data = self.house_data(house)
+        stem = file_id(house)
+        try:
+            merged = _extended(data, self._directory / f"{stem}.yaml", ())
+            ruleset = build_ruleset(merged, "club rules", stem)
+        except RulesetError as err:
+            raise HouseError(Msg("these club rules do not make a ruleset: {why}",
+                                 why=str(err).removeprefix("club rules: "))) from None
+        return replace(ruleset, id=encode(house))
+
+
+def load_all(directory: Path = RULESET_DIR) -> Rulesets:
     """Load every ruleset file in a folder (default: the shipped rulesets), keyed by id."""
-    return {path.stem: load_ruleset(path) for path in sorted(directory.glob("*.yaml"))}
+    return Rulesets({path.stem: load_ruleset(path) for path in sorted(directory.glob("*.yaml"))},
+                    directory)
 
 
-_REGISTRY: dict[str, Ruleset] | None = None
+_REGISTRY: Rulesets | None = None
 
 
-def registry() -> dict[str, Ruleset]:
+def registry() -> Rulesets:
     """Every shipped ruleset, loaded once."""
     global _REGISTRY
     if _REGISTRY is None:

@@ -32,7 +32,8 @@ from app.rules.conditions import (
     ticked_events,
 )
 from app.rules.detectors import PER_ITEM_DETECTORS
-from app.rules.loader import registry
+from app.rules.house import HouseError, is_house
+from app.rules.loader import Rulesets, registry
 from app.rules.model import Amount, Ruleset, exact
 from app.rules.words import way_of
 
@@ -66,11 +67,17 @@ def read_ruleset(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | No
     """Look the ruleset id up among the loaded ones (never used as a path)."""
     rulesets = registry() if rulesets is None else rulesets
     rid = params.get("rules", "").strip() or "hong-kong"
-    if rid not in rulesets:
-        raise HandError([FieldError("rules", Msg("unknown ruleset {rules}; choose one of {ids}",
-                                                 rules=repr(rid[:40]),
-                                                 ids=listing(sorted(rulesets))))])
-    return rulesets[rid]
+    found = rulesets.get(rid)
+    if found is not None:
+        return found
+    if is_house(rid) and isinstance(rulesets, Rulesets):
+        try:
+            return rulesets.house(rid)
+        except HouseError as err:
+            raise HandError.single("rules", err.message) from None
+    raise HandError([FieldError("rules", Msg("unknown ruleset {rules}; choose one of {ids}",
+                                             rules=repr(rid[:40]),
+                                             ids=listing(sorted(rulesets))))])
 
 
 def read_settings(params: Mapping[str, str], ruleset: Ruleset) -> Settings:

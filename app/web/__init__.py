@@ -79,6 +79,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .advice import routes as discard
     from .api import routes as api
     from .calculator import routes as pages
+    from .house import routes as house
     from .lesson import card, oembed
     from .practice import routes as practice
     from .rules import routes as rules
@@ -91,6 +92,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(sheet.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(rules.bp)
+    app.register_blueprint(house.bp)     # /house (a club's rules, shared by a link)
     app.register_blueprint(practice.bp)   # /points (fan → payment) and /practice (Count the Fan)
     app.wsgi_app = BodyLimit(app.wsgi_app)
     hosts.install(app)   # outside the body limit: a trusted proxy's headers, read first

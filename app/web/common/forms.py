@@ -180,7 +180,8 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
     """Fill the choices that depend on the ruleset (and the page language)."""
     lang = page_lang()
     english = lang == "en"
-    form.rules.choices = choices((r.id, shown_name(r.name)) for r in rulesets)
+    listed = list(rulesets) if ruleset in rulesets else [*rulesets, ruleset]   # a club's variant too
+    form.rules.choices = choices((r.id, shown_name(r.name)) for r in listed)
     form.curve.choices = choices([("", _("the convention's own"))] + [
         (c.id, shown_name(c.name)) for c in ruleset.curves.values()])
     form.payment.choices = choices((p.id, shown_name(p.name)) for p in ruleset.payments.values())

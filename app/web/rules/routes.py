@@ -8,6 +8,7 @@ from flask import Blueprint, abort, current_app, render_template
 from app.base.errors import HandError, NotationError
 from app.hands.tiles import parse_tiles
 from app.practice.quiz import LINE_KEYS, MAX_HANDS, format_line, quiz_hand
+from app.rules.house import decode, differences, is_house
 from app.web.common.i18n import with_lang
 from app.web.common.present import permalink
 
@@ -36,8 +37,20 @@ def ruleset(rid: str):
                _tiles(ex.params.get("hand", "")), with_lang(permalink({"rules": rs.id, **ex.params}, "/card")))
               for ex in rs.examples]
     quiz = quiz_link(rs)
+    base = house_base(rs)
+    changes = differences(rs, base) if base else ()
     return render_template("ruleset.html", rs=rs, example_links=example_links, worked=worked,
-                           quiz_link=with_lang(quiz) if quiz else "")
+                           quiz_link=with_lang(quiz) if quiz else "", house_base=base,
+                           house_changes=changes,
+                           house_changed={d.pattern for d in changes if d.pattern},
+                           house_base_fans={d.pattern: d.before for d in changes if d.what == "fan"})
+
+
+def house_base(rs):
+    """The family a club's variant was made from; None for a family's own ruleset."""
+    if not is_house(rs.id):
+        return None
+    return current_app.extensions["rulesets"].get(decode(rs.id).base)
 
 
 def _tiles(hand: str) -> list:

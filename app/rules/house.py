@@ -1,0 +1,392 @@
+"""A club's variant of a rule family, carried in a link: `rules=hong-kong~1<code>`.
+
+The code is a small versioned document of changes to the family (dials, patterns switched on
+or off, fan values, names in three languages, patterns added from the existing detectors and
+what they exclude). It is JSON, deflated and written in URL-safe base64, and read back
+without YAML: strict JSON of known keys and types only, bounded in size before and after
+inflating. The changes become the same data a YAML file with `extends:` would hold, and go
+through the same loader and schema (loader._extended, checks.build_ruleset), so the link and
+the downloaded YAML file price every hand alike.
+
+>>> house = House("hong-kong", dials=(("cap", 10),), patterns=(PatternChange("seven-pairs", fan=4, on=True),))
+>>> text = encode(house)
+>>> text.startswith("hong-kong~1") and decode(text) == house
+True
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from app.base.i18n import Msg
+
+from .checks import IDENTIFIER
+from .detectors import DETECTORS
+from .model import Ruleset
+
+MARK = "~"             # between the family's id and the code
+VERSION = "1"          # the code's format; a newer one is refused with a clear message
+MAX_CODE = 1200        # characters of code after the version
+MAX_JSON = 8192        # bytes once inflated
+MAX_CHANGES = 60       # pattern changes in one variant
+MAX_NAME = 60          # characters of a name in one language
+LANG_KEYS = ("en", "zh_hant", "zh_hans")
+DIAL_KEYS = ("min", "cap", "curve", "payment", "stake")
+_CODE = re.compile(r"[A-Za-z0-9_-]+")
+_STAKE = re.compile(r"[0-9]{1,9}(?:[./][0-9]{1,9})?")
+
+# Version 1's deflate dictionary: the words a code most often holds. Never edit it: codes
+# already in links inflate with it (a new dictionary is a new VERSION).
+_WORDS_V1 = (
+    "all-chows self-draw round-wind-pong seat-wind-pong dragon-pong own-flower own-season "
+    "no-flowers-at-all all-four-flowers all-four-seasons robbing-the-kong kong-replacement "
+    "all-pongs half-flush small-three-dragons seven-pairs full-flush four-concealed-pongs "
+    "great-three-dragons small-four-winds great-four-winds all-honours all-terminals "
+    "thirteen-orphans four-kongs all-eight-flowers doubling family one-point three-points "
+    "four-points six-points concealed-hand mixed-orphans full-flush-classical "
+    "small-four-winds-8 seat-wind round-wind complete-flower-set complete-season-set "
+    "no-bonus-tiles last-tile last-tile-plus-self-draw last-discard kong-replacement-win "
+    "flower-replacement-win seven-flowers seven-flowers-plus-self-draw eight-flowers "
+    "eight-flowers-limit kong-on-kong kong-on-kong-limit four-concealed-pongs-mixed-orphans "
+    "four-concealed-pongs-limit small-four-winds-limit nine-gates heavenly-hand earthly-hand "
+    "earthly-hand-self-drawn full-spicy half-spicy hkma cantonese-traditional "
+    "wikipedia-pays-all wikipedia-split casual-double casual-pays-all cosmopolitan amy-lo "
+    "hand-patterns honours flowers how-you-won limit-hands mixed-terminals jade-dragon "
+    "ruby-dragon pearl-dragon discarder-pays-half discarder-pays-all honour-sets "
+    "special-hands house-rules root all-pungs golden-wait win-after-kong shooting-after-kong "
+    "under-the-sea sbr same-tile pung-based suit-based special going-out base-win "
+    "all-triplets golden-hook dragon-seven-pairs eighteen-arhats pure-all-triplets "
+    "pure-golden-hook pure-seven-pairs pure-dragon-seven-pairs all-one-suit "
+    "terminals-everywhere no-terminals kong-blossom kong-cannon linear sichuan tiers add-ons "
+    "all_bonus_tiles all_chows all_flowers all_honours all_pongs all_pongs_single_wait "
+    "all_seasons all_simples all_terminals always concealed_hand concealed_hand_no_kongs "
+    "dragon_pongs four_concealed_pongs four_concealed_pongs_no_kongs four_kongs full_flush "
+    "golden_hook great_four_winds great_three_dragons half_flush jade_dragon "
+    "nine_gates_true_wait_on_discard no_bonus_tiles own_flower own_season pearl_dragon "
+    "pure_nine_gates roots round_wind_pong ruby_dragon seat_wind_pong self_draw seven_pairs "
+    "seven_pairs_with_quad small_four_winds small_three_dragons standard_shape "
+    "terminals_and_honours terminals_everywhere thirteen_orphans "
+    '{"d":{"cap":10,"min":3,"payment":"","curve":"","stake":"1"},"n":["","",""],'
+    '"p":[["",{"c":"","d":"","x":[""]}],["",{"f":1}],["",{"o":0}],["",{"o":1}],["",{"f":'
+)
+_ZDICT = "".join(_WORDS_V1).encode()
+
+
+class HouseError(ValueError):
+    """A house code that cannot be read; `message` is the sentence shown beside `rules`."""
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+Names = tuple[str, str, str]   # en, zh_hant, zh_hans; "" keeps the family's own
+
+
+@dataclass(frozen=True, slots=True)
+class PatternChange:
+    """What a variant changes about one pattern, or a pattern it adds (detect and category)."""
+
+    id: str
+    fan: int | None = None
+    name: Names | None = None
+    on: bool | None = None             # True: counted always; False: a house rule left off
+    detect: str | None = None          # a new pattern: the detector that finds it
+    category: str | None = None        # a new pattern: the category it is listed under
+    excludes: tuple[str, ...] = ()     # patterns that do not count beside it
+
+
+@dataclass(frozen=True, slots=True)
+class House:
+    """A variant of the family `base`: its name, its dials and its pattern changes."""
+
+    base: str
+    name: Names | None = None
+    dials: tuple[tuple[str, Any], ...] = ()
+    patterns: tuple[PatternChange, ...] = ()
+
+
+def is_house(rules: str) -> bool:
+    """Whether a `rules` value names a variant (family~code) rather than a shipped family."""
+    return MARK in rules
+
+
+# --- the code -------------------------------------------------------------------------
+
+
+def encode(house: House) -> str:
+    """The `rules` value of a variant: the family id, the mark, the version and the code."""
+    doc: dict[str, Any] = {}
+    if house.name:
+        doc["n"] = list(house.name)
+    if house.dials:
+        doc["d"] = dict(house.dials)
+    if house.patterns:
+        doc["p"] = [_pattern_doc(p) for p in house.patterns]
+    raw = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=_ZDICT)
+    packed = packer.compress(raw) + packer.flush()
+    return f"{house.base}{MARK}{VERSION}{base64.urlsafe_b64encode(packed).decode().rstrip('=')}"
+
+
+def _pattern_doc(p: PatternChange) -> list:
+    change: dict[str, Any] = {}
+    if p.fan is not None:
+        change["f"] = p.fan
+    if p.name:
+        change["n"] = list(p.name)
+    if p.on is not None:
+        change["o"] = int(p.on)
+    if p.detect:
+        change["d"] = p.detect
+    if p.category:
+        change["c"] = p.category
+    if p.excludes:
+        change["x"] = list(p.excludes)
+    return [p.id, change]
+
+
+def decode(rules: str) -> House:
+    """Read a `rules` value naming a variant back into its House, or raise HouseError."""
+    base, _, rest = rules.partition(MARK)
+    if not IDENTIFIER.fullmatch(base):
+        raise HouseError(Msg("the club rules start with the id of a family, such as hong-kong"))
+    if not rest or rest[0] != VERSION:
+        if rest[:1].isdigit():
+            raise HouseError(Msg("these club rules were written by a newer version of the"
+                                 " calculator (format {version}); this one reads format {ours}",
+                                 version=rest[0], ours=VERSION))
+        raise HouseError(Msg("the club rules code is not one this calculator wrote"))
+    code = rest[1:]
+    if len(code) > MAX_CODE:
+        raise HouseError(Msg("the club rules code is too long ({n} characters; at most {most})",
+                             n=len(code), most=MAX_CODE))
+    if not _CODE.fullmatch(code):
+        raise HouseError(Msg("the club rules code is damaged: copy the whole link again"))
+    try:
+        packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+        unpacker = zlib.decompressobj(-15, zdict=_ZDICT)
+        raw = unpacker.decompress(packed, MAX_JSON)
+        if unpacker.unconsumed_tail or not unpacker.eof:
+            raise HouseError(Msg("the club rules code is damaged: copy the whole link again"))
+        doc = json.loads(raw.decode("utf-8"))
+    except (binascii.Error, zlib.error, UnicodeDecodeError, json.JSONDecodeError):
+        raise HouseError(Msg("the club rules code is damaged: copy the whole link again")) from None
+    return _house(base, doc)
+
+
+def _damaged() -> HouseError:
+    return HouseError(Msg("the club rules code is damaged: copy the whole link again"))
+
+
+def _house(base: str, doc: Any) -> House:
+    """The House a decoded document describes: known keys and types only."""
+    if not isinstance(doc, dict) or set(doc) - {"n", "d", "p"}:
+        raise _damaged()
+    name = _names(doc["n"]) if "n" in doc else None
+    dials = doc.get("d", {})
+    if not isinstance(dials, dict) or set(dials) - set(DIAL_KEYS):
+        raise _damaged()
+    for key, value in dials.items():
+        if key in ("min", "cap") and not (value is None and key == "cap") and not (
+                isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 99):
+            raise _damaged()
+        if key in ("curve", "payment") and not (isinstance(value, str) and IDENTIFIER.fullmatch(value)):
+            raise _damaged()
+        if key == "stake" and not (isinstance(value, str) and _STAKE.fullmatch(value)):
+            raise _damaged()
+    changes = doc.get("p", [])
+    if not isinstance(changes, list) or len(changes) > MAX_CHANGES:
+        raise _damaged()
+    return House(base, name, tuple(sorted(dials.items())), tuple(map(_change, changes)))
+
+
+def _change(entry: Any) -> PatternChange:
+    if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
+            and IDENTIFIER.fullmatch(entry[0]) and isinstance(entry[1], dict)
+            and not set(entry[1]) - {"f", "n", "o", "d", "c", "x"}):
+        raise _damaged()
+    pid, change = entry
+    fan = change.get("f")
+    if fan is not None and not (isinstance(fan, int) and not isinstance(fan, bool) and 0 <= fan <= 99):
+        raise _damaged()
+    on = change.get("o")
+    if on not in (None, 0, 1) or isinstance(on, bool):
+        raise _damaged()
+    detect, category = change.get("d"), change.get("c")
+    for ident in (detect, category):
+        if ident is not None and not (isinstance(ident, str) and re.fullmatch(r"[a-z0-9_-]{1,40}", ident)):
+            raise _damaged()
+    excludes = change.get("x", [])
+    if not (isinstance(excludes, list) and len(excludes) <= MAX_CHANGES and all(
+            isinstance(x, str) and IDENTIFIER.fullmatch(x) for x in excludes)):
+        raise _damaged()
+    return PatternChange(pid, fan, _names(change["n"]) if "n" in change else None,
+                         None if on is None else bool(on), detect, category, tuple(excludes))
+
+
+def _names(value: Any) -> Names:
+    if not (isinstance(value, list) and len(value) == 3 and all(
+            isinstance(v, str) and len(v) <= MAX_NAME for v in value)):
+        raise _damaged()
+    return (value[0].strip(), value[1].strip(), value[2].strip())
+
+
+# --- the changes as ruleset data ------------------------------------------------------
+
+
+def file_id(house: House) -> str:
+    """The id of the variant as a YAML file: the family's id and `-club`."""
+    return f"{house.base}-club"
+
+
+def overlay(house: House, base: Ruleset) -> dict[str, Any]:
+    """The variant as the data of a YAML file that `extends:` the family (see loader)."""
+    data: dict[str, Any] = {"extends": house.base, "id": file_id(house),
+                            "name": _name_data(house.name, base.name, club=True)}
+    if house.dials:
+        data["dials"] = dict(house.dials)
+    shapes: dict[str, Any] = {}
+    entries: dict[str, dict[str, Any]] = {}
+
+    def entry(pid: str) -> dict[str, Any]:
+        return entries.setdefault(pid, {"id": pid})
+
+    for change in house.patterns:
+        known = base.by_id.get(change.id)
+        e = entry(change.id)
+        if known is None:   # a new pattern, from a detector
+            e.update(name=_name_data(change.name, None), fan=change.fan or 0,
+                     category=change.category or "", detect=change.detect or "")
+        else:
+            if change.fan is not None:
+                e["fan"] = change.fan
+            if change.name:
+                e["name"] = _name_data(change.name, known.name)
+            if change.on is True and known.optional:
+                e["optional"] = False
+                if known.supersedes:   # always on: what it supersedes is left off as a house rule
+                    e["supersedes"] = []
+                    for other in known.supersedes:
+                        entry(other)["optional"] = True
+                for shape in ("seven_pairs", "thirteen_orphans"):
+                    if getattr(base, shape) == change.id:
+                        shapes[shape] = True
+            elif change.on is False and not known.optional:
+                e["optional"] = True
+                for shape in ("seven_pairs", "thirteen_orphans"):
+                    if getattr(base, shape) is True and known.detect == shape:
+                        shapes[shape] = change.id
+        if change.excludes:
+            e["replaces"] = sorted(set(known.replaces if known else ()) | set(change.excludes))
+    if shapes:
+        data["shapes"] = shapes
+    if entries:
+        data["patterns"] = list(entries.values())
+    return data
+
+
+def _name_data(names: Names | None, base, club: bool = False) -> dict[str, str]:
+    """A name in the three languages: the variant's own where given, else the family's."""
+    own = dict(zip(LANG_KEYS, names or ("", "", ""), strict=True))
+    if base is None:
+        return {k: own[k] or own["en"] or "?" for k in LANG_KEYS}
+    if club:
+        fallback = {"en": f"{base.en} (club rules)", "zh_hant": f"{base.zh_hant}（會規）",
+                    "zh_hans": f"{base.zh_hans}（会规）"}
+    else:
+        fallback = {k: getattr(base, k) for k in LANG_KEYS}
+    return {k: own[k] or fallback[k] for k in LANG_KEYS}
+
+
+def known_detectors() -> tuple[str, ...]:
+    """The detectors a variant may add a pattern with."""
+    return tuple(sorted(DETECTORS))
+
+
+# --- checking a variant against its family, field by field ------------------------------
+
+
+def problems(house: House, base: Ruleset) -> list[tuple[str, Msg]]:
+    """What is wrong with a variant, each beside the form field it comes from.
+
+    The field names are the /house form's: min, cap, curve, payment, stake, fan.<id>,
+    name.<id>, excludes.<id>, and new.id, new.detect, new.category for an added pattern.
+    Whatever passes here is checked again, whole, by the ruleset schema when it is built.
+    """
+    found: list[tuple[str, Msg]] = []
+    dials = dict(house.dials)
+    low, high = base.min_range
+    if "min" in dials and not low <= dials["min"] <= high:
+        found.append(("min", Msg("{n} is outside {low}-{high}", n=dials["min"], low=low, high=high)))
+    low, high = base.cap_range
+    if dials.get("cap") is not None and not low <= dials["cap"] <= high:
+        found.append(("cap", Msg("{n} is outside {low}-{high}", n=dials["cap"], low=low, high=high)))
+    if dials.get("cap") is None and "cap" in dials and not base.uncapped:
+        found.append(("cap", Msg("{rules} always has a cap", rules=base.name.en)))
+    cap = dials.get("cap", base.dials.cap)
+    minimum = dials.get("min", base.dials.min)
+    if cap is not None and minimum > cap:
+        found.append(("cap", Msg("the cap {cap} is below the minimum {min}", cap=cap, min=minimum)))
+    if "curve" in dials and dials["curve"] not in base.curves:
+        found.append(("curve", Msg("unknown curve {curve}; choose one of {ids}",
+                                   curve=repr(dials["curve"]), ids=", ".join(base.curves))))
+    if "payment" in dials and dials["payment"] not in base.payments:
+        found.append(("payment", Msg("unknown payment convention {payment}; choose one of {ids}",
+                                     payment=repr(dials["payment"]), ids=", ".join(base.payments))))
+    categories = {c.id for c in base.categories}
+    ids = set(base.by_id) | {p.id for p in house.patterns}
+    seen: set[str] = set()
+    for p in house.patterns:
+        if p.id in seen:
+            found.append((f"fan.{p.id}", Msg("{pattern} is changed twice", pattern=p.id)))
+        seen.add(p.id)
+        if p.id not in base.by_id:
+            if p.detect not in DETECTORS:
+                found.append(("new.detect", Msg("choose what finds the new pattern in the tiles")))
+            if p.category not in categories:
+                found.append(("new.category", Msg("choose the table the new pattern is listed in")))
+            if p.fan is None:
+                found.append(("new.fan", Msg("give the new pattern its fan")))
+            if not p.name or not p.name[0]:
+                found.append(("new.name", Msg("give the new pattern a name in English")))
+        for other in p.excludes:
+            if other not in ids or other == p.id:
+                found.append((f"excludes.{p.id}", Msg("unknown pattern {pattern} in {rules}",
+                                                      pattern=repr(other), rules=base.name.en)))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One way a variant differs from its family, for the rules page and the preview."""
+
+    pattern: str | None   # the pattern's id, or None for a dial
+    what: str             # fan, name, on, off, new, or the dial's name
+    before: Any
+    after: Any
+
+
+def differences(variant: Ruleset, base: Ruleset) -> tuple[Difference, ...]:
+    """Every dial and pattern of the variant that is not as the family has it."""
+    found = [Difference(None, key, getattr(base.dials, key), getattr(variant.dials, key))
+             for key in DIAL_KEYS if getattr(base.dials, key) != getattr(variant.dials, key)]
+    for p in variant.patterns:
+        before = base.by_id.get(p.id)
+        if before is None:
+            found.append(Difference(p.id, "new", None, p.fan))
+            continue
+        if before.fan != p.fan:
+            found.append(Difference(p.id, "fan", before.fan, p.fan))
+        if before.name != p.name:
+            found.append(Difference(p.id, "name", before.name, p.name))
+        if before.optional != p.optional:
+            found.append(Difference(p.id, "off" if p.optional else "on", before.optional, p.optional))
+        if set(before.replaces) != set(p.replaces):
+            found.append(Difference(p.id, "excludes", before.replaces, p.replaces))
+    return tuple(found)

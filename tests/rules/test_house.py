@@ -1,0 +1,182 @@
+"""A club's variant carried in a link (app/rules/house.py): the code, its checks, and that the
+link and the downloaded YAML file price every hand alike."""
+from __future__ import annotations
+
+import base64
+import json
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.base.errors import HandError
+from app.rules.house import (
+    MAX_CODE,
+    House,
+    HouseError,
+    PatternChange,
+    decode,
+    differences,
+    encode,
+    problems,
+)
+from app.rules.loader import load_all, registry
+from app.scoring.calculation import calculate
+from tests.bench.bench_scoring import our_params
+from tests.conftest import load_corpus
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A typical season's changes, ten of them: three dials, a house rule always on at its own
+# value, four fan values, a pattern renamed in three languages, one switched off.
+SEASON = House("hong-kong", dials=(("cap", 10), ("min", 1), ("payment", "discarder-pays-all")),
+               patterns=(PatternChange("seven-pairs", fan=4, on=True),
+                         PatternChange("all-pongs", fan=4), PatternChange("half-flush", fan=4),
+                         PatternChange("full-flush", fan=8), PatternChange("mixed-terminals", fan=2),
+                         PatternChange("all-chows", name=("Plain hand", "雞平糊", "鸡平糊")),
+                         PatternChange("no-bonus-tiles", on=False)))
+
+
+def test_a_code_reads_back_as_the_variant_it_was_made_from():
+    assert decode(encode(SEASON)) == SEASON
+
+
+def test_ten_typical_changes_fit_in_300_characters():
+    text = encode(SEASON)
+    assert len(SEASON.dials) + len(SEASON.patterns) == 10
+    assert len(f"rules={text}") <= 300, len(text)
+
+
+def test_the_variant_prices_with_its_changes():
+    rs = registry()[encode(SEASON)]
+    assert (rs.dials.cap, rs.dials.min, rs.dials.payment) == (10, 1, "discarder-pays-all")
+    assert rs.by_id["seven-pairs"].fan == 4 and not rs.by_id["seven-pairs"].optional
+    assert rs.seven_pairs is True   # the shape follows the house rule switched on
+    assert rs.by_id["no-bonus-tiles"].optional
+    assert rs.by_id["all-chows"].name.zh_hant == "雞平糊"
+    calc = calculate({"rules": rs.id, "hand": "11m22m33p44p55s66s77z", "win": "7z",
+                      "by": "self-draw"})
+    assert {i.pattern.id: i.fan for i in calc.score.counted} == {"self-draw": 1, "seven-pairs": 4}
+    # the family itself is unchanged: seven pairs is still off there
+    with pytest.raises(HandError):
+        calculate({"rules": "hong-kong", "hand": "11m22m33p44p55s66s77z", "win": "7z"})
+
+
+def test_the_same_variant_is_one_ruleset_object():
+    assert registry()[encode(SEASON)] is registry()[encode(SEASON)]
+
+
+def test_differences_name_every_change():
+    rs, base = registry()[encode(SEASON)], registry()["hong-kong"]
+    found = {(d.pattern, d.what) for d in differences(rs, base)}
+    assert found == {(None, "cap"), (None, "min"), (None, "payment"), ("seven-pairs", "on"),
+                     ("all-pongs", "fan"), ("half-flush", "fan"), ("full-flush", "fan"),
+                     ("mixed-terminals", "fan"), ("all-chows", "name"), ("no-bonus-tiles", "off")}
+    assert differences(base, base) == ()
+
+
+def test_a_pattern_added_from_a_detector_counts_and_excludes():
+    house = House("family", patterns=(PatternChange(
+        "all-simples", fan=2, name=("All simples", "斷么", "断幺"), detect="all_simples",
+        category=registry()["family"].categories[0].id, excludes=("chicken",)
+        if "chicken" in registry()["family"].by_id else ()),))
+    assert problems(house, registry()["family"]) == []
+    rs = registry()[encode(house)]
+    calc = calculate({"rules": rs.id, "hand": "234m456m678p234s55s", "win": "5s",
+                      "by": "self-draw"})
+    assert "all-simples" in {i.pattern.id for i in calc.score.counted}
+
+
+@pytest.mark.parametrize("change, field", [
+    (House("hong-kong", dials=(("min", 40),)), "min"),
+    (House("hong-kong", dials=(("cap", 2), ("min", 3))), "cap"),
+    (House("hong-kong", dials=(("curve", "nope"),)), "curve"),
+    (House("hong-kong", dials=(("payment", "nope"),)), "payment"),
+    (House("hong-kong", patterns=(PatternChange("brand-new", fan=2, name=("X", "", "")),)), "new.detect"),
+    (House("hong-kong", patterns=(PatternChange("brand-new", fan=2, detect="all_pongs",
+                                                name=("X", "", "")),)), "new.category"),
+    (House("hong-kong", patterns=(PatternChange("all-pongs", excludes=("nope",)),)), "excludes.all-pongs"),
+])
+def test_each_problem_is_named_by_its_field(change, field):
+    assert field in {name for name, _ in problems(change, registry()[change.base])}
+
+
+@pytest.mark.parametrize("text, words", [
+    ("hong-kong~2abc", "newer version"),
+    ("hong-kong~", "not one this calculator wrote"),
+    ("hong-kong~1!!", "damaged"),
+    ("hong-kong~1AAAA", "damaged"),
+    ("Hong Kong~1AAAA", "start with the id of a family"),
+    ("hong-kong~1" + "A" * (MAX_CODE + 1), "too long"),
+])
+def test_a_bad_code_is_refused_with_a_clear_sentence(text, words):
+    with pytest.raises(HouseError) as err:
+        decode(text)
+    assert words in err.value.message
+    with pytest.raises(HandError) as refused:
+        calculate({"rules": text, "hand": "123m456m789m234p55s"})
+    assert refused.value.errors[0].field == "rules"
+
+
+def _code_of(doc: object, raw: bytes | None = None) -> str:
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = packer.compress(raw if raw is not None else json.dumps(doc).encode()) + packer.flush()
+    return "hong-kong~1" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+
+
+@pytest.mark.parametrize("doc", [
+    [], {"x": 1}, {"d": {"cap": "10"}}, {"d": {"min": True}}, {"p": [["all-pongs", {"f": -1}]]},
+    {"p": [["all-pongs", {"zz": 1}]]}, {"p": [["All Pongs", {}]]}, {"p": [["all-pongs", {"o": 2}]]},
+    {"n": ["a", "b"]}, {"p": [["all-pongs", {"x": ["a b"]}]]},
+])
+def test_only_known_keys_and_types_are_read(doc):
+    with pytest.raises(HouseError, match="damaged"):
+        decode(_code_of(doc))
+
+
+def test_a_code_that_inflates_past_its_bound_is_refused_unread():
+    bomb = _code_of(None, raw=b'{"n":["' + b"a" * 200_000 + b'","",""]}')
+    assert len(bomb) < MAX_CODE   # small on the wire, large inflated
+    with pytest.raises(HouseError, match="damaged"):
+        decode(bomb)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+               max_size=200))
+def test_any_code_is_read_or_refused_never_crashes(code):
+    try:
+        decode("hong-kong~1" + code)
+    except HouseError:
+        pass
+
+
+def test_the_yaml_download_checks_and_prices_every_hand_as_the_link(tmp_path):
+    """Dropped into MAHJONG_RULESET_DIR, the YAML file prices the corpus exactly as the link."""
+    text = encode(SEASON)
+    (tmp_path / "hong-kong-club.yaml").write_text(registry().house_yaml(SEASON), encoding="utf-8")
+    checked = subprocess.run([sys.executable, "-m", "app", "check-rules",
+                              str(tmp_path / "hong-kong-club.yaml")],
+                             capture_output=True, text=True, cwd=ROOT)
+    assert checked.returncode == 0 and "ok" in checked.stdout, checked.stdout + checked.stderr
+    from_file = load_all(tmp_path)
+    compared = 0
+    for entry in load_corpus("complete_standard.json")[:600] + load_corpus("complete_chiitoi.json")[:100]:
+        params = our_params(entry, "hong-kong") if entry.get("melds") is not None else None
+        if params is None:
+            continue
+        outcomes = []
+        for rules, sets in ((text, None), ("hong-kong-club", from_file)):
+            try:
+                calc = calculate({**params, "rules": rules}, sets)
+                outcomes.append((calc.score.capped_fan, [(i.pattern.id, i.fan) for i in calc.score.counted],
+                                 [(p.seat, p.amount) for p in calc.payments]))
+            except HandError as err:
+                outcomes.append(("refused", [e.message for e in err.errors]))
+        assert outcomes[0] == outcomes[1], entry
+        compared += 1
+    assert compared == 700

@@ -1,0 +1,137 @@
+"""/house: a club's rules built in the browser, and every page and the API following the link."""
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from app.rules.house import House, PatternChange, encode
+from app.rules.loader import registry
+from app.web import create_app
+
+HK = registry()["hong-kong"]
+# cap 10, seven pairs always on at 5 fan, all pongs renamed
+FORM = {"edit": "1", "base": "hong-kong", "cap": "10", "on.seven-pairs": "1", "fan.seven-pairs": "5",
+        "name.all-pongs.en": "Big pongs", "name.all-pongs.zh_hant": "大對對",
+        "name.all-pongs.zh_hans": "大对对",
+        **{f"on.{p.id}": "1" for p in HK.patterns if not p.optional}}
+SEVEN_PAIRS = {"hand": "11m22m33p44p55s66s77z", "win": "7z", "by": "self-draw"}
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app().test_client()
+
+
+def _code(client, form=FORM) -> str:
+    page = client.get("/house", query_string=form)
+    assert page.status_code == 200, page.get_data(as_text=True)[:500]
+    link = re.search(r'href="([^"]+)" id="house-calculator"', page.get_data(as_text=True))[1]
+    return parse_qs(urlsplit(link.replace("&amp;", "&")).query)["rules"][0]
+
+
+def test_the_form_makes_the_code_of_what_was_changed_only(client):
+    code = _code(client)
+    assert code == encode(House("hong-kong", dials=(("cap", 10),), patterns=(   # in the family's order
+        PatternChange("all-pongs", name=("Big pongs", "大對對", "大对对")),
+        PatternChange("seven-pairs", fan=5, on=True))))
+
+
+def test_the_api_and_pages_price_the_hand_under_the_club_rules(client):
+    code = _code(client)
+    answer = client.get("/api/score", query_string={"rules": code, **SEVEN_PAIRS}).json
+    assert answer["valid"] and answer["cap"] == 10
+    assert {p["id"]: p["fan"] for p in answer["patterns"] if p["counted"]} == {
+        "seven-pairs": 5, "self-draw": 1, "no-bonus-tiles": 1}
+    assert "rules=" + code in answer["permalink"].replace("%7E", "~")
+    winner = next(p["amount"] for p in answer["payments"] if p["role"] == "winner")
+    for path in ("/", "/card"):
+        page = client.get(path, query_string={"rules": code, **SEVEN_PAIRS})
+        assert page.status_code == 200
+        assert f"+{winner}" in page.get_data(as_text=True) or f">{winner}<" in page.get_data(as_text=True)
+    family = client.get("/api/score", query_string={"rules": "hong-kong", **SEVEN_PAIRS})
+    assert family.status_code == 400   # seven pairs is off in the family itself
+
+
+def test_the_calculators_rules_choice_keeps_the_variant(client):
+    code = _code(client)
+    page = client.get("/", query_string={"rules": code, **SEVEN_PAIRS}).get_data(as_text=True)
+    assert re.search(r'<option selected value="' + re.escape(code) + '"', page)
+
+
+def test_the_tick_boxes_round_and_sheet_follow_the_variant(client):
+    code = _code(client)
+    ticks = client.get("/api/score", query_string={"rules": code, "ticks": "seven-pairs,self-draw",
+                                                   "by": "self-draw"}).json
+    assert ticks["total_fan"] == 6   # seven pairs at 5 and self-draw
+    sheet = client.get("/api/sheet", query_string={
+        "rules": code, "names": "Ann,Bob,Cy,Di",
+        "hands": "hand=11m22m33p44p55s66s77z win=7z by=self-draw"})
+    assert sheet.status_code == 200, sheet.get_data(as_text=True)[:300]
+    assert sheet.json["rows"][0]["amounts"][0] == next(
+        p["amount"] for p in client.get("/api/score", query_string={"rules": code, **SEVEN_PAIRS}).json["payments"]
+        if p["role"] == "winner")
+
+
+def test_the_rules_page_marks_what_differs(client):
+    code = _code(client)
+    page = client.get(f"/rules/{code}").get_data(as_text=True)
+    assert 'class="house-changes"' in page
+    assert re.search(r'<tr id="seven-pairs" class="changed">', page)
+    assert re.search(r'<tr id="all-pongs" class="changed"><th scope="row">Big pongs', page)
+    assert "(was 4)" in page
+    assert 'class="changed"' not in client.get("/rules/hong-kong").get_data(as_text=True)
+
+
+def test_the_preview_prices_the_familys_worked_hands_both_ways(client):
+    page = client.get("/house", query_string={**FORM, "cap": "5"}).get_data(as_text=True)
+    assert page.count("<tr") > 3 and 'class="differs"' in page   # a worked hand over 5 fan changes
+
+
+def test_the_yaml_download_is_the_variant_extending_its_family(client):
+    code = _code(client)
+    answer = client.get("/house.yaml", query_string={"rules": code})
+    assert answer.status_code == 200 and 'filename="hong-kong-club.yaml"' in answer.headers["Content-Disposition"]
+    text = answer.get_data(as_text=True)
+    assert "extends: hong-kong" in text and "id: hong-kong-club" in text and "大對對" in text
+
+
+@pytest.mark.parametrize("rules, words", [
+    ("hong-kong~2AAAA", "newer version"),
+    ("hong-kong~1AAAA", "damaged"),
+    ("nosuch~1AAAA", "damaged"),
+])
+def test_a_bad_code_is_a_400_naming_rules(client, rules, words):
+    answer = client.get("/api/score", query_string={"rules": rules, **SEVEN_PAIRS})
+    assert answer.status_code == 400
+    assert answer.json["errors"][0]["field"] == "rules" and words in answer.json["errors"][0]["message"]
+    assert client.get("/house.yaml", query_string={"rules": rules}).status_code == 400
+
+
+def test_a_wrong_field_is_a_400_beside_it_with_everything_typed_kept(client):
+    form = {**FORM, "cap": "ten", "fan.all-pongs": "lots", "new.id": "simples", "new.fan": "2"}
+    page = client.get("/house", query_string=form)
+    assert page.status_code == 400
+    text = page.get_data(as_text=True)
+    assert re.search(r'name="cap" value="ten"', text) and 'id="err-cap"' in text
+    assert 'name="fan.all-pongs" value="lots"' in text and 'id="err-fan-all-pongs"' in text
+    assert 'name="new.id" value="simples"' in text and 'id="err-new-detect"' in text
+    assert 'name="name.all-pongs.zh_hant" value="大對對"' in text
+
+
+def test_the_etag_keys_on_the_variant(client):
+    code = _code(client)
+    family = client.get("/api/score", query_string={"rules": "hong-kong", "hand": "123m456m789m234p55s"})
+    club = client.get("/api/score", query_string={"rules": code, "hand": "123m456m789m234p55s"})
+    assert family.headers.get("ETag") and club.headers.get("ETag")
+    assert family.headers["ETag"] != club.headers["ETag"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant", "zh-Hans"])
+def test_the_house_page_speaks_each_language(client, lang):
+    page = client.get("/house", query_string={**FORM, "lang": lang})
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    if lang != "en":
+        assert "Your club's rules" not in text
