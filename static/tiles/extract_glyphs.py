@@ -48,7 +48,8 @@ def tidy(d: str) -> str:
 
 def fluffy_paths(path: Path) -> list[tuple[bool, str]]:
     """(is_red, d) for every shape of one FluffyStuff tile, in our tile's units."""
-    from svgelements import SVG, Matrix, Path as SvgPath, Shape
+    from svgelements import SVG, Matrix, Shape
+    from svgelements import Path as SvgPath
     place = Matrix(f"translate({CX - 150 * SCALE}, {CY - 200 * SCALE}) scale({SCALE})")
     out = []
     for element in SVG.parse(str(path)).elements():

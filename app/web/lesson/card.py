@@ -50,10 +50,11 @@ def hand_params(params: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in params.items() if k not in ("show", "theme")}
 
 
-@bp.get("/card")
-def card():
-    params = hand_params(page_params())
-    show, theme, errors = card_options(request.args)
+def card_figure(params: dict[str, str], args) -> dict:
+    """What a card shows, for card_figure.html: the hand scored by the core, or its errors.
+
+    The /card page and the Markdown extension (app/web/lesson/markdown.py) both draw this."""
+    show, theme, errors = card_options(args)
     calc = None
     if not errors:
         if not (params.get("hand") or params.get("ticks") or params.get("fan")):
@@ -71,9 +72,15 @@ def card():
         calculator_link = permalink(canonical, "/ticks" if calc.ticks is not None else "/")
     else:
         calculator_link = permalink(params, "/")
-    page = render_template("card.html", calc=calc, errors=errors, show=show, theme=theme,
-                           ruleset=ruleset, calculator_link=calculator_link, embed=True)
-    return page, 400 if errors else 200
+    return {"calc": calc, "errors": errors, "show": show, "theme": theme, "ruleset": ruleset,
+            "calculator_link": calculator_link}
+
+
+@bp.get("/card")
+def card():
+    figure = card_figure(hand_params(page_params()), request.args)
+    page = render_template("card.html", **figure, embed=True)
+    return page, 400 if figure["errors"] else 200
 
 
 def card_link(calc, params: dict[str, str]) -> str:
