@@ -100,6 +100,30 @@
     swapIn(window.location.href, false, "", "").then(function () { busy = false; });
   });
 
+  // "Put this hand on your page": a Copy button beside each text (without this file the text
+  // is there to select). Listened for on the document: the picker replaces the page's <main>.
+  var showCopyButtons = function () {
+    document.querySelectorAll("button.copy[data-copy]").forEach(function (b) { b.hidden = false; });
+  };
+  showCopyButtons();
+  new MutationObserver(showCopyButtons).observe(document.body, { childList: true, subtree: true });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button.copy[data-copy]");
+    var text = button && document.getElementById(button.getAttribute("data-copy"));
+    if (!text) { return; }
+    var said = function () { button.textContent = button.getAttribute("data-copied"); };
+    var byHand = function () {
+      text.focus();
+      text.select();
+      try { if (document.execCommand("copy")) { said(); } } catch (e) { /* the text stays selected */ }
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text.value).then(said, byHand);
+    } else {
+      byHand();
+    }
+  });
+
   // Inside an iframe: tell the parent page our height so it can fit the frame. The height of
   // the page's content, not scrollHeight: that is never less than the frame, so a frame made
   // tall once could never shrink to a shorter page.

@@ -6,6 +6,10 @@ Pure standard library. The accessible names come from app.hands.tiles, so they c
     python static/tiles/make_tiles.py            # writes into static/tiles/
     python static/tiles/make_tiles.py --out DIR  # writes somewhere else (the tests compare)
 
+Every character is drawn as paths (glyphs.json, made by extract_glyphs.py from FluffyStuff's
+public-domain riichi tiles and, for the flowers and seasons, WenQuanYi Micro Hei's outlines),
+never as <text>: a tile looks the same on a machine without a CJK font.
+
 Output is deterministic: running the script twice gives byte-identical files.
 Every image is 60 x 80 user units; the ivory face is x 1-57, y 1-75, with a
 darker body showing below and to the right as the tile's thickness.
@@ -13,6 +17,7 @@ darker body showing below and to the right as the tile's thickness.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from pathlib import Path
@@ -29,9 +34,7 @@ WIDTH, HEIGHT = 60, 80
 CX, CY = 29, 38            # centre of the face
 BACK_LABEL = "Hidden tile"
 
-FONT = ("'Noto Serif CJK SC','Noto Sans CJK SC','Source Han Serif',"
-        "'SimSun','PMingLiU',serif")
-NUM_FONT = "'DejaVu Sans','Helvetica','Arial',sans-serif"
+GLYPHS = json.loads((HERE / "glyphs.json").read_text(encoding="utf-8"))
 
 IVORY = "#fffbef"
 INK = "#1b2448"            # dark blue-black
@@ -42,9 +45,6 @@ BLUE = "#1f4fa0"
 FLOWER = "#b3124f"         # bonus tiles: flowers red/pink, seasons blue
 SEASON = "#1762a7"
 
-NUMERALS = "一二三四五六七八九"
-SUIT_CHARS = {"m": "萬", "p": "筒", "s": "索"}
-HONOUR_CHARS = "東南西北白發中"
 FLOWER_CHARS = "梅蘭菊竹"
 SEASON_CHARS = "春夏秋冬"
 
@@ -87,20 +87,25 @@ def tile_body(face: str = IVORY, body: str = "#d8c9a3", edge: str = "#a8976e") -
     ]
 
 
-def text(char: str, size: float, fill: str, cy: float = CY, cx: float = CX,
-         font: str = FONT, weight: str = "bold") -> str:
-    """Centred text; the baseline is placed so the em box is centred on cy."""
-    baseline = cy + size * 0.36
-    style = attrs(x=float(cx), y=float(baseline), font_family=font, font_size=float(size),
-                  font_weight=weight, fill=fill, text_anchor="middle")
-    return f"<text {style}>{escape(char)}</text>"
+def outline(code: str) -> list[str]:
+    """A suit or honour tile's characters as FluffyStuff drew them: ink, then red."""
+    shapes = GLYPHS["fluffy"][code]
+    colour = {"z6": GREEN, "z7": RED}.get(code, INK)
+    return ([el("path", d=d, fill=colour) for d in shapes["ink"]]
+            + [el("path", d=d, fill=RED) for d in shapes["red"]])
+
+
+def glyph(char: str, size: float, fill: str, cx: float, cy: float) -> str:
+    """One character of the font outlines (a 100-unit em box), its em box centred on (cx, cy)."""
+    scale = size / 100
+    place = f"translate({num(cx - size / 2)} {num(cy - size / 2)}) scale({num(scale)})"
+    return el("path", d=GLYPHS["font"][char], fill=fill, transform=place)
 
 
 # ---------------------------------------------------------------- characters
 
 def characters(rank: int) -> list[str]:
-    return [text(NUMERALS[rank - 1], 27, INK, cy=21),
-            text(SUIT_CHARS["m"], 29, RED, cy=54)]
+    return outline(f"m{rank}")
 
 
 # ---------------------------------------------------------------- dots
@@ -254,7 +259,7 @@ def bamboo(rank: int) -> list[str]:
 
 def honour(rank: int) -> list[str]:
     if rank <= 4:                       # winds
-        return [text(HONOUR_CHARS[rank - 1], 40, INK)]
+        return outline(f"z{rank}")
     if rank == 5:                       # white dragon: an empty blue frame
         return [
             el("rect", x=10, y=13, width=38, height=50, rx=2, fill="none", stroke=BLUE,
@@ -262,8 +267,7 @@ def honour(rank: int) -> list[str]:
             el("rect", x=15, y=18, width=28, height=40, rx=1, fill="none", stroke=BLUE,
                stroke_width=1.3),
         ]
-    colour = GREEN if rank == 6 else RED
-    return [text(HONOUR_CHARS[rank - 1], 42, colour)]
+    return outline(f"z{rank}")
 
 
 def bonus(kind: str, rank: int) -> list[str]:
@@ -273,8 +277,8 @@ def bonus(kind: str, rank: int) -> list[str]:
         el("rect", x=4.5, y=4.5, width=49, height=67, rx=3.5, fill="none", stroke=colour,
            stroke_width=0.9, opacity=0.7),
         el("circle", cx=12.5, cy=13, r=5.6, fill=colour),
-        text(str(rank), 9, IVORY, cy=13, cx=12.5, font=NUM_FONT),
-        text(char, 34, colour, cy=44),
+        glyph(str(rank), 9, IVORY, cx=12.5, cy=13),
+        glyph(char, 36, colour, cx=CX, cy=42),
     ]
 
 

@@ -74,3 +74,12 @@ def test_generator_reproduces_the_files_exactly(tmp_path: Path) -> None:
         assert (tmp_path / name).read_bytes() == (TILE_DIR / name).read_bytes(), (
             f"{name} differs from the generator's output: rerun static/tiles/make_tiles.py"
         )
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED) + ["sprite.svg"])
+def test_every_character_is_drawn_as_paths_so_no_font_is_needed(name: str) -> None:
+    """No <text>: a tile must look the same on a machine without a CJK font (issue 25)."""
+    root = ET.fromstring((TILE_DIR / name).read_text(encoding="utf-8"))
+    tags = {element.tag.removeprefix(SVG_NS) for element in root.iter()}
+    assert not tags & {"text", "tspan", "textPath", "font", "glyph"}, (name, tags)
+    assert not any(e.get("font-family") for e in root.iter()), name

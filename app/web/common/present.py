@@ -174,7 +174,8 @@ def tile_img(tile, cls: str = "tile") -> Markup:
     try:
         return imgs[tile, cls]
     except KeyError:
-        found = imgs[tile, cls] = _tile_img(request.script_root, tile, tile_naming(), cls)
+        make = _tile_svg if request.environ.get(INLINE_TILES) else _tile_img
+        found = imgs[tile, cls] = make(request.script_root, tile, tile_naming(), cls)
         return found
 
 
@@ -216,14 +217,18 @@ _TILE_NAMING = "mahjong.tile_naming"
 
 def _tile_imgs() -> dict:
     """This page's tile <img>s by (tile, class): its mount point's and tile naming's table."""
-    return once_a_request(_TILE_IMGS, lambda r: _tile_table(r.script_root, tile_naming()))
+    return once_a_request(_TILE_IMGS, lambda r: _tile_table(
+        r.script_root, tile_naming(), bool(r.environ.get(INLINE_TILES))))
 
 
 _TILE_IMGS = "mahjong.tile_imgs"
+# Set in a request's environ by a renderer whose page cannot fetch the sprite (the Markdown
+# extension): its tiles are inline <svg>s, each a <use> of a symbol the page carries once.
+INLINE_TILES = "mahjong.inline_tiles"
 
 
 @lru_cache(maxsize=64)
-def _tile_table(root: str, naming: str) -> dict:
+def _tile_table(root: str, naming: str, inline: bool = False) -> dict:
     """The <img>s made so far for one mount point and tile naming (at most 42 tiles × the
     classes the templates use), shared by every request that names tiles so."""
     return {}
@@ -323,6 +328,14 @@ def _tile_img(root: str, tile, script: str, cls: str) -> Markup:
     src = url_for("static", filename="tiles/sprite.svg") + f"#t{tile.code}"
     return Markup('<img class="{}" src="{}" alt="{}" title="{}" width="30" height="40">').format(
         cls, src, label, label)
+
+
+def _tile_svg(root: str, tile, script: str, cls: str) -> Markup:
+    """A tile as an inline <svg> that uses its symbol (`#mj-t5s`; tile_symbols draws them)."""
+    label = _label(tile, script)
+    return Markup('<svg class="{}" role="img" aria-label="{}" width="30" height="40" '
+                  'viewBox="0 0 60 80"><title>{}</title><use href="#mj-t{}"/></svg>').format(
+        cls, label, label, tile.code)
 
 
 def cite(text: str, ruleset) -> Markup:

@@ -6,12 +6,15 @@ are in the address: `show=` any of tiles, breakdown, payments; `theme=light|dark
 """
 from __future__ import annotations
 
+from urllib.parse import parse_qsl, urlsplit
+
 from flask import Blueprint, current_app, render_template, request
 
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.scoring.calculation import calculate
 from app.web.common.present import canonical_params, page_params, permalink
+from app.web.serving.hosts import public_root
 
 bp = Blueprint("card", __name__)
 
@@ -50,10 +53,11 @@ def hand_params(params: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in params.items() if k not in ("show", "theme")}
 
 
-@bp.get("/card")
-def card():
-    params = hand_params(page_params())
-    show, theme, errors = card_options(request.args)
+def card_figure(params: dict[str, str], args) -> dict:
+    """What a card shows, for card_figure.html: the hand scored by the core, or its errors.
+
+    The /card page and the Markdown extension (app/web/lesson/markdown.py) both draw this."""
+    show, theme, errors = card_options(args)
     calc = None
     if not errors:
         if not (params.get("hand") or params.get("ticks") or params.get("fan")):
@@ -71,11 +75,34 @@ def card():
         calculator_link = permalink(canonical, "/ticks" if calc.ticks is not None else "/")
     else:
         calculator_link = permalink(params, "/")
-    page = render_template("card.html", calc=calc, errors=errors, show=show, theme=theme,
-                           ruleset=ruleset, calculator_link=calculator_link, embed=True)
-    return page, 400 if errors else 200
+    return {"calc": calc, "errors": errors, "show": show, "theme": theme, "ruleset": ruleset,
+            "calculator_link": calculator_link}
+
+
+@bp.get("/card")
+def card():
+    figure = card_figure(hand_params(page_params()), request.args)
+    page = render_template("card.html", **figure, embed=True,
+                           card_self=card_link(figure["calc"], hand_params(page_params()))
+                           if figure["calc"] else "")
+    return page, 400 if figure["errors"] else 200
 
 
 def card_link(calc, params: dict[str, str]) -> str:
     """The card of a scored hand ("Embed this hand" on a result page)."""
     return permalink(canonical_params(calc, params), "/card")
+
+
+@bp.app_template_global()
+def ways_in(card: str) -> dict[str, str]:
+    """The three ways a lesson page takes this hand, as text to copy (macros.html, ways_in):
+    the card's address (oEmbed sites: pasted alone on a line), the embed.js element, and the
+    Markdown block (app/web/lesson/markdown.py). `card` is the card's link, lang included."""
+    root = public_root()
+    query = urlsplit(card).query
+    return {
+        "link": f"{root}/card?{query}",
+        "snippet": (f'<div data-mahjong="{query}" data-view="card"></div>\n'
+                    f'<script src="{root}/static/embed.js" async></script>'),
+        "markdown": "```mahjong\n" + " ".join(f"{k}={v}" for k, v in parse_qsl(query)) + "\n```",
+    }
