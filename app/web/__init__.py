@@ -23,8 +23,8 @@ from app.web.common.forms import PART_CACHE_SIZE, PartCache
 from app.web.common.present import TEMPLATE_URLS
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
 from app.web.serving.headers import security_headers
-from app.web.serving.turns import Turns
 from app.web.serving.hosts import proxy_hops
+from app.web.serving.turns import Turns
 
 from .common import i18n
 from .serving import caching, compression, hosts
