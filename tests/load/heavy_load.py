@@ -48,6 +48,7 @@ DURATION = float(os.environ.get("DURATION", "20"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "32"))
 ONLY = [n.strip() for n in os.environ.get("ONLY", "").split(",") if n.strip()]   # endpoint names
 HEALTH_EVERY = 0.05
+CLIENT_TIMEOUT = 60   # seconds a load client waits for its answer (status 0 past it)
 NINE_GATES = "1112345678999"
 
 
@@ -153,8 +154,8 @@ def _clients(port: int, requests: list[tuple[str, str, bytes | None]], connectio
     results: list[tuple[int, float]] = []
 
     def client(method: str, path: str, body: bytes | None):
-        while time.monotonic() < deadline:
-            results.append(ask(port, method, path, body))
+        while time.monotonic() < deadline:   # a heavy answer queues behind 31 others: wait for it
+            results.append(ask(port, method, path, body, timeout=CLIENT_TIMEOUT))
 
     threads = [threading.Thread(target=client, args=requests[k % len(requests)], daemon=True)
                for k in range(connections)]
