@@ -23,6 +23,7 @@ from gunicorn.workers.ggevent import GeventWorker
 from app.scoring.budget import set_pause
 
 from .bodies import MAX_BODY, declared_length, is_chunked
+from .collector import settle
 from .headers import security_headers
 from .turns import set_lock
 
@@ -90,6 +91,7 @@ class Worker(GeventWorker):
         finally:
             if close_after:
                 linger(sock)
+            settle()   # after a full collection, freeze what survived it (collector.py)
 
 
 def write_error(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
