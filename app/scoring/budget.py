@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from app.base.errors import FieldError
 from app.base.i18n import Msg
 
 # About 25-60 ms of scoring on one core (40-100 µs a scoring unseen, in a request): no real
@@ -30,6 +31,7 @@ class TooMuchWork(ValueError):
         self.most = most
         self.message = Msg("this asks for more than {most} scorings in one request: split it into"
                            " smaller ones", most=most)
+        self.errors = (FieldError(field, self.message),)   # what a page shows beside the field
         super().__init__(f"{field}: more than {most} scorings")
 
 

@@ -24,6 +24,7 @@ from app.web.common.present import TEMPLATE_URLS
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
 from app.web.serving.headers import security_headers
 from app.web.serving.hosts import proxy_hops
+from app.web.serving.turns import Turns
 
 from .common import i18n
 from .serving import caching, compression, hosts
@@ -94,7 +95,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(house.bp)     # /house (a club's rules, shared by a link)
     app.register_blueprint(practice.bp)   # /points (fan → payment) and /practice (Count the Fan)
-    app.wsgi_app = BodyLimit(app.wsgi_app)
+    app.wsgi_app = BodyLimit(Turns(app.wsgi_app))   # the body read before a turn is taken
     hosts.install(app)   # outside the body limit: a trusted proxy's headers, read first
     app.before_request(_refuse_body)
     app.before_request(_open_budget)   # every request's scorings counted (app/scoring/budget.py)

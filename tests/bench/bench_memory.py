@@ -8,11 +8,14 @@ turn to every endpoint (score, waits, discard, card, result page, sheet CSV, set
 random tiles, so most hands are new and about half are refused. Prints the process's RSS every
 10 % and, from `gc.callbacks`, every full (generation 2) collection's pause: count, longest
 (wall clock, and processor time, which other work on the machine does not inflate), total. Stops by itself.
+After each request it calls `collector.settle()` as the worker does (`BENCH_GC=plain`: not, the
+start-up freeze only, to compare).
 """
 from __future__ import annotations
 
 import gc
 import json
+import os
 import random
 import sys
 import time
@@ -21,8 +24,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from app.web import create_app  # noqa: E402
+from app.web.serving.collector import settle  # noqa: E402
 
 SUITS = "mps"
+# settle: after each request, as the worker does (collector.settle); plain: the start-up freeze only
+GC_POLICY = os.environ.get("BENCH_GC", "settle")
 
 
 def rss_mib() -> float:
@@ -96,7 +102,7 @@ def main() -> None:
     gc.callbacks.append(watch)
     rng = random.Random(23)
     statuses: dict[int, int] = {}
-    print(f"after start-up: RSS {rss_mib():.0f} MiB")
+    print(f"after start-up: RSS {rss_mib():.0f} MiB; collector: {GC_POLICY}; load average {os.getloadavg()[0]:.1f}")
     t0 = time.perf_counter()
     for i, (method, path, args) in enumerate(requests(rng), 1):
         if method == "GET":
@@ -104,6 +110,8 @@ def main() -> None:
         else:
             response = client.post(path, data=json.dumps(args), content_type="application/json")
         statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+        if GC_POLICY == "settle":
+            settle()
         if i % (total // 10) == 0:
             longest = max(pauses, default=0) * 1000
             print(f"{i:>7} requests, {time.perf_counter() - t0:5.0f} s: RSS {rss_mib():.0f} MiB;"

@@ -11,8 +11,8 @@ page, a card, the score API):
 
 - times its heaviest accepted request alone (the best of 3 on the idle server: the work it
   takes, printed for the README);
-- replays it from CONNECTIONS connections for DURATION seconds while one more client asks
-  `/api/health` every 50 ms, and prints the endpoint's answers and latency and the health
+- replays it from CONNECTIONS connections (threads of a separate load process) for DURATION
+  seconds while this process asks `/api/health` every 50 ms, and prints the endpoint's answers and latency and the health
   checks' p50/p99.
 
 Each heavy request is checked first to be accepted (200) and within the scoring budget
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import sys
@@ -47,6 +48,7 @@ DURATION = float(os.environ.get("DURATION", "20"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "32"))
 ONLY = [n.strip() for n in os.environ.get("ONLY", "").split(",") if n.strip()]   # endpoint names
 HEALTH_EVERY = 0.05
+CLIENT_TIMEOUT = 60   # seconds a load client waits for its answer (status 0 past it)
 NINE_GATES = "1112345678999"
 
 
@@ -144,29 +146,57 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
-def replay(port: int, method: str, path: str, body: bytes | None) -> dict:
-    """CONNECTIONS clients replaying one request and a health probe, all until the deadline."""
-    deadline = time.monotonic() + DURATION
+def _clients(port: int, requests: list[tuple[str, str, bytes | None]], connections: int,
+             duration: float, out) -> None:
+    """In the load process: `connections` clients, the k-th replaying requests[k % n], until
+    the deadline."""
+    deadline = time.monotonic() + duration
     results: list[tuple[int, float]] = []
-    health: list[tuple[int, float]] = []
 
-    def client():
-        while time.monotonic() < deadline:
-            results.append(ask(port, method, path, body))
+    def client(method: str, path: str, body: bytes | None):
+        while time.monotonic() < deadline:   # a heavy answer queues behind 31 others: wait for it
+            results.append(ask(port, method, path, body, timeout=CLIENT_TIMEOUT))
 
-    def probe():
-        while time.monotonic() < deadline:
-            health.append(ask(port, "GET", "/api/health", None, timeout=5))
-            time.sleep(HEALTH_EVERY)
-
-    threads = [threading.Thread(target=client, daemon=True) for _ in range(CONNECTIONS)]
-    threads.append(threading.Thread(target=probe, daemon=True))
+    threads = [threading.Thread(target=client, args=requests[k % len(requests)], daemon=True)
+               for k in range(connections)]
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=DURATION + 30)
+        t.join(timeout=duration + 30)
+    out.put(list(results))
+
+
+def replay(port: int, method: str, path: str, body: bytes | None, duration: float = DURATION,
+           connections: int = CONNECTIONS) -> dict:
+    """`connections` clients replaying one request (see `replay_all`)."""
+    return replay_all(port, [(method, path, body)], duration, connections)
+
+
+def replay_all(port: int, requests: list[tuple[str, str, bytes | None]], duration: float = DURATION,
+               connections: int = CONNECTIONS) -> dict:
+    """`connections` clients replaying the requests from a separate load process, while this
+    process alone asks `/api/health` every HEALTH_EVERY seconds, until the deadline.
+
+    The health probe has a process of its own so that its times are the server's, not the
+    wait for the load clients' threads to hand over the interpreter."""
+    context = multiprocessing.get_context("fork")
+    out = context.Queue()
+    load = context.Process(target=_clients, args=(port, requests, connections, duration, out), daemon=True)
+    load.start()
+    deadline = time.monotonic() + duration
+    health: list[tuple[int, float]] = []
+    while time.monotonic() < deadline:
+        health.append(ask(port, "GET", "/api/health", None, timeout=5))
+        time.sleep(HEALTH_EVERY)
+    try:
+        results = out.get(timeout=60)
+    finally:
+        load.join(timeout=10)
+        if load.is_alive():
+            load.kill()
     times = [t for _, t in results]
     return {"answers": len(results), "bad": sum(1 for s, _ in results if s != 200),
+            "server_errors": sum(1 for s, _ in results + health if s >= 500),
             "p50": percentile(times, 0.5), "p99": percentile(times, 0.99),
             "health": len(health), "health_bad": sum(1 for s, _ in health if s != 200),
             "health_p50": percentile([t for _, t in health], 0.5),
@@ -198,7 +228,8 @@ def main() -> int:
                   f" | {got['answers'] / DURATION:6.1f} req/s, p50 {got['p50'] * 1000:6.0f} ms,"
                   f" p99 {got['p99'] * 1000:6.0f} ms, not 200: {got['bad']}"
                   f" | health p50 {got['health_p50'] * 1000:5.0f} ms, p99 {got['health_p99'] * 1000:5.0f} ms"
-                  f" ({got['health']} checks, {got['health_bad']} failed){'  <-- FAIL' if bad else ''}",
+                  f" ({got['health']} checks, {got['health_bad']} failed), load average {os.getloadavg()[0]:.1f}"
+                  f"{'  <-- FAIL' if bad else ''}",
                   flush=True)
     return 1 if failed else 0
 

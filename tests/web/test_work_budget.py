@@ -52,8 +52,26 @@ def test_every_page_is_refused_413_past_the_same_budget_naming_the_field(url, fi
     response = _client(5).get(url)
     assert response.status_code == 413, response.status_code
     page = response.get_data(as_text=True)
-    assert f"{field}: this asks for more than 5 scorings" in page
+    assert "this asks for more than 5 scorings" in page
+    assert f'id="{field}-error' in page   # beside its field (hand-error, round-errors)
     assert "Traceback" not in page
+
+
+@pytest.mark.parametrize("url, filled_in, beside", [
+    ("/?rules=sichuan&hand=1112345678999p", 'value="1112345678999p"', 'id="hand-error"'),
+    ("/embed?rules=sichuan&hand=1112345678999p", 'value="1112345678999p"', 'id="hand-error"'),
+    ("/discard?rules=sichuan&hand=11123456789999p", 'value="11123456789999p"', 'id="hand-error"'),
+    (f"/round?rules=sichuan&round={urllib.parse.quote(WALL)}", "N not-ready", 'id="round-errors"'),
+])
+def test_a_page_past_the_budget_is_its_own_form_filled_in_with_the_refusal_beside_the_field(
+        url, filled_in, beside):
+    response = _client(5).get(url)
+    assert response.status_code == 413
+    page = response.get_data(as_text=True)
+    assert "Too much to work out" not in page        # not the generic error page
+    assert filled_in in page                         # the form as it was sent
+    error = page[page.index(beside):]                # the refusal, in the field's own error list
+    assert "this asks for more than 5 scorings" in error[:error.index("</ul>")]
 
 
 def test_a_quiz_prices_only_the_hand_it_asks_so_forty_hands_fit_a_small_budget():

@@ -22,6 +22,7 @@ from app.base.i18n import Msg
 from app.hands.description import message_of
 from app.hands.tiles import TILES, canonical, format_tiles, parse_tiles, tile
 from app.practice.discard_practice import check_discard, deal_discard
+from app.scoring.budget import TooMuchWork
 from app.web.common.forms import DiscardForm, attach_errors, set_choices
 from app.web.common.i18n import with_lang
 from app.web.common.picker import (
@@ -95,6 +96,7 @@ def _discard(embed: bool):
     set_choices(form, ruleset, sorted(rulesets.values(), key=lambda r: r.id))
     loose: list[str] = []
     result = None
+    status = 200
     if problem is not None:
         attach_errors(form, (problem,))
     elif params.get("hand") or params.get("melds"):
@@ -102,6 +104,9 @@ def _discard(embed: bool):
             result = calculate_discards(params, rulesets)
         except HandError as err:
             loose = attach_errors(form, err.errors)
+        except TooMuchWork as err:   # the form comes back filled in, the refusal beside the field
+            loose = attach_errors(form, err.errors)
+            status = 413
     links = {}
     if result is not None:
         links = {(c.tile.code, w.tile_code): wait_link(result, c, w.tile_code)
@@ -110,7 +115,7 @@ def _discard(embed: bool):
         "discard.html", form=form, ruleset=ruleset, result=result, loose=loose, embed=embed,
         picker=picker_state(params, ruleset), palette=palette(ruleset), meld_kinds=MELD_KINDS, links=links,
         order=DISCARD_ORDER, permalink=discard_link(params, path) if result else "",
-        action_path=path)
+        action_path=path), status
 
 
 def discard_json(result: DiscardResult) -> dict:

@@ -10,6 +10,7 @@ from flask import Blueprint, current_app, redirect, render_template
 
 from app.base.errors import HandError
 from app.rules.detectors import PER_ITEM_DETECTORS
+from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import calculate, calculate_waits, tick_params
 from app.scoring.report import explain_points
 from app.web.common.forms import (
@@ -70,6 +71,7 @@ def _calculator(embed: bool):
     loose: list[str] = []
     calc = waits = None
     link = ""
+    status = 200
     if action is not None and problem is not None:
         form.attach_errors((problem,))
     elif params.get("hand") or params.get("melds") or params.get("fan"):   # fan: points-only mode
@@ -81,6 +83,9 @@ def _calculator(embed: bool):
                 link = permalink(canonical_params(calc, params))
         except HandError as err:
             loose = form.attach_errors(err.errors)
+        except TooMuchWork as err:   # the form comes back filled in, the refusal beside the field
+            loose = form.attach_errors(err.errors)
+            status = 413
     return render_template(
         "calculator.html", form=form, ruleset=shown, calc=calc, waits=waits, loose=loose,
         embed=embed, permalink=link, picker=picker_state(params, shown), palette=palette(shown),
@@ -88,7 +93,7 @@ def _calculator(embed: bool):
         ticks_link=_ticks_link(calc, params) if calc and calc.hand is not None else "",
         card_link=card_link(calc, params) if calc else "",
         fan="" if params.get("hand") else params.get("fan", ""), meld_kinds=MELD_KINDS,
-        carried=_carried(params), sheet_add=_sheet_add(calc, params) if calc and not embed else "")
+        carried=_carried(params), sheet_add=_sheet_add(calc, params) if calc and not embed else ""), status
 
 
 def _sorted(rulesets) -> list:

@@ -16,13 +16,16 @@ import socket
 import time
 
 import gevent
+import gevent.lock
 from gunicorn import util
 from gunicorn.workers.ggevent import GeventWorker
 
 from app.scoring.budget import set_pause
 
 from .bodies import MAX_BODY, declared_length, is_chunked
+from .collector import settle
 from .headers import security_headers
+from .turns import set_lock
 
 LINGER_SECONDS = 2.0      # after refusing a body, how long its bytes are read and dropped
 LINGER_BYTES = 64 * 1024 * 1024
@@ -70,6 +73,9 @@ class Worker(GeventWorker):
         # sleep(0): with more than one worker only a timer let the worker accept and serve the
         # others (health p50 460 ms with sleep(0), 13 ms with this, 8 heavy clients, 2 workers)
         set_pause(lambda: gevent.sleep(PAUSE_SECONDS))
+        # one request at a time in the app, the health check beside it (turns.py): while the
+        # request holding the turn steps aside, only a health check can run
+        set_lock(gevent.lock.Semaphore(1))
         super().init_process()
 
     def handle_request(self, listener_name, req, sock, addr):
@@ -85,6 +91,7 @@ class Worker(GeventWorker):
         finally:
             if close_after:
                 linger(sock)
+            settle()   # after a full collection, freeze what survived it (collector.py)
 
 
 def write_error(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:

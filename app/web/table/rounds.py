@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from app.base.errors import FieldError, HandError
 from app.hands.description import describe
 from app.hands.hand import SEATS
+from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import Calculation
 from app.table.round_steps import (
     STEPS,
@@ -175,11 +176,15 @@ def round_page():
         step = "missing"      # a new round starts with the suits each player declared missing
     if step == "missing" and not any(k.startswith("missing_") for k in fields):
         fields.update(fields_of(next((ln.text for ln in text_lines(text) if ln.kind == "missing"), "")))
+    status = 200
     if text.strip() and not errors:
         try:
             ledger = settle_round(read_round(parse_round_text(text, rules)), rulesets)
         except HandError as err:
             errors = list(err.errors)
+        except TooMuchWork as err:   # the round comes back as it was, the refusal beside it
+            errors = list(err.errors)
+            status = 413
     placed, loose = errors_by_line(text, tuple(errors))
     ruleset = rulesets.get(rules) or rulesets[DEFAULT_ROUND_RULES]
     lines = [ln for ln in text_lines(text) if ln.kind != "note"]
@@ -193,7 +198,7 @@ def round_page():
         picker=picker_view({k: v for k, v in fields.items() if k in ("hand", "melds", "draft", "target")}),
         meld_kinds=MELD_KINDS, kong_kinds=KONG_KINDS, edit_link=lambda ln: _edit_links(ln, rules, text, carried),
         drop_link=lambda ln: _round_link(rules, text, carried, drop=str(ln.number)),
-        step_link=lambda name: _round_link(rules, text, carried, step=name) + "#step-" + name)
+        step_link=lambda name: _round_link(rules, text, carried, step=name) + "#step-" + name), status
 
 
 def _line_number(text: str) -> int | None:
