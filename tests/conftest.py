@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,3 +22,23 @@ def load_corpus(name: str, folder: Path = DATA / "corpus") -> list[dict]:
 settings.register_profile("suite", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """Debian's PostgreSQL on loopback for this run (tests/postgres.py), stopped after."""
+    from tests.postgres import Postgres
+    server = Postgres().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_env(request, tmp_path):
+    """The settings that open a fresh stored-sheet database: SQLite in a temporary folder, or
+    a new database on the suite's PostgreSQL."""
+    if request.param == "sqlite":
+        return {"MAHJONG_DATA_DIR": str(tmp_path / "data")}
+    return {"MAHJONG_DATABASE_URL": request.getfixturevalue("postgres").new_database()}
