@@ -169,3 +169,41 @@
     add.href = "/sheet?" + params.toString();
   }
 })();
+
+// A shared sheet (/s/<token>): follow the other phones' changes. Every few seconds the page
+// asks for the sheet's version (a small answer, 304 while it is unchanged) and, when it moved,
+// fetches the page again and swaps the sheet in place. Without this file a reload does the same.
+(function () {
+  "use strict";
+  var live = document.getElementById("live");
+  if (!live || !window.fetch || !window.DOMParser) { return; }
+  var poll = live.getAttribute("data-poll");
+  var every = parseInt(live.getAttribute("data-poll-ms"), 10) || 1500;
+  var busy = function () {   // never swap the page under someone typing a hand
+    var active = document.activeElement;
+    return active && live.contains(active) && active.tagName === "INPUT";
+  };
+  var refresh = function () {
+    return fetch(window.location.pathname + window.location.search, { cache: "no-store" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (text) {
+        if (!text || busy()) { return; }
+        var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("live");
+        if (fresh) { live.replaceWith(fresh); live = fresh; }
+      });
+  };
+  var check = function () {
+    var version = live.getAttribute("data-version");
+    fetch(poll, { cache: "no-store", headers: { "If-None-Match": '"v' + version + '"' } })
+      .then(function (r) {
+        if (r.status !== 200) { return null; }
+        return r.json().then(function (d) {
+          if (String(d.version) !== live.getAttribute("data-version")) { return refresh(); }
+          return null;
+        });
+      })
+      .catch(function () { return null; })
+      .then(function () { window.setTimeout(check, every); });
+  };
+  window.setTimeout(check, every);
+})();

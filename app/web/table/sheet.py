@@ -95,6 +95,13 @@ def add_link(line: str, carried: str, rules: str, dials: Mapping[str, str], entr
     return f"/sheet?{base}&{urlencode(extra, safe=SAFE)}"
 
 
+def stored_return_link(args) -> str:
+    """Where /sheet?stored=… goes (a shared sheet, app/web/table/stored.py): its page, the hand to confirm."""
+    extra = [(k, args[k]) for k in ("add", "hand", "base") if args.get(k)]
+    query = urlencode(extra, safe=SAFE)
+    return with_lang(f"/s/{args['stored'][:64]}" + (f"?{query}" if query else ""))
+
+
 def _names() -> list[str]:
     return request.args.getlist("names")
 
@@ -115,6 +122,8 @@ def sheet_page():
         abort(414)
     rulesets = current_app.extensions["rulesets"]
     args = request.args
+    if args.get("stored"):   # a shared sheet carried through the calculator or the ledger, back
+        return redirect(stored_return_link(args))
     params = {k: args.get(k, "") for k in SHEET_KEYS if k in args}
     params.update(_seats_arg(args))
     params["rules"] = params.get("rules") or current_app.config["DEFAULT_RULES"]
