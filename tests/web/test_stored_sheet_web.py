@@ -203,3 +203,11 @@ def test_sharing_too_many_sheets_from_one_client_in_an_hour_is_refused(client, m
     _share(client)
     r = client.post("/sheet/share", data=NIGHT)
     assert r.status_code == 429 and "in the last hour" in r.get_data(as_text=True)
+
+
+def test_a_shared_sheet_speaks_in_its_familys_words(client):
+    edit = _share(client, {"rules": "sichuan", "hands": "hand=111p123p777p789p55p missing=m"})
+    page = client.get(edit + "?lang=zh-Hant").get_data(as_text=True)
+    assert "<h1>共享記分表</h1>" in page
+    hk = client.get(_share(client) + "?lang=zh-Hant").get_data(as_text=True)
+    assert "<h1>共享計分表</h1>" in hk

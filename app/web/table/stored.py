@@ -16,6 +16,7 @@ from flask import (
     Response,
     abort,
     current_app,
+    g,
     jsonify,
     redirect,
     render_template,
@@ -128,6 +129,7 @@ def page(token: str):
 
 def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 200, line: str = ""):
     sheet = _sheet_of(stored)
+    g.page_rules = sheet.rules    # the page speaks in the sheet's family's words
     night = None
     try:
         night = price_sheet(sheet, current_app.extensions["rulesets"])
