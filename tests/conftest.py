@@ -2,12 +2,19 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# No test writes a shared sheet into the checkout or into a real data folder: an app the tests
+# make without its own STORE_ENV keeps its sheets in a temporary folder.
+os.environ["MAHJONG_DATA_DIR"] = tempfile.mkdtemp(prefix="mahjong-test-data-")
+os.environ.pop("MAHJONG_DATABASE_URL", None)
 DATA = Path(__file__).resolve().parent / "data"
 
 

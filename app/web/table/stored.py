@@ -245,7 +245,7 @@ def version(token: str):
     try:
         number = store().version(token)
     except SheetGone:
-        abort(404)
+        _open(token)   # its 404 page
     tag = f"v{number}"
     if request.if_none_match.contains(tag):
         response = Response(status=304)
