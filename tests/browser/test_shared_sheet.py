@@ -73,3 +73,28 @@ def test_two_phones_share_one_sheet_and_see_each_others_hands_and_corrections(br
     assert "not a win" in table(ann, "Hands").locator("tbody tr").nth(1).inner_text()
     for page in (ann, bob):
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_hand_typed_without_signal_waits_on_the_phone_and_is_sent_when_the_network_returns(
+        browser, base_url):
+    context = browser.new_context(viewport=PHONE, base_url=base_url)
+    page = context.new_page()
+    page.goto("/sheet?" + urlencode({"rules": "hong-kong", "names": NAMES, "hands": HANDS[0]}))
+    page.locator("#share").click()
+    expect(page.locator("#view-link")).to_be_visible()
+    rows = table(page, "Running totals").locator("tbody tr")
+    expect(rows).to_have_count(1)
+    context.set_offline(True)
+    page.locator("#type-hand summary").click()
+    page.locator("#typed-line").fill(HANDS[1])
+    page.locator("#type-add").click()
+    expect(page.locator("#pending")).to_be_visible()
+    expect(page.locator("#pending-list li")).to_have_text([f"add: {HANDS[1]}"])
+    expect(rows).to_have_count(1)                 # not on the sheet yet: kept on the phone
+    context.set_offline(False)
+    expect(rows).to_have_count(2, timeout=WATCH_MS)
+    expect(page.locator("#pending")).to_be_hidden()
+    page.reload()                                  # it is on the server, not only on the page
+    expect(table(page, "Running totals").locator("tbody tr")).to_have_count(2)
+    assert page.evaluate("window.localStorage.getItem('mahjong-calculator:pending-changes')") == "[]"
+    context.close()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
 from flask_babel import gettext as _
@@ -99,7 +99,7 @@ def stored_return_link(args) -> str:
     """Where /sheet?stored=… goes (a shared sheet, app/web/table/stored.py): its page, the hand to confirm."""
     extra = [(k, args[k]) for k in ("add", "hand", "base") if args.get(k)]
     query = urlencode(extra, safe=SAFE)
-    return with_lang(f"/s/{args['stored'][:64]}" + (f"?{query}" if query else ""))
+    return with_lang(f"/s/{quote(args['stored'][:64], safe='')}" + (f"?{query}" if query else ""))
 
 
 def _names() -> list[str]:
