@@ -228,9 +228,10 @@ def _checked_line(the_store: SheetStore, token: str, line: str, hand: int | None
     """The hand's line as the sheet keeps it: read (HandError beside `line`), its seats written out."""
     entry = parse_entry(" ".join(line.split()), "line")
     if entry.at is None:
-        current = _sheet_of(the_store.open(token))
+        opened = the_store.open(token)
+        current = _sheet_of(opened)
         seating = current.seating()
-        ids = [h.id for h in the_store.open(token).hands]
+        ids = [h.id for h in opened.hands]
         if hand is not None and hand in ids:
             at = seating[ids.index(hand)]
         else:
