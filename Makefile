@@ -13,7 +13,7 @@ RUN_STAMP  := $(VENV)/.run-$(HASH)
 TEST_STAMP := $(VENV)/.test-$(HASH)
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run dev test lint bench load load-heavy memory install chromium constraints fresh-clone catalogs translations
+.PHONY: run dev test lint bench load load-heavy memory install chromium postgresql constraints fresh-clone catalogs translations
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,13 +57,24 @@ chromium:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
 	fi
 
+# Installs Debian's PostgreSQL server for the stored-sheet tests unless it is there (the suite
+# starts its own on loopback in a temporary folder: tests/postgres.py; nothing runs as a service).
+postgresql:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		echo "postgresql: Debian's server is present"; \
+	else \
+		echo "postgresql: installing Debian's postgresql for the stored-sheet tests"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; \
+	fi
+
 # ruff, then the layers: each package imports only those below it, no circles, Flask only in
 # app/web (pyproject.toml, [tool.importlinter]; README, "How the code is laid out").
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 
-test: $(TEST_STAMP) chromium lint catalogs
+test: $(TEST_STAMP) chromium postgresql lint catalogs
 	$(BIN)/python -m pytest
 
 # The gettext catalogs (app/translations/<locale>/LC_MESSAGES/messages.po), compiled to the

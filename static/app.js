@@ -193,3 +193,116 @@
     add.href = "/sheet?" + params.toString();
   }
 })();
+
+// A shared sheet (/s/<token>): follow the other phones' changes. Every few seconds the page
+// asks for the sheet's version (a small answer, 304 while it is unchanged) and, when it moved,
+// fetches the page again and swaps the sheet in place. Without this file a reload does the same.
+(function () {
+  "use strict";
+  var current = function () { return document.getElementById("live"); };   // swapped in place
+  var first = current();
+  if (!first || !window.fetch || !window.DOMParser) { return; }
+  var poll = first.getAttribute("data-poll");
+  var every = parseInt(first.getAttribute("data-poll-ms"), 10) || 1500;
+  var busy = function () {   // never swap the page under someone typing a hand
+    var active = document.activeElement;
+    return active && current().contains(active) && active.tagName === "INPUT";
+  };
+  var refresh = function () {
+    return fetch(window.location.pathname + window.location.search, { cache: "no-store" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (text) {
+        if (!text || busy()) { return; }
+        var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("live");
+        if (fresh) { current().replaceWith(fresh); }
+      });
+  };
+  var check = function () {
+    var version = current().getAttribute("data-version");
+    fetch(poll, { cache: "no-store", headers: { "If-None-Match": '"v' + version + '"' } })
+      .then(function (r) {
+        if (r.status !== 200) { return null; }
+        return r.json().then(function (d) {
+          if (String(d.version) !== current().getAttribute("data-version")) { return refresh(); }
+          return null;
+        });
+      })
+      .catch(function () { return null; })
+      .then(function () { window.setTimeout(check, every); });
+  };
+  window.setTimeout(check, every);
+})();
+
+// A shared sheet without signal: a change made offline (or whose sending failed) is kept in
+// this browser, listed as pending, and sent, in order, when the network returns. Online, a
+// change is sent the same way and the page follows its answer (the sheet, or its refusal).
+(function () {
+  "use strict";
+  var KEY = "mahjong-calculator:pending-changes";
+  var storage = null;
+  try { storage = window.localStorage; } catch (e) { storage = null; }
+  if (!storage || !window.fetch || !document.getElementById("live")) { return; }
+  var here = window.location.pathname;
+  var load = function () {
+    try { return JSON.parse(storage.getItem(KEY) || "[]"); } catch (e) { return []; }
+  };
+  var save = function (items) { storage.setItem(KEY, JSON.stringify(items)); show(); };
+  var show = function () {
+    var box = document.getElementById("pending");
+    var list = document.getElementById("pending-list");
+    if (!box || !list) { return; }
+    var mine = load().filter(function (item) { return item.page === here; });
+    list.textContent = "";
+    mine.forEach(function (item) {
+      var li = document.createElement("li");
+      li.textContent = item.label;
+      list.appendChild(li);
+    });
+    box.hidden = mine.length === 0;
+  };
+  var follow = function (response) {
+    return response.text().then(function (text) {
+      var doc = new DOMParser().parseFromString(text, "text/html");
+      var fresh = doc.getElementById("live");
+      var live = document.getElementById("live");
+      if (fresh && live) { live.replaceWith(fresh); }
+      if (response.redirected) { window.history.replaceState(null, "", response.url); }
+      show();
+    });
+  };
+  var send = function (item) {
+    return fetch(item.action, { method: "POST", body: item.body, redirect: "follow",
+                                headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+  };
+  var sending = false;
+  var flush = function () {
+    if (sending || navigator.onLine === false) { return; }
+    var items = load();
+    if (!items.length) { return; }
+    sending = true;
+    send(items[0]).then(function (response) {
+      var rest = load().slice(1);
+      save(rest);
+      sending = false;
+      var done = items[0].page === here ? follow(response) : Promise.resolve();
+      return done.then(flush);
+    }).catch(function () { sending = false; });   // still no signal: kept for later
+  };
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    // getAttribute: the forms' own field named "action" hides the form's .action property
+    var target = form.getAttribute("action") || "";
+    if (target.indexOf("/change") < 0 || (form.getAttribute("method") || "").toLowerCase() !== "post") { return; }
+    event.preventDefault();
+    var data = new FormData(form);
+    var line = data.get("line");
+    var item = { page: here, action: target, body: new URLSearchParams(data).toString(),
+                 label: (data.get("action") || "") + (line ? ": " + line : "") };
+    var queued = function () { save(load().concat([item])); };
+    if (navigator.onLine === false || load().length) { queued(); flush(); return; }
+    send(item).then(follow).catch(queued);
+  });
+  window.addEventListener("online", flush);
+  show();
+  flush();
+})();

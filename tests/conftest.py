@@ -2,11 +2,19 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# No test writes a shared sheet into the checkout or into a real data folder: an app the tests
+# make without its own STORE_ENV keeps its sheets in a temporary folder.
+os.environ["MAHJONG_DATA_DIR"] = tempfile.mkdtemp(prefix="mahjong-test-data-")
+os.environ.pop("MAHJONG_DATABASE_URL", None)
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -21,3 +29,23 @@ def load_corpus(name: str, folder: Path = DATA / "corpus") -> list[dict]:
 settings.register_profile("suite", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """Debian's PostgreSQL on loopback for this run (tests/postgres.py), stopped after."""
+    from tests.postgres import Postgres
+    server = Postgres().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_env(request, tmp_path):
+    """The settings that open a fresh stored-sheet database: SQLite in a temporary folder, or
+    a new database on the suite's PostgreSQL."""
+    if request.param == "sqlite":
+        return {"MAHJONG_DATA_DIR": str(tmp_path / "data")}
+    return {"MAHJONG_DATABASE_URL": request.getfixturevalue("postgres").new_database()}

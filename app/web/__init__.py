@@ -84,13 +84,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .lesson import card, oembed
     from .practice import routes as practice
     from .rules import routes as rules
-    from .table import rounds, sheet
+    from .table import rounds, sheet, stored
     app.register_blueprint(pages.bp)
     app.register_blueprint(discard.bp)   # /discard and /embed/discard (what to discard)
     app.register_blueprint(card.bp)      # /card (a hand as a figure)
     app.register_blueprint(oembed.bp)    # /oembed (a permalink as a frame)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(sheet.bp)
+    app.register_blueprint(stored.bp)    # /s/<token>: shared sheets, kept on the server
     app.register_blueprint(api.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(house.bp)     # /house (a club's rules, shared by a link)

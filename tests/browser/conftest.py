@@ -50,10 +50,13 @@ def _gunicorn_version() -> tuple[int, ...]:
 
 
 @pytest.fixture(scope="session")
-def live_server():
-    """The calculator on gunicorn (as `make run` starts it) on a free loopback port."""
+def live_server(tmp_path_factory):
+    """The calculator on gunicorn (as `make run` starts it) on a free loopback port; its shared
+    sheets in a temporary SQLite file."""
     port = _free_port()
-    env = dict(os.environ, PYTHONUNBUFFERED="1", MAHJONG_FRAME_ANCESTORS="*")
+    env = dict(os.environ, PYTHONUNBUFFERED="1", MAHJONG_FRAME_ANCESTORS="*",
+               MAHJONG_DATA_DIR=str(tmp_path_factory.mktemp("sheets")))
+    env.pop("MAHJONG_DATABASE_URL", None)
     command = [sys.executable, "-m", "gunicorn", "--workers", "1", "--threads", "4",
                "--bind", f"127.0.0.1:{port}", "app.web:create_app()"]
     if _gunicorn_version() >= (25, 1):   # keep off the control socket a `make run` may hold

@@ -17,7 +17,7 @@ from app.web.serving.caching import PAGE_MAX_AGE, STATIC_MAX_AGE
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "123m456m789m234p55s"
 APP = create_app()
-SAMPLES = {"rid": "sichuan", "filename": "style.css"}
+SAMPLES = {"rid": "sichuan", "filename": "style.css", "token": "AAAAAAAAAAAAAAAAAAAAAAAA"}
 
 
 def _get_urls() -> list[str]:
@@ -49,6 +49,9 @@ def test_every_get_answer_says_how_long_it_may_be_kept(url):
     if url.startswith("/api/health") or random_series:
         assert cache_control == "no-store"   # a probe, or a new random series each time
         return
+    if url.startswith("/s/"):
+        assert cache_control == "no-store"   # a shared sheet changes under its address
+        return
     assert response.status_code < 500, url
     assert cache_control.startswith("public") and _max_age(cache_control) >= 60, cache_control
     if response.status_code == 200:
@@ -57,7 +60,7 @@ def test_every_get_answer_says_how_long_it_may_be_kept(url):
         assert re.fullmatch(r'"[0-9a-f]{32}"', etag), etag   # strong: no W/ prefix
 
 
-@pytest.mark.parametrize("url", [u for u in GET_URLS if not u.startswith("/api/health")])
+@pytest.mark.parametrize("url", [u for u in GET_URLS if not u.startswith(("/api/health", "/s/"))])
 def test_a_held_etag_is_answered_304_with_no_body(url):
     client = APP.test_client()
     first = client.get(url)

@@ -26,7 +26,8 @@ from tests.production import ProductionServer
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "123m456m789m234p55s"
-SAMPLE_ARGS = {"rid": ["sichuan", "nope", "..%2f..%2fetc%2fpasswd"], "filename": ["style.css", "nope.css"]}
+SAMPLE_ARGS = {"rid": ["sichuan", "nope", "..%2f..%2fetc%2fpasswd"], "filename": ["style.css", "nope.css"],
+               "token": ["AAAAAAAAAAAAAAAAAAAAAAAA", "..%2f..%2fetc%2fpasswd", "x" * 100]}
 QUERIES = ["", f"?hand={HAND}", "?hand=bad&rules=nope", "?x=" + "a" * 5000,
            "?" + "&".join(["flowers=1"] * 100)]
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from functools import lru_cache
 from urllib.parse import urlencode
 
-from flask import current_app, has_request_context, request, url_for
+from flask import current_app, g, has_request_context, request, url_for
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
@@ -312,8 +312,9 @@ def _words(ruleset):
 
 def _named_ruleset():
     """The ruleset the address names (`rules=`, or /rules/<rid>), else the page's own default
-    (a round's: `page_default_rules`), if any."""
-    rid = (request.args.get("rules") or (request.view_args or {}).get("rid", "")
+    (a round's: `page_default_rules`), or the rules a view named for its page (a shared sheet's,
+    `g.page_rules`), if any."""
+    rid = (request.args.get("rules") or (request.view_args or {}).get("rid", "") or g.get("page_rules", "")
            or current_app.extensions.get("page_default_rules", {}).get(request.endpoint, ""))
     return current_app.extensions["rulesets"].get(rid)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
 from flask_babel import gettext as _
@@ -112,6 +112,13 @@ def add_link(line: str, carried: str, rules: str, dials: Mapping[str, str], entr
     return f"/sheet?{base}&{urlencode(extra, safe=SAFE)}"
 
 
+def stored_return_link(args) -> str:
+    """Where /sheet?stored=… goes (a shared sheet, app/web/table/stored.py): its page, the hand to confirm."""
+    extra = [(k, args[k]) for k in ("add", "hand", "base") if args.get(k)]
+    query = urlencode(extra, safe=SAFE)
+    return with_lang(f"/s/{quote(args['stored'][:64], safe='')}" + (f"?{query}" if query else ""))
+
+
 def _names() -> list[str]:
     return request.args.getlist("names")
 
@@ -132,6 +139,8 @@ def sheet_page():
         abort(414)
     rulesets = current_app.extensions["rulesets"]
     args = request.args
+    if args.get("stored"):   # a shared sheet carried through the calculator or the ledger, back
+        return redirect(stored_return_link(args))
     params = {k: args.get(k, "") for k in SHEET_KEYS if k in args}
     params.update(_seats_arg(args))
     refused = rules_errors(args, rulesets)

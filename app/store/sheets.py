@@ -1,0 +1,302 @@
+"""A stored sheet: its settings and an ordered log of versioned entries, behind two tokens.
+
+The log is never rewritten: adding a hand, correcting or removing one, and undoing the last
+change are each one new entry, numbered 1, 2, 3 … in the sheet (an entry's number is the
+sheet's version after it). The hands are what the log says when read from the start
+(`fold`). A hand is known by the number of the entry that added it, so a correction names
+the hand, not its place, and another player's new hand cannot shift it.
+
+Versions guard every change but adding: a correction, a removal or an undo says which version
+its author saw (`base`), and is refused (`StaleEdit`) when that hand, or for an undo anything,
+changed after it: nobody's change is silently overwritten. Adding needs no base, so four
+phones adding at once all land, in the order the database took them.
+
+Capabilities: the edit token is 144 random bits (secrets); the view token is derived from it
+by SHA-256, so whoever holds the edit link can show the view link, and the view link reveals
+nothing of the edit one. Only the SHA-256 of each token is stored: a copy of the database
+opens no sheet.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from app.base.errors import FieldError, HandError
+from app.base.i18n import Msg
+
+from .database import Database
+
+TOKEN_BYTES = 18                 # 144 bits
+MAX_HANDS = 200                  # hands on one stored sheet
+MAX_ENTRIES = 2000               # entries in its log (corrections and undos included)
+MAX_LINE = 2000                  # characters of one hand's line
+MAX_CREATED_PER_HOUR = 30        # sheets one client may create in an hour
+EXPIRE_DAYS = 60                 # a sheet nobody opened or changed for this long is deleted
+KINDS = ("add", "correct", "remove", "undo")
+
+
+class StaleEdit(HandError):
+    """A change based on a version of the sheet that another change has since overtaken."""
+
+
+class SheetGone(LookupError):
+    """No sheet has this token (never made, or expired)."""
+
+
+class TooMany(HandError):
+    """A limit reached: hands on a sheet, entries in its log, sheets made in an hour."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    seq: int
+    kind: str
+    target: int | None
+    line: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One hand as the log has it now: its id (the entry that added it) and its line."""
+
+    id: int
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A stored sheet as read: its settings, its version, its hands in order."""
+
+    settings: Mapping[str, str]
+    version: int
+    hands: tuple[Hand, ...]
+    view_token: str
+    edit_token: str | None       # None when opened with the view token
+    used: float
+    last_change: LogEntry | None   # what undo would take back
+
+    @property
+    def editable(self) -> bool:
+        return self.edit_token is not None
+
+
+def new_edit_token() -> str:
+    return _b64(secrets.token_bytes(TOKEN_BYTES))
+
+
+def view_token_of(edit_token: str) -> str:
+    """The view token an edit token carries (one-way: the view token gives nothing back)."""
+    return _b64(hashlib.sha256(b"mahjong-sheet-view:" + edit_token.encode()).digest()[:TOKEN_BYTES])
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def fold(log: tuple[LogEntry, ...] | list[LogEntry]) -> tuple[tuple[Hand, ...], LogEntry | None]:
+    """The hands the log describes, in the order they were added, and the change undo would take back.
+
+    An undo takes back the latest change not yet taken back (an undo is not itself undone:
+    a change taken back by mistake is entered again).
+
+    >>> log = [LogEntry(1, "add", None, "a", 0), LogEntry(2, "add", None, "b", 0),
+    ...        LogEntry(3, "correct", 1, "A", 0), LogEntry(4, "undo", 3, "", 0)]
+    >>> [h.line for h in fold(log)[0]]
+    ['a', 'b']
+    """
+    undone = {e.target for e in log if e.kind == "undo"}
+    hands: dict[int, Hand] = {}
+    last = None
+    for e in log:
+        if e.kind == "undo" or e.seq in undone:
+            continue
+        last = e
+        if e.kind == "add":
+            hands[e.seq] = Hand(e.seq, e.line)
+        elif e.kind == "correct" and e.target in hands:
+            hands[e.target] = Hand(e.target, e.line)
+        elif e.kind == "remove":
+            hands.pop(e.target, None)
+    return tuple(hands.values()), last
+
+
+def _touches(entry: LogEntry, hand_id: int, log: Mapping[int, LogEntry]) -> bool:
+    """Whether an entry changed the hand (an undo changes what its undone entry changed)."""
+    if entry.kind == "undo":
+        undone = log.get(entry.target)
+        return undone is not None and _touches(undone, hand_id, log)
+    return entry.seq == hand_id or entry.target == hand_id
+
+
+class SheetStore:
+    """Stored sheets in one database."""
+
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.clock = clock
+
+    # --- making and opening ------------------------------------------------------------
+
+    def create(self, settings: Mapping[str, str], lines: list[str], client: str = "") -> str:
+        """Store a new sheet with these hands; its edit token."""
+        if len(lines) > MAX_HANDS:
+            raise _too_many("hands", Msg("{n} hands is more than a stored sheet holds (at most {most})",
+                                         n=len(lines), most=MAX_HANDS))
+        edit = new_edit_token()
+        now = self.clock()
+        creator = token_hash("client:" + client)
+        with self.db.transaction() as cur:
+            self._expire(cur, now)
+            cur.execute("SELECT COUNT(*) FROM sheets WHERE creator = ? AND created > ?",
+                        (creator, now - 3600))
+            if cur.fetchone()[0] >= MAX_CREATED_PER_HOUR:
+                raise _too_many("share", Msg("{most} sheets were shared from here in the last hour, the most"
+                                             " an hour allows: try again later", most=MAX_CREATED_PER_HOUR))
+            sheet_id = secrets.randbits(62)
+            cur.execute("INSERT INTO sheets (id, edit_hash, view_hash, settings, version, created, used, creator)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (sheet_id, token_hash(edit), token_hash(view_token_of(edit)),
+                         json.dumps(dict(settings), sort_keys=True), len(lines), now, now, creator))
+            for seq, line in enumerate(lines, 1):
+                cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at) VALUES (?, ?, ?, ?, ?, ?)",
+                            (sheet_id, seq, "add", None, _line(line), now))
+        return edit
+
+    def open(self, token: str) -> Stored:
+        """The sheet an edit or a view token opens (SheetGone when none)."""
+        now = self.clock()
+        with self.db.transaction() as cur:
+            found = self._find(cur, token)
+            if found is None:
+                raise SheetGone(token)
+            sheet_id, settings, version, editable = found
+            cur.execute("UPDATE sheets SET used = ? WHERE id = ?", (now, sheet_id))
+            log = self._log(cur, sheet_id)
+        hands, last = fold(log)
+        edit = token if editable else None
+        return Stored(json.loads(settings), version, hands, view_token_of(token) if editable else token,
+                      edit, now, last)
+
+    def version(self, token: str) -> int:
+        """The sheet's version alone (what a watching page polls)."""
+        with self.db.transaction() as cur:
+            found = self._find(cur, token)
+        if found is None:
+            raise SheetGone(token)
+        return found[2]
+
+    # --- changing ----------------------------------------------------------------------
+
+    def add(self, edit_token: str, line: str) -> int:
+        """Append a hand; the sheet's new version."""
+        return self._append(edit_token, "add", None, _line(line), None)
+
+    def correct(self, edit_token: str, hand_id: int, line: str, base: int) -> int:
+        """Put a new line in place of hand `hand_id`, as seen at version `base`."""
+        return self._append(edit_token, "correct", hand_id, _line(line), base)
+
+    def remove(self, edit_token: str, hand_id: int, base: int) -> int:
+        return self._append(edit_token, "remove", hand_id, "", base)
+
+    def undo(self, edit_token: str, base: int) -> int:
+        """Take back the last change, as seen at version `base`."""
+        return self._append(edit_token, "undo", None, "", base)
+
+    def _append(self, edit_token: str, kind: str, target: int | None, line: str, base: int | None) -> int:
+        now = self.clock()
+        with self.db.transaction() as cur:
+            found = self._find(cur, edit_token, lock=True)
+            if found is None or not found[3]:
+                raise SheetGone(edit_token)
+            sheet_id, _settings, version, _editable = found
+            if version >= MAX_ENTRIES:
+                raise _too_many("sheet", Msg("this sheet has had {most} changes, the most one holds: export it"
+                                             " and start another", most=MAX_ENTRIES))
+            log = self._log(cur, sheet_id)
+            hands, last = fold(log)
+            if base is not None and not 0 <= base <= version:
+                raise StaleEdit([FieldError("version", Msg("version {base} is not a version of this sheet",
+                                                           base=base))])
+            target = self._check(kind, target, base, log, hands, last)
+            if kind == "add" and len(hands) >= MAX_HANDS:
+                raise _too_many("hands", Msg("the sheet is full: it holds {most} hands; export it and start"
+                                             " another", most=MAX_HANDS))
+            seq = version + 1
+            cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at) VALUES (?, ?, ?, ?, ?, ?)",
+                        (sheet_id, seq, kind, target, line, now))
+            cur.execute("UPDATE sheets SET version = ?, used = ? WHERE id = ?", (seq, now, sheet_id))
+        return seq
+
+    @staticmethod
+    def _check(kind, target, base, log, hands, last) -> int | None:
+        """Refuse a change its author could not have seen through; the entry's target."""
+        by_seq = {e.seq: e for e in log}
+        later = [e for e in log if e.seq > base] if base is not None else []
+        if kind == "undo":
+            if later:
+                raise StaleEdit([FieldError("version", Msg(
+                    "the sheet changed since you saw it (version {base}, now {now}): look at it again"
+                    " before you undo", base=base, now=len(log)))])
+            if last is None:
+                raise HandError([FieldError("undo", Msg("there is nothing to undo"))])
+            return last.seq
+        if kind in ("correct", "remove"):
+            if target not in {h.id for h in hands}:
+                raise StaleEdit([FieldError("hand", Msg(
+                    "that hand is no longer on the sheet (someone removed it): nothing was changed"))])
+            if any(_touches(e, target, by_seq) for e in later):
+                raise StaleEdit([FieldError("version", Msg(
+                    "someone changed this hand after you opened it (version {base}, now {now}): your"
+                    " change was not saved; look at the hand again", base=base, now=len(log)))])
+        return target
+
+    # --- reading the database ----------------------------------------------------------
+
+    def _find(self, cur, token: str, lock: bool = False):
+        """(id, settings, version, editable) for a token, or None; locks the row to change it."""
+        if not token or len(token) > 64:
+            return None
+        hashed = token_hash(token)
+        suffix = " FOR UPDATE" if lock and self.db.kind == "postgresql" else ""
+        cutoff = self.clock() - EXPIRE_DAYS * 86400
+        cur.execute("SELECT id, settings, version, edit_hash = ? FROM sheets"
+                    " WHERE (edit_hash = ? OR view_hash = ?) AND used > ?" + suffix,
+                    (hashed, hashed, hashed, cutoff))
+        row = cur.fetchone()
+        return None if row is None else (row[0], row[1], row[2], bool(row[3]))
+
+    @staticmethod
+    def _log(cur, sheet_id: int) -> tuple[LogEntry, ...]:
+        cur.execute("SELECT seq, kind, target, line, at FROM entries WHERE sheet_id = ? ORDER BY seq", (sheet_id,))
+        return tuple(LogEntry(*row) for row in cur.fetchall())
+
+    def _expire(self, cur, now: float) -> None:
+        """Delete the sheets nobody used for EXPIRE_DAYS (their entries go with them)."""
+        cutoff = now - EXPIRE_DAYS * 86400
+        cur.execute("DELETE FROM entries WHERE sheet_id IN (SELECT id FROM sheets WHERE used < ?)", (cutoff,))
+        cur.execute("DELETE FROM sheets WHERE used < ?", (cutoff,))
+
+
+def _line(line: str) -> str:
+    line = " ".join(line.split())
+    if not line:
+        raise HandError([FieldError("line", Msg("an empty hand: give the hand, e.g. {example}",
+                                                example="hand=123m456m789m234p55s"))])
+    if len(line) > MAX_LINE:
+        raise HandError([FieldError("line", Msg("a hand of {n} characters is longer than {most}",
+                                                n=len(line), most=MAX_LINE))])
+    return line
+
+
+def _too_many(field: str, message: str) -> TooMany:
+    return TooMany([FieldError(field, message)])

@@ -1,0 +1,286 @@
+"""Stored sheets (/s/<token>): "Share this table" turns a link's sheet into one kept on the server.
+
+The edit link adds, corrects, removes and undoes (each a POST answered by a redirect back);
+the view link only shows, and the page polls GET /s/<token>/version to follow the others'
+changes. No cookie, no account: the token in the address is the capability (app/store/).
+Hands reach the sheet as before: the calculator, tick boxes or the round ledger carry
+`sheet=stored=<token>` and their "Add to the sheet" comes back here to be confirmed.
+"""
+from __future__ import annotations
+
+import os
+from urllib.parse import urlencode
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+)
+
+from app.base.errors import FieldError, HandError
+from app.base.i18n import Msg
+from app.hands.hand import SEATS
+from app.scoring.budget import TooMuchWork
+from app.scoring.payments import fmt
+from app.store.database import open_database
+from app.store.sheets import (
+    EXPIRE_DAYS,
+    MAX_HANDS,
+    SheetGone,
+    SheetStore,
+    StaleEdit,
+    Stored,
+    TooMany,
+)
+from app.table.sheet import (
+    DIAL_KEYS,
+    Entry,
+    Sheet,
+    format_entry,
+    parse_entry,
+    price_sheet,
+    read_sheet,
+)
+from app.web.common.i18n import say_here, with_lang
+from app.web.common.present import permalink
+
+from .sheet import SAFE, SHEET_KEYS, _seats_arg, breakdown_link, night_csv, night_json
+
+bp = Blueprint("stored", __name__)
+
+MAX_POST_BODY = 16 * 1024      # bytes of one change's form (a hand line is at most 2000 characters)
+POLL_MS = 1500                 # how often a page asks whether the sheet changed
+ENDPOINTS = {"stored.page", "stored.version", "stored.as_csv", "stored.as_json"}
+
+
+def store() -> SheetStore:
+    """The app's store, opened (and migrated) on first use: nothing is written before a share."""
+    found = current_app.extensions.get("sheet_store")
+    if found is None:
+        found = SheetStore(open_database(current_app.config.get("STORE_ENV") or os.environ))
+        current_app.extensions["sheet_store"] = found
+    return found
+
+
+def _small_body() -> None:
+    if (request.content_length or 0) > MAX_POST_BODY:
+        abort(413, description=Msg("A change to a sheet is at most {most} bytes.", most=MAX_POST_BODY))
+
+
+def _page_link(token: str, **extra: str) -> str:
+    query = urlencode([(k, v) for k, v in extra.items() if v], safe=SAFE)
+    return with_lang(f"/s/{token}" + (f"?{query}" if query else ""))
+
+
+def _sheet_of(stored: Stored) -> Sheet:
+    s = stored.settings
+    names = tuple((s.get("names", "").split(",") + ["", "", "", ""])[:4])
+    return Sheet(s.get("rules", "hong-kong"), names, tuple((k, s[k]) for k in DIAL_KEYS if s.get(k)),
+                 tuple(parse_entry(h.line) for h in stored.hands))
+
+
+@bp.post("/sheet/share")
+def share():
+    """Store the sheet this form carries; go to its edit link."""
+    _small_body()
+    params = {k: request.form.get(k, "") for k in SHEET_KEYS if k in request.form}
+    params.update(_seats_arg(request.form))
+    try:
+        sheet = read_sheet(params, request.form.getlist("names"))
+        settings = {"rules": sheet.rules, "names": ",".join(sheet.names), **dict(sheet.dials)}
+        lines = [format_entry(Entry(e.params, e.round_text, seats))
+                 for e, seats in zip(sheet.entries, sheet.seating(), strict=True)]
+        token = store().create(settings, lines, request.remote_addr or "")
+    except HandError as err:
+        return _refusal(err, 429 if isinstance(err, TooMany) else 400)
+    return redirect(_page_link(token), 303)
+
+
+def _refusal(err: HandError, status: int):
+    message = "; ".join(str(say_here(e.message)) for e in err.errors)
+    return render_template("error.html", code=status, title=_title(status), message=message), status
+
+
+def _title(status: int) -> str:
+    return {404: Msg("Not found"), 409: Msg("Changed meanwhile"), 429: Msg("Too many")}.get(
+        status, Msg("Bad request"))
+
+
+def _open(token: str) -> Stored:
+    try:
+        return store().open(token)
+    except SheetGone:
+        abort(Response(render_template("error.html", code=404, title=_title(404), message=Msg(
+            "No shared sheet has this address: it was never made, or nobody used it for {days} days"
+            " and it expired.", days=EXPIRE_DAYS)), 404, headers={"Cache-Control": "no-store"}))
+
+
+@bp.get("/s/<token>")
+def page(token: str):
+    stored = _open(token)
+    return _render(stored, token, [])
+
+
+def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 200, line: str = ""):
+    sheet = _sheet_of(stored)
+    g.page_rules = sheet.rules    # the page speaks in the sheet's family's words
+    night = None
+    try:
+        night = price_sheet(sheet, current_app.extensions["rulesets"])
+    except HandError as err:
+        errors = [*errors, *err.errors]
+    except TooMuchWork as err:
+        errors = [*errors, FieldError(err.field, err.message)]
+        status = 413
+    args = request.args
+    pending = line or args.get("add", "")
+    hand_ids = [h.id for h in stored.hands]
+    correcting = _int(args.get("hand", "")) if pending else None
+    response = Response(render_template(
+        "stored_sheet.html", stored=stored, sheet=sheet, night=night, errors=errors, fmt=fmt,
+        ruleset=night.ruleset if night else None, seat_names=SEATS,
+        who=lambda row, seat: sheet.player(row.seats[SEATS.index(seat)]),
+        edit_links={i + 1: _edit_link(stored, sheet, i) for i in range(len(hand_ids))} if stored.editable else {},
+        breakdown_link=lambda entry: breakdown_link(entry, sheet), hand_ids=hand_ids,
+        pending=pending, correcting=correcting if correcting in hand_ids else None,
+        correcting_number=(hand_ids.index(correcting) + 1) if correcting in hand_ids else None,
+        pending_base=args.get("base", str(stored.version)),
+        add_hand=_add_links(stored, sheet)[0], add_round=_add_links(stored, sheet)[1],
+        view_link=f"/s/{stored.view_token}", edit_link=f"/s/{stored.edit_token}" if stored.editable else "",
+        token=token, poll_ms=POLL_MS, expire_days=EXPIRE_DAYS, max_hands=MAX_HANDS), status)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"    # the address is the capability
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _carried(stored: Stored, **extra: str) -> str:
+    return urlencode([("stored", stored.edit_token), *((k, v) for k, v in extra.items() if v)])
+
+
+def _add_links(stored: Stored, sheet: Sheet) -> tuple[str, str]:
+    """The calculator and the round ledger under the sheet's rules, carrying the stored sheet."""
+    if not stored.editable:
+        return "", ""
+    carried = _carried(stored)
+    hand = permalink({"rules": sheet.rules, **dict(sheet.dials)}) + "&" + urlencode({"sheet": carried}, safe=SAFE)
+    return with_lang(hand), with_lang("/round?" + urlencode({"rules": sheet.rules, "sheet": carried}, safe=SAFE))
+
+
+def _edit_link(stored: Stored, sheet: Sheet, index: int) -> str:
+    """Hand index+1 opened where it was made, to come back as its correction (at this version)."""
+    carried = _carried(stored, hand=str(stored.hands[index].id), base=str(stored.version))
+    link = breakdown_link(sheet.entries[index], sheet)
+    return f"{link}&{urlencode({'sheet': carried, 'entry': str(index + 1)}, safe=SAFE)}"
+
+
+def _int(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.isdigit() and len(text) < 19 else None
+
+
+@bp.post("/s/<token>/change")
+def change(token: str):
+    """One change: add, correct, remove or undo (the form's `action`)."""
+    _small_body()
+    form = request.form
+    action = form.get("action", "")
+    base = _int(form.get("base", ""))
+    hand = _int(form.get("hand", ""))
+    line = form.get("line", "")
+    the_store = store()
+    try:
+        if action not in ("add", "correct", "remove", "undo"):
+            raise HandError.single("action", Msg("'{action}' is not a change: add, correct, remove or undo",
+                                                 action=action[:20]))
+        if action != "add" and base is None:
+            raise HandError.single("base", Msg("the change does not say which version of the sheet it was"
+                                               " made on: open the sheet again"))
+        if action in ("correct", "remove") and hand is None:
+            raise HandError.single("hand", Msg("the change does not say which hand"))
+        if action in ("add", "correct"):
+            line = _checked_line(the_store, token, line, hand if action == "correct" else None)
+        if action == "add":
+            the_store.add(token, line)
+        elif action == "correct":
+            the_store.correct(token, hand, line, base)
+        elif action == "remove":
+            the_store.remove(token, hand, base)
+        else:
+            the_store.undo(token, base)
+    except SheetGone:
+        abort(Response(render_template("error.html", code=404, title=_title(404), message=Msg(
+            "No shared sheet may be changed at this address: the view link only shows the sheet.")),
+            404))
+    except HandError as err:
+        status = 409 if isinstance(err, StaleEdit) else 429 if isinstance(err, TooMany) else 400
+        return _render(_open(token), token, list(err.errors), status, line=line if action != "remove" else "")
+    return redirect(_page_link(token) + "#hands", 303)
+
+
+def _checked_line(the_store: SheetStore, token: str, line: str, hand: int | None) -> str:
+    """The hand's line as the sheet keeps it: read (HandError beside `line`), its seats written out."""
+    entry = parse_entry(" ".join(line.split()), "line")
+    if entry.at is None:
+        opened = the_store.open(token)
+        current = _sheet_of(opened)
+        seating = current.seating()
+        ids = [h.id for h in opened.hands]
+        if hand is not None and hand in ids:
+            at = seating[ids.index(hand)]
+        else:
+            at = current.next_seats()
+        entry = Entry(entry.params, entry.round_text, at)
+    return format_entry(entry)
+
+
+@bp.get("/s/<token>/version")
+def version(token: str):
+    """The sheet's version, for a page that polls (ETag: the version; If-None-Match answers 304)."""
+    try:
+        number = store().version(token)
+    except SheetGone:
+        _open(token)   # its 404 page
+    tag = f"v{number}"
+    if request.if_none_match.contains(tag):
+        response = Response(status=304)
+    else:
+        response = jsonify(version=number)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _priced(token: str):
+    stored = _open(token)
+    try:
+        return stored, price_sheet(_sheet_of(stored), current_app.extensions["rulesets"])
+    except (HandError, TooMuchWork) as err:
+        errors = err.errors if isinstance(err, HandError) else (FieldError(err.field, err.message),)
+        abort(400, description="; ".join(f"{e.field}: {say_here(e.message)}" for e in errors))
+
+
+@bp.get("/s/<token>.csv")
+def as_csv(token: str):
+    _stored, night = _priced(token)
+    return Response(night_csv(night), mimetype="text/csv", headers={
+        "Content-Disposition": 'attachment; filename="mahjong-sheet.csv"', "Cache-Control": "no-store",
+        "Referrer-Policy": "no-referrer"})
+
+
+@bp.get("/s/<token>.json")
+def as_json(token: str):
+    stored, night = _priced(token)
+    found = night_json(night)
+    found.update(link=f"/s/{stored.view_token}", version=stored.version,
+                 hands=[{"number": i + 1, "id": h.id, "line": h.line} for i, h in enumerate(stored.hands)])
+    response = jsonify(found)
+    response.headers["Cache-Control"] = "no-store"
+    return response
