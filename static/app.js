@@ -173,8 +173,10 @@
       re.lastIndex = pos;
       var match = re.exec(source);
       if (!match) {
-        var digits = /^[0-9]+$/.exec(source.slice(pos));
-        return { tiles: tiles, problem: digits ? "suit" : "bad", text: digits ? digits[0] : source[pos] };
+        var rest = source.slice(pos);
+        var digits = /^[0-9]*/.exec(rest)[0];
+        return digits.length === rest.length ? { tiles: tiles, problem: "suit", text: digits }
+          : { tiles: tiles, problem: "bad", text: rest[digits.length] };
       }
       for (var i = 0; i < match[1].length; i++) {
         var rank = Number(match[1][i]);
@@ -208,16 +210,18 @@
       if (copies[code] === 5 && !fifth) { fifth = code; }
     });
     row.textContent = "";
+    var named = {};   // each tile's name in the page's language, from its image
     read.tiles.forEach(function (code) {
       var source = document.querySelector(".palette img[src$='#t" + code + "']") ||
                    document.querySelector("img.tile[src$='#t" + code + "']");
+      named[code] = source ? source.getAttribute("alt") : code;
       var img = source ? source.cloneNode(true) : document.createTextNode(code + " ");
       if (img.removeAttribute) { img.removeAttribute("id"); }
       row.appendChild(img);
     });
     var count = read.tiles.length + 3 * meldCount;
     var message = read.problem ? say(read.problem, { text: read.text })
-      : fifth ? say("fifth", { text: fifth })
+      : fifth ? say("fifth", { text: named[fifth] || fifth })
       : count > 14 ? say("many", { n: count })
       : read.tiles.length === 1 ? say("one", {}) : say("tiles", { n: read.tiles.length });
     status.textContent = field.value.trim() ? message : "";
