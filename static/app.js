@@ -56,6 +56,7 @@
         if (said) {
           said.scrollIntoView({ block: "start" });
         }
+        rove();
         if (target) { target.focus({ preventScroll: !!said }); }
       })
       .catch(function () { window.location.assign(url); });
@@ -123,6 +124,144 @@
       byHand();
     }
   });
+
+  // The palette as one stop in the tab order (a roving tabindex): the arrow keys move between
+  // its tiles (up and down to the nearest tile of the row above or below), Home and End to the
+  // first and last; Tab leaves it. Without this file every tile is a stop of its own.
+  var tilesOf = function (grid) {
+    return Array.prototype.filter.call(grid.querySelectorAll("button.tile-button"),
+                                       function (b) { return !b.disabled; });
+  };
+  var rove = function () {
+    document.querySelectorAll(".palette").forEach(function (grid) {
+      var tiles = tilesOf(grid);
+      var current = tiles.filter(function (b) { return b === document.activeElement; })[0] ||
+        tiles.filter(function (b) { return b.getAttribute("tabindex") === "0"; })[0] || tiles[0];
+      grid.querySelectorAll("button.tile-button").forEach(function (b) {
+        b.setAttribute("tabindex", b === current ? "0" : "-1");
+      });
+    });
+  };
+  document.addEventListener("focusin", function (event) {
+    var grid = event.target.closest && event.target.closest(".palette");
+    if (!grid || !event.target.matches("button.tile-button")) { return; }
+    grid.querySelectorAll("button.tile-button").forEach(function (b) {
+      b.setAttribute("tabindex", b === event.target ? "0" : "-1");
+    });
+  });
+  var nearestInRow = function (tiles, from, down) {
+    var box = from.getBoundingClientRect();
+    var rows = tiles.filter(function (b) {
+      var top = b.getBoundingClientRect().top;
+      return down ? top > box.top + box.height / 2 : top < box.top - box.height / 2;
+    });
+    if (!rows.length) { return null; }
+    var rowTop = down ? Math.min.apply(null, rows.map(function (b) { return b.getBoundingClientRect().top; }))
+                      : Math.max.apply(null, rows.map(function (b) { return b.getBoundingClientRect().top; }));
+    var row = rows.filter(function (b) { return Math.abs(b.getBoundingClientRect().top - rowTop) < 2; });
+    var centre = box.left + box.width / 2;
+    return row.reduce(function (best, b) {
+      var r = b.getBoundingClientRect();
+      return Math.abs(r.left + r.width / 2 - centre) < Math.abs(best.getBoundingClientRect().left +
+        best.getBoundingClientRect().width / 2 - centre) ? b : best;
+    });
+  };
+  document.addEventListener("keydown", function (event) {
+    var grid = event.target.closest && event.target.closest(".palette");
+    if (!grid || !event.target.matches("button.tile-button") || event.altKey || event.ctrlKey ||
+        event.metaKey) { return; }
+    var tiles = tilesOf(grid);
+    var at = tiles.indexOf(event.target);
+    var next = null;
+    if (event.key === "ArrowRight") { next = tiles[Math.min(at + 1, tiles.length - 1)]; }
+    else if (event.key === "ArrowLeft") { next = tiles[Math.max(at - 1, 0)]; }
+    else if (event.key === "Home") { next = tiles[0]; }
+    else if (event.key === "End") { next = tiles[tiles.length - 1]; }
+    else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      next = nearestInRow(tiles, event.target, event.key === "ArrowDown") || event.target;
+    } else { return; }
+    event.preventDefault();
+    if (next) { next.focus(); }
+  });
+
+  // The hand typed in notation is drawn tile by tile as it is typed, and what cannot be read is
+  // said at once (the server still reads it when the form is sent). The sentences are the
+  // page's own, in its language (data-* of #typed-live).
+  var SUITS = { m: 9, p: 9, s: 9, z: 7 };
+  var readTyped = function (text) {
+    var source = text.replace(/\s+/g, "").toLowerCase();
+    var tiles = [];
+    var re = /([0-9]+)([mpsz])/y;
+    var pos = 0;
+    while (pos < source.length) {
+      re.lastIndex = pos;
+      var match = re.exec(source);
+      if (!match) {
+        var rest = source.slice(pos);
+        var digits = /^[0-9]*/.exec(rest)[0];
+        return digits.length === rest.length ? { tiles: tiles, problem: "suit", text: digits }
+          : { tiles: tiles, problem: "bad", text: rest[digits.length] };
+      }
+      for (var i = 0; i < match[1].length; i++) {
+        var rank = Number(match[1][i]);
+        if (rank < 1 || rank > SUITS[match[2]]) {
+          return { tiles: tiles, problem: "bad", text: match[1][i] + match[2] };
+        }
+        tiles.push(match[1][i] + match[2]);
+      }
+      pos = re.lastIndex;
+    }
+    return { tiles: tiles, problem: "", text: "" };
+  };
+  var drawTyped = function () {
+    var live = document.getElementById("typed-live");
+    var field = document.getElementById("hand");
+    if (!live || !field) { return; }
+    var row = document.getElementById("typed-tiles");
+    var status = document.getElementById("typed-status");
+    var read = readTyped(field.value);
+    var melds = document.getElementById("melds");
+    var meldCount = melds ? melds.value.split(/[,\s]+/).filter(Boolean).length : 0;
+    var say = function (name, values) {
+      var text = live.getAttribute("data-" + name) || "";
+      Object.keys(values).forEach(function (k) { text = text.replace("{" + k + "}", values[k]); });
+      return text;
+    };
+    var copies = {};
+    var fifth = "";
+    read.tiles.forEach(function (code) {
+      copies[code] = (copies[code] || 0) + 1;
+      if (copies[code] === 5 && !fifth) { fifth = code; }
+    });
+    row.textContent = "";
+    var named = {};   // each tile's name in the page's language, from its image
+    read.tiles.forEach(function (code) {
+      var source = document.querySelector(".palette img[src$='#t" + code + "']") ||
+                   document.querySelector("img.tile[src$='#t" + code + "']");
+      named[code] = source ? source.getAttribute("alt") : code;
+      var img = source ? source.cloneNode(true) : document.createTextNode(code + " ");
+      if (img.removeAttribute) { img.removeAttribute("id"); }
+      row.appendChild(img);
+    });
+    var count = read.tiles.length + 3 * meldCount;
+    var message = read.problem ? say(read.problem, { text: read.text })
+      : fifth ? say("fifth", { text: named[fifth] || fifth })
+      : count > 14 ? say("many", { n: count })
+      : read.tiles.length === 1 ? say("one", {}) : say("tiles", { n: read.tiles.length });
+    status.textContent = field.value.trim() ? message : "";
+    status.classList.toggle("problem", !!(read.problem || fifth || count > 14));
+    live.hidden = !field.value.trim();
+  };
+  document.addEventListener("input", function (event) {
+    if (event.target.id === "hand" || event.target.id === "melds") { drawTyped(); }
+  });
+  // The skip link puts the keyboard in the typed hand at once.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a.skip");
+    var target = link && document.getElementById((link.getAttribute("href") || "").slice(1));
+    if (target) { event.preventDefault(); target.focus(); }
+  });
+  rove();
 
   // Inside an iframe: tell the parent page our height so it can fit the frame. The height of
   // the page's content, not scrollHeight: that is never less than the frame, so a frame made

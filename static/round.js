@@ -70,9 +70,12 @@
     picker.addEventListener("click", function (event) {
       var button = event.target.closest("button");
       if (!button || !picker.contains(button)) { return; }
-      var toMeld = form.querySelector("input[name=target][value=meld]").checked;
+      // a meld being made (its kind chosen, or an older link's tile-by-tile meld) is the
+      // server's: the tap goes there (app.js swaps the answer in place)
+      var toMeld = !!picker.querySelector("input[name=target][value=meld]");
+      if (picker.querySelector("input[name=newmeld]")) { return; }
       if (button.name === "add") {
-        if (toMeld && !draft) { return; }            // the meld row comes from the server once
+        if (toMeld && !draft) { return; }
         event.preventDefault();
         var field = toMeld ? draft : hand;
         field.value = writeTiles(readTiles(field.value).concat([button.value]));

@@ -19,7 +19,7 @@ from app.base.i18n import Msg
 from app.base.resources import folder, ruleset_dir
 from app.rules.loader import load_all
 from app.scoring.budget import MAX_SCORINGS, TooMuchWork, close_budget, open_budget
-from app.web.common.forms import PART_CACHE_SIZE, PartCache
+from app.web.common.forms import PART_CACHE_SIZE, PartCache, dials_summary
 from app.web.common.present import TEMPLATE_URLS
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
 from app.web.serving.headers import security_headers
@@ -132,7 +132,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                  oembed_link=oembed.discovery_link, url_for=template_url_for,
                                  field_label=field_label, assumed_label=assumed_label, value_label=value_label,
                                  role_label=role_label, kind_label=kind_label, group_label=group_label,
-                                 wait_label=wait_label,
+                                 wait_label=wait_label, dials_summary=dials_summary,
                                  icon_uri=_icon_uri(Path(app.static_folder)))
     return app
 

@@ -125,10 +125,24 @@ def _tab_to(page: Page, selector: str, limit: int = 300, back: bool = False) -> 
     raise AssertionError(f"the keyboard never reached {selector}")
 
 
-def _press_palette_tile(page: Page, code: str, key: str = "Enter") -> None:
-    _tab_to(page, f".palette button[name=add][value='{code}']")
-    with page.expect_navigation():
-        page.keyboard.press(key)
+def _arrow_to(page: Page, code: str) -> None:
+    """Into the palette, one stop in the tab order, then along it with the arrow keys."""
+    if not page.evaluate("!!document.activeElement.closest('.palette')"):
+        _tab_to(page, ".palette button[name=add]")
+    for _ in range(40):
+        if _focused(page, f".palette button[name=add][value='{code}']"):
+            return
+        page.keyboard.press("ArrowLeft" if page.evaluate(
+            "s => [...document.querySelectorAll('.palette button:not([disabled])')].findIndex("
+            "b => b.value === s) < [...document.querySelectorAll('.palette button:not([disabled])')]"
+            ".indexOf(document.activeElement)", code) else "ArrowRight")
+    raise AssertionError(f"the arrow keys never reached {code}")
+
+
+def _press_palette_tile(page: Page, code: str, count: int, key: str = "Enter") -> None:
+    _arrow_to(page, code)
+    page.keyboard.press(key)
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(count)
 
 
 def test_a_whole_hand_is_built_and_scored_with_the_keyboard_alone(page: Page, api):
@@ -136,34 +150,26 @@ def test_a_whole_hand_is_built_and_scored_with_the_keyboard_alone(page: Page, ap
     page.locator("body").focus()
     hand_tiles = page.locator("#hand-tiles button[name=remove]")
 
-    # one meld, built in the picker: choose "a new meld", pick three tiles, make it a pong
-    _tab_to(page, "input[name=target][value=hand]")
-    page.keyboard.press("ArrowDown")          # radio group: moves to and checks "a new meld"
-    assert _focused(page, "input[name=target][value=meld]:checked")
-    for _ in range(3):
-        _press_palette_tile(page, "7z")
-    expect(page.locator(".picked.draft img.tile")).to_have_count(3)
-    _tab_to(page, "button[name=make][value=pong]")
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
+    # one meld in two presses of Enter: its kind, then its tile (the palette's arrow keys)
+    _tab_to(page, "button[name=start][value=pong]")
+    page.keyboard.press("Enter")
+    expect(page.locator("button[name=start][value=pong]")).to_have_attribute("aria-pressed", "true")
+    _arrow_to(page, "7z")
+    page.keyboard.press("Enter")
     expect(page.get_by_label("Declared melds")).to_have_value("777z")
 
     # eleven concealed tiles, one of them by mistake and taken out again
-    for code in ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "9s", "9p"]:
-        _press_palette_tile(page, code, key="Space" if code == "9p" else "Enter")
+    for n, code in enumerate(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "9s", "9p"], 1):
+        _press_palette_tile(page, code, n, key="Space" if code == "9p" else "Enter")
     expect(hand_tiles).to_have_count(11)
-    _tab_to(page, "#hand-tiles button[aria-label^='Remove 9 Dots']")
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
+    _tab_to(page, "#hand-tiles button[aria-label^='Remove 9 Dots']", back=True)
+    page.keyboard.press("Enter")
     expect(hand_tiles).to_have_count(10)
     expect(page.get_by_label("Hand: concealed tiles")).to_have_value("123m456p7899s")
 
-    # the winning tile makes 14: score it from the keyboard
-    _press_palette_tile(page, "9s")
+    # the winning tile makes 14 and scores in place
+    _press_palette_tile(page, "9s", 11)
     expect(page.get_by_label("Hand: concealed tiles")).to_have_value("123m456p78999s")
-    _tab_to(page, "#calculator-form button.primary")
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
     want = api("/api/score", rules="hong-kong", hand="123m456p78999s", melds="777z")
     assert want["valid"], want
     total = page.locator("table", has=page.locator("caption", has_text="Fan breakdown")).locator("tfoot td.num")

@@ -65,7 +65,7 @@ def test_the_switch_turns_the_same_hand_into_chinese_and_every_step_after_keeps_
     expect(page.locator('header a[hreflang="zh-Hant"]')).to_have_attribute("aria-current", "page")
 
     # the form keeps the language: change the way of winning and calculate again
-    page.locator("form.calculator button[type=submit], form.calculator input[type=submit]").first.click()
+    page.locator("form.calculator button.primary").first.click()
     page.wait_for_load_state("load")
     assert "lang=zh-Hant" in page.url
     # a link of the site's own keeps it too

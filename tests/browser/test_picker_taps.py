@@ -58,18 +58,14 @@ def test_a_pong_made_and_a_tile_removed_in_place(page: Page):
     page.set_viewport_size(PHONE)
     page.goto("/?rules=hong-kong")
     loads = _count_loads(page)
-    page.get_by_label("a new meld").check()
-    for code in ("7z", "7z", "7z"):
-        page.locator(f"#add-{code}").click()
-    expect(page.locator(".draft .tile-row img")).to_have_count(3)
-    page.locator("button[name=make][value=pong]").click()
-    expect(page.locator(".meld")).to_have_count(1)
+    _two_tap_meld(page, "pong", "7z", 1)
     _tap_tile(page, "1m", 1)
     _tap_tile(page, "2m", 2)
     page.locator("#remove-0").click()
     expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(1)
     assert parse_qs(urlsplit(page.url).query)["melds"] == ["777z"]
     assert parse_qs(urlsplit(page.url).query)["hand"] == ["2m"]
+    assert page.locator("input[name=target]").count() == 0     # no tile-by-tile meld any more
     assert loads == []
 
 
@@ -154,3 +150,115 @@ def test_back_steps_back_one_tile_and_undo_takes_back_the_last_tile_in_place(pag
     assert "melds" not in parse_qs(urlsplit(page.url).query)
     assert page.evaluate("document.documentElement.lang") == "zh-Hant"
     assert loads == [] and page.evaluate("window.__sameDocument") is True
+
+
+def test_undo_after_a_meld_takes_back_the_meld_in_place(page: Page):
+    loads = _open_on_a_phone(page, "/?rules=hong-kong&lang=zh-Hant")
+    _tap_tile(page, "1m", 1)
+    _tap_tile(page, "2m", 2)
+    _two_tap_meld(page, "pong", "7z", 1)
+    page.locator("#undo").click()                         # the meld, the last tap, goes
+    expect(page.locator(".meld")).to_have_count(0)
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(2)
+    page.locator("#undo").click()                         # then the tile before it
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(1)
+    assert loads == []
+
+
+# --- the first screen of a phone ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+@pytest.mark.parametrize("size", [{"width": 360, "height": 740}, {"width": 390, "height": 844}],
+                         ids=["360x740", "390x844"])
+def test_every_tile_of_the_picker_is_on_the_first_screen_of_a_phone(page: Page, size, lang):
+    page.set_viewport_size(size)
+    page.goto(f"/?rules=hong-kong&lang={lang}")
+    boxes = page.evaluate("""() => [...document.querySelectorAll('.palette button.tile-button')]
+        .map(b => { const r = b.getBoundingClientRect(); return [r.top, r.bottom, r.width, r.height]; })""")
+    assert len(boxes) == 34
+    assert max(bottom for _, bottom, _, _ in boxes) <= size["height"]      # no scrolling to reach one
+    assert min(w for _, _, w, _ in boxes) >= 40 and min(h for _, _, _, h in boxes) >= 44
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+
+
+def test_the_table_rules_fold_under_their_values_and_open_with_a_tap(page: Page):
+    page.set_viewport_size(PHONE)
+    page.goto("/?rules=hong-kong&min=5")
+    summary = page.locator("details#dials > summary")
+    expect(summary).to_contain_text("minimum 5 fan")
+    expect(page.get_by_label("Minimum fan")).to_be_hidden()
+    summary.click()
+    expect(page.get_by_label("Minimum fan")).to_have_value("5")
+
+
+# --- the keyboard -------------------------------------------------------------------------------
+
+
+def _active(page: Page) -> str:
+    return page.evaluate("document.activeElement.id || document.activeElement.outerHTML.slice(0, 60)")
+
+
+def test_the_palette_is_one_tab_stop_with_arrow_keys_inside(page: Page):
+    page.goto("/?rules=hong-kong&hand=1m")
+    page.locator("#add-5m").focus()
+    assert page.locator(".palette button[tabindex='0']").count() == 1    # one stop in the tab order
+    page.keyboard.press("ArrowRight")
+    assert _active(page) == "add-6m"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert _active(page) == "add-4m"
+    page.keyboard.press("ArrowDown")                       # the nearest tile of the row below
+    below = _active(page)
+    assert below != "add-4m" and page.evaluate(
+        "document.getElementById('add-4m').getBoundingClientRect().top < "
+        "document.activeElement.getBoundingClientRect().top")
+    page.keyboard.press("ArrowUp")
+    assert _active(page) == "add-4m"
+    page.keyboard.press("End")
+    assert _active(page) == "add-7z"
+    page.keyboard.press("Home")
+    assert _active(page) == "add-1m"
+    page.keyboard.press("Tab")                             # Tab leaves the palette at once
+    assert not page.evaluate("!!document.activeElement.closest('.palette')")
+    page.keyboard.press("Shift+Tab")                       # and comes back to the tile it left
+    assert _active(page) == "add-1m"
+    page.keyboard.press("Enter")                           # a tile by the keyboard, in place
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(2)
+    expect(page.locator("#add-1m")).to_be_focused()
+
+
+def test_typed_notation_is_drawn_as_it_is_typed_and_a_mistake_said_at_once(page: Page):
+    page.goto("/?rules=hong-kong&lang=zh-Hant")
+    field = page.locator("#hand")
+    field.press_sequentially("123m4")
+    expect(page.locator("#typed-tiles img")).to_have_count(3)
+    expect(page.locator("#typed-status")).to_contain_text("後面要寫花色")
+    field.press_sequentially("p")
+    expect(page.locator("#typed-tiles img")).to_have_count(4)
+    expect(page.locator("#typed-status")).to_have_text("4 張牌")
+    field.press_sequentially("55555s")
+    expect(page.locator("#typed-status")).to_contain_text("五索：已是第五張")   # named in words
+    field.fill("12x")
+    field.press("End")
+    field.press_sequentially("m")
+    expect(page.locator("#typed-status")).to_contain_text("x 不是牌的寫法")
+
+
+def test_hand_a_by_keyboard_alone_in_at_most_25_key_presses(page: Page):
+    page.set_viewport_size(PHONE)
+    page.goto("/?rules=hong-kong")
+    keys = ["Tab", "Enter"]                                # the skip link into the typed hand
+    keys += list("123456789m234p55s")
+    keys += ["Tab", "Tab", "ArrowRight"]                   # past Score to the way of winning: self-draw
+    keys += ["Tab", "ArrowRight"]                          # the seat: South
+    keys += ["Enter"]                                      # score
+    for key in keys[:-1]:
+        page.keyboard.press(key)
+    with page.expect_navigation():
+        page.keyboard.press(keys[-1])
+    assert len(keys) <= 25, len(keys)
+    expect(page.locator("#result-heading")).to_contain_text("4 fan")
+    query = parse_qs(urlsplit(page.url).query)
+    assert query["hand"] == ["123456789m234p55s"] and query["by"] == ["self-draw"] and query["seat"] == ["S"]
+    assert "newmeld" not in query and "add" not in query  # Enter scored; no picker button took it

@@ -86,14 +86,12 @@ def enter_by_taps(page: Page) -> None:
     wall = step(page, "End of the wall")
     wall.get_by_label("Whose tiles").select_option("S")
     tap_tiles(wall, "123p456p23p55p")
-    wall.get_by_label("a new meld").check()
-    nine_dots = wall.get_by_role("group", name="Add a tile").get_by_role("button", name=re.compile(r"^Add 9 Dots"))
-    nine_dots.click()                                   # the first tap opens the meld row
-    expect(wall.locator(".draft")).to_be_visible()
-    for _ in range(3):
-        nine_dots.click()
-    wall.get_by_role("button", name="as ckong").click()
+    wall.get_by_role("button", name="concealed kong", exact=True).click()   # a meld in two taps
+    wall = page.locator("details[open].step")
+    expect(wall.get_by_role("button", name="concealed kong", exact=True)).to_have_attribute("aria-pressed", "true")
+    wall.get_by_role("button", name="Concealed kong of 9 Dots 九筒").click()
     expect(wall.get_by_role("button", name="Remove meld ckong:9999p")).to_be_visible()
+    expect(wall.locator(".tile-row button[name=remove]")).to_have_count(10)   # the tiles stayed
     wall.get_by_role("button", name="Add to the wall's end").click()
     for seat, shortcut in (("W", "Not ready 没下叫"), ("N", "Still holds the missing suit 花猪")):
         wall = step(page, "End of the wall")

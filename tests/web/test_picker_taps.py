@@ -179,7 +179,9 @@ def test_only_the_tiles_that_can_make_the_meld_are_offered(client):
     kong = _disabled(client.get("/?rules=hong-kong&newmeld=kong&melds=123m").get_data(as_text=True))
     assert kong == {"1m", "2m", "3m"}
     answer = client.get("/?rules=hong-kong&newmeld=chow&add=8m")   # typed by hand: refused
-    assert answer.status_code == 200 and "8m cannot make this meld" in answer.get_data(as_text=True)
+    assert answer.status_code == 200 and "8 Characters 八萬 cannot make this meld" in answer.get_data(as_text=True)
+    zh = client.get("/?rules=hong-kong&newmeld=chow&add=8m&lang=zh-Hans").get_data(as_text=True)
+    assert "八万" in zh.split('class="picked two-tap"', 1)[1].split("</div>", 1)[0]
 
 
 @pytest.mark.parametrize("before, after", [
@@ -199,3 +201,88 @@ def test_undo_is_offered_only_when_there_is_something_to_take_back(client):
     assert 'id="undo"' not in client.get("/?rules=hong-kong").get_data(as_text=True)
     page = client.get("/?rules=hong-kong&hand=1m9p").get_data(as_text=True)
     assert 'id="undo"' in page and 'aria-label="Undo: take back 9 Dots 九筒"' in page
+
+
+def _taps(client, query: dict[str, str], *taps: tuple[str, str]) -> dict[str, str]:
+    """Several no-script taps in a row from this address; the address they end at."""
+    pairs = dict(query)
+    for name, value in taps:
+        pairs, _ = _follow(client, urlencode(dict(pairs, **{name: value})))
+    return pairs
+
+
+def test_undo_after_a_meld_takes_back_the_meld_not_the_tile_before_it(client):
+    pairs = _taps(client, {"rules": "hong-kong"}, ("add", "1m"), ("add", "2m"),
+                  ("start", "pong"), ("add", "7z"))
+    assert pairs["hand"] == "12m" and pairs["melds"] == "777z" and pairs["meldsat"] == "2"
+    page = client.get("/?" + urlencode(pairs)).get_data(as_text=True)
+    assert 'aria-label="Undo: take back the meld 777z"' in page
+    pairs = _taps(client, pairs, ("undo", "1"))
+    assert pairs.get("melds") is None and pairs["hand"] == "12m" and "meldsat" not in pairs
+    pairs = _taps(client, pairs, ("undo", "1"))
+    assert pairs["hand"] == "1m"
+
+
+def test_undo_walks_back_through_tiles_and_melds_in_the_order_they_were_tapped(client):
+    pairs = _taps(client, {"rules": "hong-kong"}, ("start", "pong"), ("add", "7z"), ("add", "1m"),
+                  ("start", "chow"), ("add", "1p"), ("add", "9s"), ("start", "pong"), ("add", "1z"))
+    assert pairs["melds"] == "777z,123p,111z" and pairs["meldsat"] == "0,1,2"
+    seen = []
+    for _ in range(5):
+        pairs = _taps(client, pairs, ("undo", "1"))
+        seen.append((pairs.get("hand", ""), pairs.get("melds", "")))
+    assert seen == [("1m9s", "777z,123p"), ("1m", "777z,123p"), ("1m", "777z"), ("", "777z"), ("", "")]
+
+
+def test_a_tile_removed_before_a_meld_keeps_undo_on_the_meld(client):
+    pairs = _taps(client, {"rules": "hong-kong", "hand": "12m"}, ("start", "pong"), ("add", "7z"),
+                  ("remove", "0"))
+    assert pairs["hand"] == "2m" and pairs["meldsat"] == "1"
+    assert _taps(client, pairs, ("undo", "1")).get("melds") is None
+
+
+def _kinds(page: str) -> list[str]:
+    row = page.split('class="picked two-tap"', 1)[1].split("</div>", 1)[0]
+    return re.findall(r'name="start" value="([a-z]+)"', row)
+
+
+def test_meld_kinds_the_tiles_left_cannot_make_are_not_offered(client):
+    assert _kinds(client.get("/?rules=hong-kong").get_data(as_text=True)) == [
+        "pong", "chow", "kong", "ckong", "akong"]
+    # four melds and a pair's tile: no room for a fifth meld
+    full = client.get("/?rules=hong-kong&hand=55s&melds=111m,222m,333m,444m").get_data(as_text=True)
+    assert _kinds(full) == [] and "no room for another meld" in full
+    # eleven tiles leave room for one meld; twelve for none
+    assert _kinds(client.get("/?rules=hong-kong&hand=123m456m789m12p").get_data(as_text=True))
+    assert _kinds(client.get("/?rules=hong-kong&hand=123m456m789m123p").get_data(as_text=True)) == []
+    # a kind chosen stays shown (pressed) while it is chosen, so it can be cancelled
+    chosen = client.get("/?rules=hong-kong&hand=123m456m789m123p&newmeld=pong").get_data(as_text=True)
+    assert _kinds(chosen) == ["pong"] and ">cancel</button>" in chosen
+
+
+def test_the_old_way_of_making_a_meld_is_gone_but_its_links_still_work(client):
+    page = client.get("/?rules=hong-kong&hand=123m").get_data(as_text=True)
+    assert 'name="target"' not in page and ">as pong<" not in page and "a new meld" not in page
+    old = client.get("/?rules=hong-kong&hand=123m&draft=77z&target=meld").get_data(as_text=True)
+    assert ">as pong<" in old and 'name="target" value="meld"' in old and 'name="draft" value="77z"' in old
+    pairs, _ = _follow(client, "rules=hong-kong&hand=123m&draft=77z&target=meld&add=7z")
+    assert pairs["draft"] == "777z"
+    pairs, page = _follow(client, urlencode(dict(pairs, make="pong")))
+    assert pairs["melds"] == "777z" and 'name="draft"' not in page
+
+
+def test_the_table_rules_are_folded_under_their_values_and_open_on_an_error(client):
+    page = client.get("/?rules=hong-kong").get_data(as_text=True)
+    folded = page.split('<details class="dials" id="dials">', 1)[1].split("</summary>", 1)[0]
+    assert "minimum 3 fan" in folded and "cap 13" in folded and "stake 1" in folded
+    for name in ('name="min"', 'name="cap"', 'name="curve"', 'name="payment"', 'name="stake"',
+                 'name="options"'):
+        assert name in page                                  # no dial is lost
+    chosen = client.get("/?rules=hong-kong&min=5&stake=2&options=no-flowers").get_data(as_text=True)
+    summary = chosen.split('id="dials"', 1)[1].split("</summary>", 1)[0]
+    assert "minimum 5 fan" in summary and "stake 2" in summary and "1 house rule on" in summary
+    wrong = client.get("/?rules=hong-kong&hand=123m456m789m234p55s&min=abc").get_data(as_text=True)
+    assert '<details class="dials" id="dials" open>' in wrong
+    zh = client.get("/?rules=hong-kong&lang=zh-Hant").get_data(as_text=True)
+    zh_summary = zh.split('id="dials"', 1)[1].split("</summary>", 1)[0]
+    assert "minimum" not in zh_summary and "3" in zh_summary

@@ -193,13 +193,13 @@ def _location(response) -> tuple[str, dict[str, list[str]]]:
                                                            "target": ["meld"]}),
     ({"hand": "123m4p", "remove": "1"}, "/", {"hand": ["13m4p"]}),
     ({"hand": "123m", "draft": "777m", "target": "meld", "make": "pong"}, "/",
-     {"hand": ["123m"], "melds": ["777m"], "target": ["hand"]}),
+     {"hand": ["123m"], "melds": ["777m"], "target": ["hand"], "meldsat": ["3"]}),
     ({"hand": "123m", "draft": "1111z", "target": "meld", "make": "ckong"}, "/",
-     {"hand": ["123m"], "melds": ["ckong:1111z"], "target": ["hand"]}),
+     {"hand": ["123m"], "melds": ["ckong:1111z"], "target": ["hand"], "meldsat": ["3"]}),
     ({"hand": "123m", "melds": "777m,123p", "unmeld": "0"}, "/", {"hand": ["123m"], "melds": ["123p"]}),
     ({"hand": "123m", "melds": "777m", "clear": "1"}, "/", {}),
     ({"hand": "123m", "draft": "77m", "target": "meld", "undraft": "1"}, "/",
-     {"hand": ["123m"], "target": ["meld"]}),
+     {"hand": ["123m"]}),
 ], ids=["add", "add-to-meld", "remove", "make-pong", "make-ckong", "unmeld", "clear", "undraft"])
 def test_a_picker_action_redirects_to_the_edited_hand(client, query, path, expected):
     got_path, got = _location(client.get("/", query_string={"rules": "hong-kong", **query}))

@@ -28,7 +28,7 @@ from app.hands.tiles import PLAYING_TILES
 from app.rules.model import Ruleset
 
 from .i18n import page_lang
-from .present import field_label
+from .present import field_label, number
 
 
 @lru_cache(maxsize=256)
@@ -392,3 +392,24 @@ class PartCache:
             if len(self.entries) > self.size:
                 self.entries.popitem(last=False)
             return chunks
+
+
+def dials_summary(ruleset: Ruleset) -> str:
+    """What the folded table rules say of themselves: each dial's value now, the ruleset's own
+    where the address gives none ('minimum 3 fan · cap 13 · Full spicy · stake 1')."""
+    from flask import request
+    args = request.args
+    lang = page_lang()
+    dials = ruleset.dials
+    curve = ruleset.curves.get(args.get("curve", "")) or ruleset.curves.get(dials.curve)
+    payment = ruleset.payments.get(args.get("payment", "")) or ruleset.payments.get(dials.payment)
+    cap = args.get("cap", "").strip() or (str(dials.cap) if dials.cap is not None else "")
+    parts = [_("minimum %(fan)s fan", fan=args.get("min", "").strip() or dials.min),
+             _("cap %(fan)s", fan=cap) if cap else _("no cap")]
+    parts += [c.name.in_lang(lang) for c in (curve, payment) if c is not None]
+    parts.append(_("stake %(stake)s", stake=args.get("stake", "").strip() or number(dials.stake)))
+    ticked = [v for v in args.getlist("options") for v in v.split(",") if v]
+    if ticked:
+        parts.append(_("1 house rule on") if len(ticked) == 1 else
+                     _("%(num)s house rules on", num=len(ticked)))
+    return " · ".join(str(p) for p in parts)

@@ -10,7 +10,7 @@ from flask import current_app, request
 from markupsafe import Markup
 
 from app.base.errors import FieldError, NotationError
-from app.base.i18n import N_, Msg
+from app.base.i18n import N_, Msg, Text
 from app.hands.description import message_of, read_meld
 from app.hands.tiles import TILES, format_tiles, parse_tiles
 
@@ -129,6 +129,7 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
                 return edited, FieldError("hand", Msg("there is no tile {value} to remove", value=value))
             removed = tiles.pop(index)
             edited["hand"] = format_tiles(tiles)
+            _hand_tile_gone(edited, index)
             if edited.get("win") == removed.code and removed not in tiles:
                 edited.pop("win")
         elif action == "make":
@@ -139,7 +140,7 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
                 return edited, FieldError("draft", Msg("pick the tiles of the new meld first"
                                                        " (choose 'a new meld', then click its tiles)"))
             meld = read_meld(token if value in ("chow", "pong") else f"{value}:{token}")
-            edited["melds"] = ",".join(filter(None, [edited.get("melds", ""), meld.token]))
+            _add_meld(edited, meld.token)
             edited.pop("draft", None)
             edited["target"] = "hand"
         elif action == "unmeld":
@@ -149,13 +150,15 @@ def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], F
                 return edited, FieldError("melds", Msg("there is no meld {value} to remove", value=value))
             melds.pop(index)
             edited["melds"] = ",".join(melds)
+            places = melds_at(params)
+            _set_melds_at(edited, places[:index] + places[index + 1:])
         elif action == "undo":
             return undo(edited)
         elif action == "undraft":
-            edited.pop("draft", None)
-            edited.pop("newmeld", None)
+            for key in ("draft", "newmeld", "target"):
+                edited.pop(key, None)
         elif action == "clear":
-            for key in ("hand", "melds", "draft", "win", "newmeld"):
+            for key in ("hand", "melds", "draft", "win", "newmeld", "meldsat"):
                 edited.pop(key, None)
     except NotationError as err:
         return edited, FieldError("draft" if action == "make" else "hand", message_of(err))
@@ -168,10 +171,42 @@ def _melds(params: dict[str, str]) -> list[str]:
     return [t for t in re.split(r"[,\s]+", params.get("melds", "").strip()) if t]
 
 
+def melds_at(params: dict[str, str]) -> list[int]:
+    """How many hand tiles there were when each meld was made (`meldsat=0,3`), one a meld;
+    a meld the address says nothing of was made before the hand's tiles (0)."""
+    said = [whole_number(t, 0) for t in params.get("meldsat", "").split(",")] if params.get("meldsat") else []
+    return (said + [0] * len(_melds(params)))[:len(_melds(params))]
+
+
+def _set_melds_at(edited: dict[str, str], places: list[int]) -> None:
+    """Write `meldsat`, left out while every meld came before the hand's tiles (the old links)."""
+    if any(places):
+        edited["meldsat"] = ",".join(map(str, places))
+    else:
+        edited.pop("meldsat", None)
+
+
+def _add_meld(edited: dict[str, str], token: str) -> None:
+    """A meld made now joins the melds, after the hand's tiles picked so far."""
+    places = melds_at(edited)
+    edited["melds"] = ",".join(filter(None, [edited.get("melds", ""), token]))
+    try:
+        held = len(parse_tiles(edited.get("hand", "")))
+    except NotationError:
+        held = 0
+    _set_melds_at(edited, places + [held])
+
+
+def _hand_tile_gone(edited: dict[str, str], index: int) -> None:
+    """The hand's tile at `index` is gone: the melds made after it came one tile earlier."""
+    _set_melds_at(edited, [at - 1 if at > index else at for at in melds_at(edited)])
+
+
 def last_step(params: dict[str, str]) -> tuple[str, object] | None:
     """What one-tap undo takes back, read from the hand itself (the address keeps the order
-    of the taps): a chosen meld kind, the last tile of the meld being built, the hand's last
-    tile, else the last meld. (kind, the tile or meld) or None when there is nothing."""
+    of the taps, `meldsat` where the melds came among the tiles): a chosen meld kind, the
+    last tile of the meld being built, else the hand's last tile or the last meld, whichever
+    came later. (kind, the tile or meld) or None when there is nothing."""
     try:
         draft = list(parse_tiles(params.get("draft", "")))
         hand = list(parse_tiles(params.get("hand", "")))
@@ -181,9 +216,11 @@ def last_step(params: dict[str, str]) -> tuple[str, object] | None:
         return "newmeld", params["newmeld"]
     if draft:
         return "draft", draft[-1]
+    melds = _melds(params)
+    if melds and melds_at(params)[-1] >= len(hand):
+        return "meld", melds[-1]
     if hand:
         return "hand", hand[-1]
-    melds = _melds(params)
     return ("meld", melds[-1]) if melds else None
 
 
@@ -201,9 +238,11 @@ def undo(edited: dict[str, str]) -> tuple[dict[str, str], FieldError | None]:
         tiles = list(parse_tiles(edited["hand"]))
         removed = tiles.pop()
         edited["hand"] = format_tiles(tiles)
+        _hand_tile_gone(edited, len(tiles))
         if edited.get("win") == removed.code and removed not in tiles:
             edited.pop("win")
     else:
+        _set_melds_at(edited, melds_at(edited)[:-1])
         edited["melds"] = ",".join(_melds(edited)[:-1])
     for key in ("hand", "draft", "melds"):
         if key in edited and not edited[key]:
@@ -260,12 +299,29 @@ def _two_tap_meld(edited: dict[str, str], kind: str, t) -> tuple[dict[str, str],
         return edited, FieldError("draft", Msg("'{value}' is not a kind of meld", value=kind))
     if t not in allowed_tiles(kind, edited):
         edited["newmeld"] = kind
-        return edited, FieldError("draft", Msg("{tile} cannot make this meld", tile=t.code))
+        return edited, FieldError("draft", Msg("{tile} cannot make this meld", tile=tile_text(t)))
     token = format_tiles(meld_tiles(kind, t))
     meld = read_meld(token if kind in ("chow", "pong") else f"{kind}:{token}")
-    edited["melds"] = ",".join(filter(None, [edited.get("melds", ""), meld.token]))
+    _add_meld(edited, meld.token)
     edited["target"] = "hand"
     return edited, None
+
+
+def tile_text(t) -> Text:
+    """A tile's name in the three languages, as a message says it ('8 Characters 八萬')."""
+    return Text(t.label, t.name_zh, t.name_zh_hans)
+
+
+def kinds_left(params: dict[str, str], ruleset=None) -> list[str]:
+    """The meld kinds the tiles left can still make: a meld's three places are free in a hand
+    of 14, and some tile of the palette makes one (the chosen kind stays while chosen)."""
+    count = tile_count(params)
+    if count < 0 or count + 3 > 14:
+        return [params["newmeld"]] if params.get("newmeld") in TWO_TAP_KINDS else []
+    shown = [k for k in TWO_TAP_KINDS
+             if any(ruleset is None or ruleset.honours or not t.is_honour for t in allowed_tiles(k, params))]
+    chosen = params.get("newmeld")
+    return shown + [chosen] if chosen in TWO_TAP_KINDS and chosen not in shown else shown
 
 
 def meld_palette(kind: str, params: dict[str, str], ruleset) -> Markup:
@@ -278,7 +334,7 @@ def meld_palette(kind: str, params: dict[str, str], ruleset) -> Markup:
 def permalink_with_picker(params: dict[str, str], path: str) -> str:
     """A link that also keeps the picker's own state (the meld being built, its target)."""
     link = permalink(params, path)
-    extra = [(k, params[k]) for k in ("draft", "target", "newmeld", "sheet", "entry") if params.get(k)]
+    extra = [(k, params[k]) for k in ("draft", "target", "newmeld", "meldsat", "sheet", "entry") if params.get(k)]
     if extra:
         link += ("&" if "?" in link else "?") + urlencode(extra)
     return link
@@ -300,10 +356,11 @@ def picker_state(params: dict[str, str], ruleset=None) -> dict:
             melds.append({"token": token, "tiles": [], "kind": "?"})
     hand = tiles_of(params.get("hand", ""))
     newmeld = params.get("newmeld", "") if params.get("newmeld") in TWO_TAP_KINDS else ""
-    return {"undo": last_step(params),
+    places = melds_at(params)
+    return {"undo": last_step(params), "melds_at": ",".join(map(str, places)) if any(places) else "",
             "meld_palette": meld_palette(newmeld, params, ruleset) if newmeld and ruleset else "",
             "hand": hand, "buttons": remove_buttons(hand), "melds": melds,
             "draft": tiles_of(params.get("draft", "")), "target": params.get("target", "hand"),
             "newmeld": newmeld if ruleset else "",
-            "kinds": [(k, KIND_WORDS[k]) for k in TWO_TAP_KINDS],
+            "kinds": [(k, KIND_WORDS[k]) for k in kinds_left(params, ruleset)],
             "base": {k: v for k, v in params.items() if k not in PICKER_ACTIONS}}

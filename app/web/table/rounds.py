@@ -132,7 +132,8 @@ def settle_api():
 
 
 STEP_FIELDS = ("seat", "kind", "tile", "from", "held", "by", "hand", "melds", "win", "events", "draft",
-               "target", "status", *(f"missing_{seat}" for seat in SEATS))
+               "target", "newmeld", "meldsat", "status", *(f"missing_{seat}" for seat in SEATS))
+PICKER_FIELDS = ("hand", "melds", "draft", "target", "newmeld", "meldsat")   # what a step's picker reads
 STEP_NAMES = {"missing": "the missing suits", "kong": "a kong", "win": "a win", "wall": "the end of the wall"}
 
 
@@ -165,7 +166,11 @@ def round_page():
         action = next((a for a in PICKER_ACTIONS if a in args), None)
         if action is not None:
             fields, problem = apply_picker({**fields, action: args[action]}, action)
-            step_errors += [problem] if problem else []
+            if problem is None:   # the address follows the tap, as the calculator's does
+                kept = {"row": str(row)} if row is not None else {}
+                return redirect(_round_link(rules, text, carried, step=step, **kept, **fields)
+                                + "#step-" + step)
+            step_errors.append(problem)
         elif args.get("do") == "add":
             try:
                 added = _apply_step(step, fields, text, row, rules, rulesets)
@@ -195,7 +200,8 @@ def round_page():
         carried=carried, sheet_add=with_lang(_sheet_add(text, rules, carried)) if ledger else "",
         lines=lines, step=step, fields=fields, row=row, step_errors=_by_field(step_errors),
         step_name=STEP_NAMES.get(step, ""), ruleset=ruleset, palette=PICKER_TILES, seats=SEATS,
-        picker=picker_view({k: v for k, v in fields.items() if k in ("hand", "melds", "draft", "target")}),
+        picker=picker_view({k: v for k, v in fields.items() if k in PICKER_FIELDS}, ruleset),
+        idle_picker=picker_view({}, ruleset),
         meld_kinds=MELD_KINDS, kong_kinds=KONG_KINDS, edit_link=lambda ln: _edit_links(ln, rules, text, carried),
         drop_link=lambda ln: _round_link(rules, text, carried, drop=str(ln.number)),
         step_link=lambda name: _round_link(rules, text, carried, step=name) + "#step-" + name), status
