@@ -135,3 +135,16 @@ def test_the_house_page_speaks_each_language(client, lang):
     text = page.get_data(as_text=True)
     if lang != "en":
         assert "Your club's rules" not in text
+
+
+@pytest.mark.parametrize("path, query", [
+    ("/", SEVEN_PAIRS), ("/card", SEVEN_PAIRS), ("/embed", SEVEN_PAIRS),
+    ("/ticks", {"ticks": "seven-pairs,self-draw"}), ("/sheet", {}), ("/round", {}),
+    ("/discard", {"hand": "11m22m33p44p55s66s7z8z"}), ("/points", {"fan": "5"}),
+])
+def test_every_page_takes_the_variant_and_links_onwards_with_it(client, path, query):
+    code = _code(client)
+    page = client.get(path, query_string={"rules": code, **query})
+    assert page.status_code == 200, page.get_data(as_text=True)[:300]
+    text = page.get_data(as_text=True).replace("%7E", "~")
+    assert code in text   # its links and forms carry the club's rules on
