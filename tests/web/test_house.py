@@ -148,3 +148,11 @@ def test_every_page_takes_the_variant_and_links_onwards_with_it(client, path, qu
     assert page.status_code == 200, page.get_data(as_text=True)[:300]
     text = page.get_data(as_text=True).replace("%7E", "~")
     assert code in text   # its links and forms carry the club's rules on
+
+
+def test_the_long_form_is_posted_and_answered_by_the_variants_own_address(client):
+    posted = client.post("/house?lang=zh-Hant", data=FORM)
+    assert posted.status_code == 303
+    assert posted.headers["Location"] == f"/house?rules={_code(client)}&lang=zh-Hant"
+    refused = client.post("/house", data={**FORM, "cap": "ten"})
+    assert refused.status_code == 400 and 'name="cap" value="ten"' in refused.get_data(as_text=True)

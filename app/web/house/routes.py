@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, current_app, redirect, render_template, request
 
 from app.base.errors import HandError
 from app.base.i18n import Msg
@@ -39,10 +39,12 @@ def _families() -> Mapping[str, Ruleset]:
     return current_app.extensions["rulesets"]
 
 
-@bp.get("/house")
+@bp.route("/house", methods=["GET", "POST"])
 def house():
+    """The form (GET), or its changes (POST: the form of every pattern is too long for an
+    address), answered by a redirect to the variant's own GET address, `/house?rules=…`."""
     families = _families()
-    args = request.args
+    args = request.form if request.method == "POST" else request.args
     errors: dict[str, list[str]] = {}
     given = args.get("rules", "").strip()
     start: House | None = None
@@ -74,6 +76,8 @@ def house():
         except HouseError as err:
             errors.setdefault("", []).append(err.message)
             code = None
+    if code and request.method == "POST":
+        return redirect(with_lang(f"/house?rules={code}"), 303)
     status = 400 if errors else 200
     values = form_values(made, base)
     if args.get("edit") == "1":   # what was typed comes back as typed, wrong or not
