@@ -114,6 +114,67 @@ def test_result_and_card_pages_name_their_oembed_address(client):
     assert "application/json+oembed" not in plain
 
 
+def _discovery_href(text: str) -> str | None:
+    link = re.search(r'<link rel="alternate" type="application/json\+oembed" href="([^"]+)"', text)
+    return None if link is None else html.unescape(link[1])
+
+
+@pytest.mark.parametrize("path", [f"/?rules=hong-kong&hand={HAND}", f"/card?rules=hong-kong&hand={HAND}",
+                                  "/embed?rules=hong-kong", "/embed/practice?seed=7",
+                                  f"/discard?rules=hong-kong&hand={HAND}6s",
+                                  f"/embed/discard?rules=hong-kong&hand={HAND}6s",
+                                  "/practice/discard?rules=hong-kong&seed=7&n=1"])
+def test_the_discovery_href_is_absolute_as_wordpress_needs(client, path):
+    # WP_oEmbed::discover() uses the href as written and wp_http_validate_url() wants a host
+    href = _discovery_href(client.get(path, base_url="https://lessons.example").get_data(as_text=True))
+    assert href is not None, path
+    parts = urlsplit(href)
+    assert (parts.scheme, parts.netloc, parts.path) == ("https", "lessons.example", "/oembed")
+    assert urlsplit(parse_qs(parts.query)["url"][0]).path == urlsplit(path).path
+
+
+def test_with_a_public_name_the_discovery_href_names_it(monkeypatch):
+    monkeypatch.setenv("MAHJONG_SERVER_NAME", "mahjong.example")
+    client = create_app().test_client()
+    text = client.get(f"/card?rules=hong-kong&hand={HAND}", base_url="http://mahjong.example")
+    href = _discovery_href(text.get_data(as_text=True))
+    assert href is not None and href.startswith("http://mahjong.example/oembed?")
+
+
+@pytest.mark.parametrize(("url", "frame_path"), [
+    (f"{ROOT}/discard?rules=hong-kong&hand={HAND}6s", "/embed/discard"),
+    (f"{ROOT}/embed/discard?rules=hong-kong&hand={HAND}6s", "/embed/discard"),
+    (f"{ROOT}/practice/discard?rules=hong-kong&seed=7&n=2", "/practice/discard"),
+])
+def test_the_discard_question_and_its_quiz_frame_their_embedded_view(client, url, frame_path):
+    response = _oembed(client, url)
+    assert response.status_code == 200
+    src = urlsplit(_frame_src(response.get_json()))
+    assert src.path == frame_path
+    query = parse_qs(src.query)
+    assert query["rules"] == ["hong-kong"]
+    if frame_path == "/practice/discard":
+        assert query["seed"] == ["7"] and query["n"] == ["2"] and query["embed"] == ["1"]
+    else:
+        assert query["hand"] == [f"{HAND}6s"]
+    framed = client.get(f"{src.path}?{src.query}")
+    assert framed.status_code == 200
+
+
+@pytest.mark.parametrize(("url", "title"), [
+    (f"{ROOT}/discard?rules=hong-kong&hand={HAND}6s&lang=zh-Hant", "打哪張"),
+    (f"{ROOT}/practice/discard?rules=hong-kong&seed=7&lang=zh-Hans", "你会打哪张？"),
+])
+def test_a_discard_frame_is_titled_in_its_pages_language(client, url, title):
+    answer = _oembed(client, url).get_json()
+    assert answer["title"] == title and f'title="{title}"' in answer["html"]
+
+
+def test_an_empty_discard_page_has_no_oembed(client):
+    assert _oembed(client, f"{ROOT}/discard?rules=hong-kong").status_code == 404
+    assert "application/json+oembed" not in client.get("/discard").get_data(as_text=True)
+
+
 # --- the embed view ----------------------------------------------------------------------
 
 

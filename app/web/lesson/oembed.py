@@ -2,8 +2,9 @@
 
 `GET /oembed?url=<a calculator permalink>&maxwidth=&maxheight=&format=json` answers a `rich`
 object whose `html` is the frame: a result, a card or a rules page's worked example becomes
-its hand card; a practice series, a round and the embed view frame themselves. Every such page
-names its oEmbed address in a discovery `<link>` (see `discovery_link`).
+its hand card; a practice series, a discard question and its quiz, a round and the embed view
+frame themselves. Every such page names its oEmbed address in an absolute discovery `<link>`
+(see `discovery_link`).
 """
 from __future__ import annotations
 
@@ -52,6 +53,11 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
         return Frame("/embed", query, Msg("Mahjong scoring calculator"), 900)
     if path in ("/practice", "/embed/practice") and (args.get("seed") or args.get("hands")):
         return Frame("/embed/practice", query, Msg("Mahjong quiz: count the fan"), 900)
+    if path in ("/discard", "/embed/discard") and (args.get("hand") or args.get("melds")):
+        return Frame("/embed/discard", query, Msg("What to discard"), 900)
+    if path == "/practice/discard" and args.get("seed"):
+        return Frame("/practice/discard", urlencode({**args, "embed": "1"}),
+                     Msg("What would you discard?"), 900)
     if path == "/round" and args.get("round"):
         return Frame("/round", urlencode({**args, "embed": "1"}), Msg("Mahjong round ledger"), 900)
     rules = re.fullmatch(r"/rules/([a-z0-9-]+)", path)
@@ -135,10 +141,13 @@ def framed_title(title: Msg, lang: str) -> str:
 
 
 def discovery_link() -> str:
-    """This page's oEmbed address, for its `<link rel="alternate">`; empty when it has none."""
+    """This page's oEmbed address, for its `<link rel="alternate">`; empty when it has none.
+
+    Absolute, because a consumer uses the href as written: WordPress's `WP_oEmbed::discover()`
+    fetches it through `wp_http_validate_url()`, which refuses an address without a host."""
     if request.method != "GET" or request.endpoint in (None, "static", "oembed.oembed"):
         return ""
     url = public_url()
     if frame_for(url, public_host(), current_app.extensions["rulesets"]) is None:
         return ""
-    return "/oembed?" + urlencode({"url": url, "format": "json"})
+    return public_root() + "/oembed?" + urlencode({"url": url, "format": "json"})
