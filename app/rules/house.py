@@ -167,20 +167,21 @@ def decode(rules: str) -> House:
         raise HouseError(Msg("the club rules code is too long ({n} characters; at most {most})",
                              n=len(code), most=MAX_CODE))
     if not _CODE.fullmatch(code):
-        raise HouseError(Msg("the club rules code is damaged: copy the whole link again"))
+        raise _damaged()
     try:
         packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
         unpacker = zlib.decompressobj(-15, zdict=_ZDICT)
         raw = unpacker.decompress(packed, MAX_JSON)
         if unpacker.unconsumed_tail or not unpacker.eof:
-            raise HouseError(Msg("the club rules code is damaged: copy the whole link again"))
+            raise _damaged()
         doc = json.loads(raw.decode("utf-8"))
     except (binascii.Error, zlib.error, UnicodeDecodeError, json.JSONDecodeError):
-        raise HouseError(Msg("the club rules code is damaged: copy the whole link again")) from None
+        raise _damaged() from None
     return _house(base, doc)
 
 
 def _damaged() -> HouseError:
+    """The one refusal of a code that does not read: what went wrong inside helps nobody."""
     return HouseError(Msg("the club rules code is damaged: copy the whole link again"))
 
 

@@ -164,6 +164,16 @@ class Rulesets(Mapping[str, Ruleset]):
                 raise KeyError(key) from None
         raise KeyError(key)
 
+    def get(self, key: str, default: Ruleset | None = None) -> Ruleset | None:
+        """A file's ruleset by id without a raised KeyError (every scoring looks one up)."""
+        found = self._files.get(key)
+        if found is not None:
+            return found
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._files)
 
