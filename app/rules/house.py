@@ -116,6 +116,28 @@ def is_house(rules: str) -> bool:
     return MARK in rules
 
 
+def joined(rules: str, house: str) -> str:
+    """The variant id of a link's `rules=<family>&house=<code>` (the code with its version);
+    a `house` given beside a variant's id replaces that variant's code.
+
+    >>> joined("hong-kong", "1abc"), joined("hong-kong~1old", "1abc"), joined("sichuan", "")
+    ('hong-kong~1abc', 'hong-kong~1abc', 'sichuan')
+    """
+    if not house:
+        return rules
+    return f"{rules.partition(MARK)[0]}{MARK}{house}"
+
+
+def split(rules: str) -> tuple[str, str]:
+    """A `rules` value as a link's two fields: the family and the house code ('' for none).
+
+    >>> split("hong-kong~1abc"), split("sichuan")
+    (('hong-kong', '1abc'), ('sichuan', ''))
+    """
+    family, _, code = rules.partition(MARK)
+    return family, code
+
+
 # --- the code -------------------------------------------------------------------------
 
 

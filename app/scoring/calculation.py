@@ -73,8 +73,8 @@ def read_ruleset(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | No
     if is_house(rid) and isinstance(rulesets, Rulesets):
         try:
             return rulesets.house(rid)
-        except HouseError as err:
-            raise HandError.single("rules", err.message) from None
+        except HouseError as err:   # named as the link named it: `house=` or `rules=…~…`
+            raise HandError.single("house" if params.get("house") else "rules", err.message) from None
     raise HandError([FieldError("rules", Msg("unknown ruleset {rules}; choose one of {ids}",
                                              rules=repr(rid[:40]),
                                              ids=listing(sorted(rulesets))))])

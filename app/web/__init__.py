@@ -20,6 +20,7 @@ from app.base.resources import folder, ruleset_dir
 from app.rules.loader import load_all
 from app.scoring.budget import MAX_SCORINGS, TooMuchWork, close_budget, open_budget
 from app.web.common.forms import PART_CACHE_SIZE, PartCache, dials_summary
+from app.web.common.links import LinkRequest
 from app.web.common.present import TEMPLATE_URLS
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
 from app.web.serving.headers import security_headers
@@ -47,6 +48,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the application; config keys override environment settings."""
     app = Flask(__name__, template_folder=str(folder("templates")),
                 static_folder=str(folder("static")), static_url_path="/static")
+    app.request_class = LinkRequest   # `house=` read into `rules=` once, for every view
     app.jinja_environment = SharedGlobalsEnvironment   # before app.jinja_env is first made
     app.config.update(
         # Which sites may frame the calculator (CSP frame-ancestors); "*" = any.

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from app.rules.house import House, PatternChange, encode
+from app.rules.house import House, PatternChange, encode, joined, split
 from app.rules.loader import registry
 from app.web import create_app
 
@@ -28,7 +28,8 @@ def _code(client, form=FORM) -> str:
     page = client.get("/house", query_string=form)
     assert page.status_code == 200, page.get_data(as_text=True)[:500]
     link = re.search(r'href="([^"]+)" id="house-calculator"', page.get_data(as_text=True))[1]
-    return parse_qs(urlsplit(link.replace("&amp;", "&")).query)["rules"][0]
+    query = parse_qs(urlsplit(link.replace("&amp;", "&")).query)
+    return joined(query["rules"][0], query["house"][0])   # the link says rules=<family>&house=<code>
 
 
 def test_the_form_makes_the_code_of_what_was_changed_only(client):
@@ -44,7 +45,8 @@ def test_the_api_and_pages_price_the_hand_under_the_club_rules(client):
     assert answer["valid"] and answer["cap"] == 10
     assert {p["id"]: p["fan"] for p in answer["patterns"] if p["counted"]} == {
         "seven-pairs": 5, "self-draw": 1, "no-bonus-tiles": 1}
-    assert "rules=" + code in answer["permalink"].replace("%7E", "~")
+    family, house = split(code)
+    assert f"rules={family}&house={house}&" in answer["permalink"]
     winner = next(p["amount"] for p in answer["payments"] if p["role"] == "winner")
     for path in ("/", "/card"):
         page = client.get(path, query_string={"rules": code, **SEVEN_PAIRS})
@@ -153,6 +155,7 @@ def test_every_page_takes_the_variant_and_links_onwards_with_it(client, path, qu
 def test_the_long_form_is_posted_and_answered_by_the_variants_own_address(client):
     posted = client.post("/house?lang=zh-Hant", data=FORM)
     assert posted.status_code == 303
-    assert posted.headers["Location"] == f"/house?rules={_code(client)}&lang=zh-Hant"
+    family, house = split(_code(client))
+    assert posted.headers["Location"] == f"/house?rules={family}&house={house}&lang=zh-Hant"
     refused = client.post("/house", data={**FORM, "cap": "ten"})
     assert refused.status_code == 400 and 'name="cap" value="ten"' in refused.get_data(as_text=True)

@@ -23,6 +23,9 @@ def _parameters(rulesets: Mapping[str, Ruleset], hand_text: str) -> list[dict]:
     return [
         _param("rules", "Ruleset id (file stem in rulesets/).", {"type": "string", "enum": sorted(rulesets)},
                "hong-kong"),
+        _param("house", "A club's variant of rules, built on /house: the format's version and a"
+                        " code of the changes (no YAML). A damaged code, or a newer version, is a 400"
+                        " on house.", example="1Q3VdLcwKpIwJVWiiA9UbWwsA"),
         _param("hand", hand_text, example="123m456m789m234p55s"),
         _param("win", "The winning tile; must be in hand (default: the last tile of hand).", example="5s"),
         _param("melds", "Declared melds, comma-separated: 777m pong, 123m chow, 1111z exposed kong,"

@@ -13,6 +13,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.base.i18n import N_, Msg
 from app.hands.description import describe
+from app.rules.house import split
 from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words, family_fields
 from app.scoring.calculation import Calculation, WaitsResult
 from app.scoring.payments import fmt
@@ -79,13 +80,17 @@ def form_data(params: Mapping[str, str]) -> MultiDict:
     return data
 
 
-PERMALINK_ORDER = ("rules", "hand", "win", "melds", "by", "seat", "round", "flowers", "seasons",
+PERMALINK_ORDER = ("rules", "house", "hand", "win", "melds", "by", "seat", "round", "flowers", "seasons",
                    "events", "missing", "ticks", "fan", "options", "min", "cap", "curve", "payment",
                    "stake", "discarder", "winner", "won", "liable")
 
 
 def permalink(params: Mapping[str, str], path: str = "/") -> str:
-    """A stable link in the public vocabulary, empty values left out."""
+    """A stable link in the public vocabulary, empty values left out; a club's variant
+    (`<family>~<code>`) as `rules=<family>&house=<code>`."""
+    family, code = split(params.get("rules", ""))
+    if code:
+        params = {**params, "rules": family, "house": code}
     items = [(k, params[k]) for k in PERMALINK_ORDER if params.get(k)]
     return f"{path}?{urlencode(items, safe=',:')}" if items else path
 

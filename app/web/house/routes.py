@@ -6,6 +6,7 @@ that every page and the API read as they read a family's id.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request
 
@@ -23,6 +24,7 @@ from app.rules.house import (
     is_house,
     known_detectors,
     problems,
+    split,
 )
 from app.rules.model import Ruleset
 from app.scoring.calculation import calculate
@@ -77,7 +79,7 @@ def house():
             errors.setdefault("", []).append(err.message)
             code = None
     if code and request.method == "POST":
-        return redirect(with_lang(f"/house?rules={code}"), 303)
+        return redirect(with_lang(f"/house?{link_query(code)}"), 303)
     status = 400 if errors else 200
     values = form_values(made, base)
     if args.get("edit") == "1":   # what was typed comes back as typed, wrong or not
@@ -221,9 +223,19 @@ def _priced(params: Mapping[str, str]) -> dict:
     return {"fan": calc.score.capped_fan, "below": calc.score.below_minimum, "winner": winner}
 
 
+def link_query(code: str) -> str:
+    """A variant's id as a link's query: `rules=<family>&house=<code>`."""
+    family, house = split(code)
+    return urlencode({"rules": family, "house": house})
+
+
 def links(code: str) -> dict[str, str]:
-    """Where the variant is used: each page, with its `rules=` and the page's language."""
-    return {name: with_lang(f"{path}?rules={code}") for name, path in (
+    """Where the variant is used: each page, with its `rules=<family>&house=<code>` and the
+    page's language."""
+    family, house = split(code)
+    query = link_query(code)
+    return {name: with_lang(f"{path}?{query}") for name, path in (
         ("calculator", "/"), ("ticks", "/ticks"), ("sheet", "/sheet"), ("round", "/round"),
         ("practice", "/practice"), ("discard", "/discard"))} | {
-        "rules": with_lang(f"/rules/{code}"), "yaml": f"/house.yaml?rules={code}"}
+        "rules": with_lang(f"/rules/{family}?{urlencode({'house': house})}"),
+        "yaml": f"/house.yaml?{query}"}

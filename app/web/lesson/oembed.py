@@ -17,6 +17,7 @@ from flask_babel import force_locale
 from markupsafe import escape
 
 from app.base.i18n import Msg, Text, pick_lang, say
+from app.rules.house import joined
 from app.web.common.i18n import LOCALES, gettext_in_locale, page_lang
 from app.web.common.present import permalink
 from app.web.serving.hosts import public_host, public_root, public_url
@@ -61,8 +62,9 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     if path == "/round" and args.get("round"):
         return Frame("/round", urlencode({**args, "embed": "1"}), Msg("Mahjong round ledger"), 900)
     rules = re.fullmatch(r"/rules/([a-z0-9-]+)", path)
-    if rules and rules[1] in rulesets:
-        return _rules_example(rulesets[rules[1]], parts.fragment)
+    found = rulesets.get(joined(rules[1], args.get("house", ""))) if rules else None
+    if found is not None:
+        return _rules_example(found, parts.fragment)
     return None
 
 

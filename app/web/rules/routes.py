@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, abort, current_app, render_template, request
 
 from app.base.errors import HandError, NotationError
 from app.hands.tiles import parse_tiles
 from app.practice.quiz import LINE_KEYS, MAX_HANDS, format_line, quiz_hand
-from app.rules.house import decode, differences, is_house
+from app.rules.house import decode, differences, is_house, joined
 from app.web.common.i18n import with_lang
 from app.web.common.present import permalink
 
@@ -23,6 +23,7 @@ def index():
 
 @bp.get("/<rid>")
 def ruleset(rid: str):
+    rid = joined(rid, request.args.get("house", "").strip())   # /rules/<family>?house=<code>
     rs = current_app.extensions["rulesets"].get(rid)   # looked up, never used as a path
     if rs is None:
         abort(404)
