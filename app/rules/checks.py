@@ -582,7 +582,7 @@ PATTERN_REQUIRED = ("id", "name", "fan", "category")
 
 
 PATTERN_OPTIONAL = ("explain", "detect", "event", "by", "requires", "group", "includes", "replaces",
-                    "replaces_categories", "alone", "limit", "instant", "optional", "supersedes",
+                    "replaces_categories", "alone", "limit", "capped", "instant", "optional", "supersedes",
                     "flowers", "note", "example")
 
 
@@ -625,7 +625,8 @@ def _patterns(c: _Checker, value: Any, category_ids: set[str],
             group=c.ident(data["group"], f"{path}.group") if "group" in data else None,
             includes=c.id_list(data, "includes", path),
             replaces=c.id_list(data, "replaces", path) + tuple(f"@{cat}" for cat in categories_replaced),
-            alone=c.flag(data, "alone", path), limit=c.flag(data, "limit", path), instant=instant,
+            alone=c.flag(data, "alone", path), limit=c.flag(data, "limit", path),
+            capped=c.flag(data, "capped", path), instant=instant,
             optional=c.flag(data, "optional", path), supersedes=c.id_list(data, "supersedes", path),
             flowers=c.flag(data, "flowers", path), note=c.shown(data, "note", path), example=example,
         ))

@@ -52,6 +52,7 @@ class Pattern:
     replaces: tuple[str, ...] = ()
     alone: bool = False                # 例牌: no other pattern counts beside it
     limit: bool = False                # pays the cap, whatever the cap is
+    capped: bool = False               # a 例牌 listed at its fan: the cap when that is lower (ruling 84)
     instant: bool = False              # wins the moment it is held: any other `by` is refused
     optional: bool = False             # a house rule, off unless switched on
     supersedes: tuple[str, ...] = ()   # switched on, it turns these off

@@ -367,9 +367,13 @@ def score_fan(fan: int, ruleset: Ruleset, settings: Settings | None = None) -> S
 
 
 def value(p: Pattern, count: int, settings: Settings) -> int:
-    """What a counted pattern adds: its fan per item, or the cap for a limit hand."""
-    if p.limit and settings.cap is not None:
-        return settings.cap
+    """What a counted pattern adds: its fan per item, the cap for a limit hand, and for a 例牌
+    listed at its own value that value or the cap when the cap is lower (rulings 43, 84)."""
+    if settings.cap is not None:
+        if p.limit:
+            return settings.cap
+        if p.capped:
+            return min(p.fan * count, settings.cap)
     return p.fan * count
 
 

@@ -344,3 +344,23 @@ def test_a_limit_hands_total_fan_under_a_lowered_cap_is_the_cap_plus_what_still_
     assert limit and limit[0].fan == 10
     assert score.total_fan == 10 + sum(i.fan for i in score.counted if not i.pattern.limit)
     assert score.total_fan > 10 and score.capped_fan == 10
+
+
+@pytest.mark.parametrize("hand, melds, cap", [
+    ("19m19p19s1234567z1m", "", "8"),          # 十三幺, listed 13: no other reading
+    ("19m19p19s1234567z1m", "", "10"),
+    ("19m19p19s1234567z1m", "", "13"),
+    ("555z666z77z", "222z,444z", "13"),        # 字一色, listed 10, over its ordinary 9
+    ("555z666z77z", "222z,444z", "none"),
+])
+def test_the_courses_listed_limit_hands_are_worth_their_value_or_a_lower_cap(hand, melds, cap):
+    # ruling 84 for the course: 例牌 take no add-ons (alone), and a 例牌 listed above a
+    # lowered cap is worth the cap (ruling 43), so total_fan is the hand's own value
+    score = calculate({"rules": "hong-kong-course", "hand": hand, "melds": melds, "by": "discard",
+                       "cap": cap, "payment": "wikipedia-pays-all"}).score
+    (item,) = score.counted
+    assert item.pattern.alone and item.pattern.capped
+    listed = item.pattern.fan
+    own = listed if cap == "none" else min(listed, int(cap))
+    assert item.fan == score.total_fan == own
+    assert score.capped_fan == own
