@@ -28,11 +28,11 @@ def test_a_variant_built_on_a_phone_prices_the_same_everywhere_it_is_shared(page
     expect(page.locator(".house-changes")).to_contain_text("Big pongs")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     link = page.locator("#house-link").input_value()
-    code = re.search(r"rules=([^&]+)", link)[1]
+    code = re.search(r"rules=[^&]+&house=[^&]+", link)[0]   # the family and the club's code
 
     other = browser.new_context(viewport=PHONE, base_url=live_server)   # a fresh phone
     friend = other.new_page()
-    answer = json.loads(friend.request.get(f"/api/score?rules={code}&{SEVEN_PAIRS}").text())
+    answer = json.loads(friend.request.get(f"/api/score?{code}&{SEVEN_PAIRS}").text())
     assert answer["cap"] == 10
     assert {p["id"]: p["fan"] for p in answer["patterns"] if p["counted"]}["seven-pairs"] == 4
     winner = next(p["amount"] for p in answer["payments"] if p["role"] == "winner")
@@ -43,6 +43,6 @@ def test_a_variant_built_on_a_phone_prices_the_same_everywhere_it_is_shared(page
     friend.get_by_role("link", name="Add to the sheet").click()
     expect(friend.get_by_role("table", name="Totals", exact=True)).to_contain_text(f"+{winner}")
 
-    friend.goto(f"/card?rules={code}&{SEVEN_PAIRS}")
+    friend.goto(f"/card?{code}&{SEVEN_PAIRS}")
     expect(friend.locator("body")).to_contain_text(f"+{winner}")
     other.close()
