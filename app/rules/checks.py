@@ -179,7 +179,7 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
     c.native = "zh_hans" if words.script == "simplified" else "zh_hant"
     tiles = c.mapping(top.get("tiles", {}), "tiles", (), ("honours", "flowers"))
     shapes = c.mapping(top.get("shapes", {}), "shapes", (),
-                       ("seven_pairs", "seven_pairs_quads", "thirteen_orphans"))
+                       ("seven_pairs", "seven_pairs_quads", "thirteen_orphans", "claimed_chows"))
     categories = _categories(c, top["categories"])
     category_ids = {cat.id for cat in categories}
     events = _events(c, top.get("events", []))
@@ -211,6 +211,7 @@ def build_ruleset(data: Any, filename: str, stem: str) -> Ruleset:
         honours=c.flag(tiles, "honours", "tiles", True), flowers=c.flag(tiles, "flowers", "tiles", True),
         missing_suit=c.flag(top, "missing_suit", "", False),
         seven_pairs=seven_pairs, seven_pairs_quads=c.flag(shapes, "seven_pairs_quads", "shapes"),
+        claimed_chows=c.flag(shapes, "claimed_chows", "shapes", True),
         thirteen_orphans=thirteen, dials=dials, min_range=min_range, cap_range=cap_range,
         uncapped=uncapped, categories=categories, patterns=patterns, curves=curves,
         payments=payments, events=events, switches=switches, liability=liability, by_id=by_id,

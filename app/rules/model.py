@@ -266,6 +266,7 @@ class Ruleset:
     missing_suit: bool
     seven_pairs: bool | str          # True, False, or the id of the pattern that allows it
     seven_pairs_quads: bool
+    claimed_chows: bool              # whether a chow may be claimed (Sichuan: pongs and kongs only)
     thirteen_orphans: bool | str
     dials: Dials
     min_range: tuple[int, int]

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg, Text
-from app.hands.hand import Hand, WinBy, WinContext
+from app.hands.hand import Hand, MeldKind, WinBy, WinContext
 from app.hands.phrases import listing, plain
 from app.hands.readings import Reading, Shape, ShapeRules, readings
 from app.hands.tiles import SUIT_OFFSET, Tile
@@ -140,6 +140,13 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
         honours = sorted({t for t in tiles if t >= 27})
         if honours:
             errors.append(_without_honours(ruleset, tuple(honours)))
+    if not ruleset.claimed_chows:
+        chows = [m for m in hand.melds if m.kind is MeldKind.CHOW]
+        if chows:
+            errors.append(FieldError("melds", Msg("{rules} claims only pongs and kongs, never a"
+                                                  " chow ({melds}): a run counts held in the hand",
+                                                  rules=plain(ruleset.name),
+                                                  melds=" ".join(m.token for m in chows))))
     if (ctx.flowers or ctx.seasons) and not ruleset.flowers_in_play(settings.options):
         errors.append(FieldError("flowers", Msg("{rules} is played without flowers and seasons",
                                                 rules=plain(ruleset.name))))

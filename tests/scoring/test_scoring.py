@@ -364,3 +364,21 @@ def test_the_courses_listed_limit_hands_are_worth_their_value_or_a_lower_cap(han
     own = listed if cap == "none" else min(listed, int(cap))
     assert item.fan == score.total_fan == own
     assert score.capped_fan == own
+
+
+@pytest.mark.parametrize("rules", ["sichuan", "sichuan-sbr"])
+def test_sichuan_claims_pongs_and_kongs_but_never_a_chow(rules):
+    # 碰杠不吃: the same four sets and a pair win with the run concealed or a pong claimed
+    hand = {"rules": rules, "hand": "456m789m123p55p", "by": "self-draw", "missing": "s"}
+    with pytest.raises(HandError) as err:
+        calculate({**hand, "melds": "123m"})
+    assert [e.field for e in err.value.errors] == ["melds"]
+    assert "123m" in str(err.value.errors[0].message.params["melds"])
+    calculate({**hand, "melds": "111m"})
+    calculate({**hand, "hand": "123m456m789m123p55p"})
+
+
+def test_families_that_claim_chows_take_one():
+    score = calculate({"rules": "hong-kong", "hand": "456m789m123p55p", "melds": "123m",
+                       "by": "self-draw"}).score
+    assert any("123m" in part for part in score.reading.grouping)

@@ -796,3 +796,11 @@ def test_repeated_parameters_never_cause_a_server_error(client, pairs):
     for path in PATHS:
         response = client.get(f"{path}?{query}")
         assert response.status_code < 500, (path, pairs)
+
+
+@pytest.mark.parametrize("rules, chow", [("sichuan", False), ("sichuan-sbr", False), ("hong-kong", True)])
+def test_the_pickers_meld_kinds_offer_a_chow_only_where_one_may_be_claimed(rules, chow):
+    page = create_app().test_client().get("/", query_string={"rules": rules, "hand": "11p"})
+    text = page.get_data(as_text=True)
+    assert 'name="start" value="pong"' in text
+    assert ('name="start" value="chow"' in text) is chow

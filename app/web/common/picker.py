@@ -319,7 +319,8 @@ def kinds_left(params: dict[str, str], ruleset=None) -> list[str]:
     if count < 0 or count + 3 > 14:
         return [params["newmeld"]] if params.get("newmeld") in TWO_TAP_KINDS else []
     shown = [k for k in TWO_TAP_KINDS
-             if any(ruleset is None or ruleset.honours or not t.is_honour for t in allowed_tiles(k, params))]
+             if (k != "chow" or ruleset is None or ruleset.claimed_chows)   # Sichuan: no 吃
+             and any(ruleset is None or ruleset.honours or not t.is_honour for t in allowed_tiles(k, params))]
     chosen = params.get("newmeld")
     return shown + [chosen] if chosen in TWO_TAP_KINDS and chosen not in shown else shown
 
