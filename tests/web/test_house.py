@@ -156,3 +156,31 @@ def test_the_long_form_is_posted_and_answered_by_the_variants_own_address(client
     assert posted.headers["Location"] == f"/house?rules={_code(client)}&lang=zh-Hant"
     refused = client.post("/house", data={**FORM, "cap": "ten"})
     assert refused.status_code == 400 and 'name="cap" value="ten"' in refused.get_data(as_text=True)
+
+
+def _preview_cells(text: str) -> list[str]:
+    table = re.search(r'<div id="house-preview".*?</div>', text, re.S)[0]
+    return re.findall(r"<tr[^>]*>\s*<td>(.*?)</td>", table, re.S)
+
+
+def test_the_live_preview_is_the_pages_own_preview_of_the_posted_form(client):
+    form = {**FORM, "fan.small-three-dragons": "6"}
+    live = client.post("/house/preview", data=form)
+    assert live.status_code == 200
+    text = live.get_data(as_text=True)
+    assert "<form" not in text and "<html" not in text   # the fragment alone
+    page = client.get("/house", query_string=form).get_data(as_text=True)
+    shown = re.search(r'<div id="house-preview".*?</div>', page, re.S)[0]
+    assert re.search(r'<div id="house-preview".*?</div>', text, re.S)[0] == shown
+    row = re.search(r"<tr class=\"differs\">\s*<td>Little three dragons.*?</tr>", text, re.S)[0]
+    assert "6 fan, winner +256" in row and "5 fan, winner +128" in row
+
+
+def test_the_live_preview_answers_a_wrong_field_with_its_error_and_a_400(client):
+    live = client.post("/house/preview?lang=zh-Hant", data={**FORM, "fan.all-pongs": "lots"})
+    assert live.status_code == 400
+    text = live.get_data(as_text=True)
+    errors = re.search(r'<div id="house-live-errors" hidden>(.*)</div>', text, re.S)[1]
+    assert 'data-errors-for="fan.all-pongs"' in errors and "lots" in errors
+    assert "Your rules" not in text   # in the page's language
+    assert "is not a whole number of fan" not in errors

@@ -43,8 +43,24 @@ def _families() -> Mapping[str, Ruleset]:
 def house():
     """The form (GET), or its changes (POST: the form of every pattern is too long for an
     address), answered by a redirect to the variant's own GET address, `/house?rules=…`."""
+    page = house_page(request.form if request.method == "POST" else request.args)
+    if page["code"] and request.method == "POST":
+        return redirect(with_lang(f"/house?rules={page['code']}"), 303)
+    return render_template("house.html", **page), 400 if page["errors"] else 200
+
+
+@bp.post("/house/preview")
+def house_preview():
+    """The preview and the field errors of the form as it is typed (posted by static/house.js),
+    rendered by the same code and template as the whole page; 400 while a field is wrong."""
+    page = house_page(request.form)
+    return render_template("house_preview.html", live=True, **page), 400 if page["errors"] else 200
+
+
+def house_page(args: Mapping[str, str]) -> dict:
+    """What the /house page shows for a form or a `rules=` code: the values, the errors beside
+    their fields, the variant and its link, and the preview of the family's worked hands."""
     families = _families()
-    args = request.form if request.method == "POST" else request.args
     errors: dict[str, list[str]] = {}
     given = args.get("rules", "").strip()
     start: House | None = None
@@ -76,19 +92,15 @@ def house():
         except HouseError as err:
             errors.setdefault("", []).append(err.message)
             code = None
-    if code and request.method == "POST":
-        return redirect(with_lang(f"/house?rules={code}"), 303)
-    status = 400 if errors else 200
     values = form_values(made, base)
     if args.get("edit") == "1":   # what was typed comes back as typed, wrong or not
         values.update({k: v[:MAX_FIELD] for k, v in args.items() if k in values or k.startswith("new.")})
         values.update({f"on.{p.id}": args.get(f"on.{p.id}", "") for p in base.patterns})
-    return render_template(
-        "house.html", base=base, families=sorted(families.values(), key=lambda r: r.id),
+    return dict(
+        base=base, families=sorted(families.values(), key=lambda r: r.id),
         values=values, errors=errors, code=code, variant=variant,
         changes=differences(variant, base) if variant else (), preview=preview(base, variant),
-        links=links(code) if code else {}, detectors=known_detectors(),
-        dial_keys=DIAL_KEYS), status
+        links=links(code) if code else {}, detectors=known_detectors(), dial_keys=DIAL_KEYS)
 
 
 @bp.get("/house.yaml")
