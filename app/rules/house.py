@@ -20,14 +20,15 @@ import binascii
 import json
 import re
 import zlib
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.base.i18n import Msg
 
 from .checks import IDENTIFIER
 from .detectors import DETECTORS
-from .model import Ruleset
+from .model import Amount, Ruleset, WorkedExample
 
 MARK = "~"             # between the family's id and the code
 VERSION = "1"          # the code's format; a newer one is refused with a clear message
@@ -303,6 +304,31 @@ def _name_data(names: Names | None, base, club: bool = False) -> dict[str, str]:
     else:
         fallback = {k: getattr(base, k) for k in LANG_KEYS}
     return {k: own[k] or fallback[k] for k in LANG_KEYS}
+
+
+# What scoring makes of a hand under a ruleset: its fan total and each seat's payment (given by
+# app.scoring, which this layer cannot import; None, None for a hand that is refused).
+Price = Callable[[Ruleset, Mapping[str, str]], tuple[int | None, Mapping[str, Amount] | None]]
+
+
+def with_examples(variant: Ruleset, base: Ruleset, price: Price) -> Ruleset:
+    """The variant with its family's worked and pattern examples, priced under the variant.
+
+    Each example keeps the family's own beside it (`before`), so a page can mark what the house
+    changes did to it ("was 6 fan"). A pattern the variant removed takes its example with it.
+    """
+    worked = tuple(replace(ex, total_fan=fan, payments=paid, before=ex)
+                   for ex in base.examples for fan, paid in [price(variant, ex.params)])
+    patterns = {}
+    for p in variant.patterns:
+        family = base.by_id.get(p.id)
+        if p.example_params is None or family is None or family.example_params is None:
+            continue
+        was = WorkedExample(p.id, family.name, family.explain, family.example_params,
+                            *price(base, family.example_params))
+        patterns[p.id] = WorkedExample(p.id, p.name, p.explain, p.example_params,
+                                       *price(variant, p.example_params), before=was)
+    return replace(variant, examples=worked, pattern_examples=patterns)
 
 
 def known_detectors() -> tuple[str, ...]:
