@@ -184,3 +184,30 @@ def test_the_live_preview_answers_a_wrong_field_with_its_error_and_a_400(client)
     assert 'data-errors-for="fan.all-pongs"' in errors and "lots" in errors
     assert "Your rules" not in text   # in the page's language
     assert "is not a whole number of fan" not in errors
+
+
+def test_the_variants_rules_page_shows_the_worked_examples_with_their_new_totals(client):
+    code = _code(client, {**FORM, "fan.small-three-dragons": "6"})
+    page = client.get(f"/rules/{code}").get_data(as_text=True)
+    changed = re.search(r'<li id="worked-little-three-dragons" class="changed">.*?</li>', page, re.S)[0]
+    assert ": 6 fan" in changed and "(was 5 fan)" in changed and "E +256" in changed
+    same = re.search(r'<li id="worked-half-flush">.*?</li>', page, re.S)[0]
+    assert ": 3 fan" in same and "was" not in same
+    capped = re.search(r'<li id="worked-above-cap" class="changed">.*?</li>', page, re.S)[0]
+    assert "(was E +32768" in capped   # the club's cap of 10 pays less; the fan stays 15
+    assert "(was 5)" in re.search(r'<tr id="small-three-dragons".*?</tr>', page, re.S)[0]
+    assert "/practice?rules=" + code in page   # the quiz of the worked hands, under the variant
+
+
+@pytest.mark.parametrize("fragment, hand", [("worked-little-three-dragons", "666z77z123m456p"),
+                                            ("small-three-dragons", "666z77z123m456p")])
+def test_the_oembed_of_a_variants_rules_page_example_frames_its_card(client, fragment, hand):
+    code = _code(client)
+    for written in (code, code.replace("~", "%7E")):
+        answer = client.get("/oembed", query_string={"url": f"http://localhost/rules/{written}#{fragment}"})
+        assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
+        src = re.search(r'src="([^"]+)"', answer.json["html"])[1].replace("&amp;", "&")
+        assert src.startswith("http://localhost/card?") and f"rules={code}" in src.replace("%7E", "~")
+        assert f"hand={hand}" in src
+    assert client.get("/oembed", query_string={"url": "http://localhost/rules/hong-kong~1AAAA#worked-x"}
+                      ).status_code == 404
