@@ -2,7 +2,7 @@
 
 The code is a small versioned document of changes to the family (dials, patterns switched on
 or off, fan values, names in three languages, patterns added from the existing detectors and
-what they exclude). It is JSON, deflated and written in URL-safe base64, and read back
+what they exclude, the tables' and the curves' names). It is JSON, deflated and written in URL-safe base64, and read back
 without YAML: strict JSON of known keys and types only, bounded in size before and after
 inflating. The changes become the same data a YAML file with `extends:` would hold, and go
 through the same loader and schema (loader._extended, checks.build_ruleset), so the link and
@@ -102,14 +102,20 @@ class PatternChange:
     excludes: tuple[str, ...] = ()     # patterns that do not count beside it
 
 
+Renames = tuple[tuple[str, Names], ...]   # (id, names) of categories or curves, by id
+
+
 @dataclass(frozen=True, slots=True)
 class House:
-    """A variant of the family `base`: its name, its dials and its pattern changes."""
+    """A variant of the family `base`: its name, its dials, its pattern changes and the new
+    names it gives the family's categories (the tables of patterns) and curves."""
 
     base: str
     name: Names | None = None
     dials: tuple[tuple[str, Any], ...] = ()
     patterns: tuple[PatternChange, ...] = ()
+    categories: Renames = ()
+    curves: Renames = ()
 
 
 def is_house(rules: str) -> bool:
@@ -129,6 +135,10 @@ def encode(house: House) -> str:
         doc["d"] = dict(house.dials)
     if house.patterns:
         doc["p"] = [_pattern_doc(p) for p in house.patterns]
+    if house.categories:
+        doc["c"] = {cid: list(names) for cid, names in house.categories}
+    if house.curves:
+        doc["v"] = {cid: list(names) for cid, names in house.curves}
     raw = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
     packer = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=_ZDICT)
     packed = packer.compress(raw) + packer.flush()
@@ -188,7 +198,7 @@ def _damaged() -> HouseError:
 
 def _house(base: str, doc: Any) -> House:
     """The House a decoded document describes: known keys and types only."""
-    if not isinstance(doc, dict) or set(doc) - {"n", "d", "p"}:
+    if not isinstance(doc, dict) or set(doc) - {"n", "d", "p", "c", "v"}:
         raise _damaged()
     name = _names(doc["n"]) if "n" in doc else None
     dials = doc.get("d", {})
@@ -205,7 +215,15 @@ def _house(base: str, doc: Any) -> House:
     changes = doc.get("p", [])
     if not isinstance(changes, list) or len(changes) > MAX_CHANGES:
         raise _damaged()
-    return House(base, name, tuple(sorted(dials.items())), tuple(map(_change, changes)))
+    return House(base, name, tuple(sorted(dials.items())), tuple(map(_change, changes)),
+                 _renames(doc.get("c", {})), _renames(doc.get("v", {})))
+
+
+def _renames(value: Any) -> Renames:
+    if not (isinstance(value, dict) and len(value) <= MAX_CHANGES
+            and all(isinstance(k, str) and IDENTIFIER.fullmatch(k) for k in value)):
+        raise _damaged()
+    return tuple(sorted((k, _names(v)) for k, v in value.items()))
 
 
 def _change(entry: Any) -> PatternChange:
@@ -290,6 +308,12 @@ def overlay(house: House, base: Ruleset) -> dict[str, Any]:
         data["shapes"] = shapes
     if entries:
         data["patterns"] = list(entries.values())
+    categories = {c.id: c for c in base.categories}
+    for key, renames, known in (("categories", house.categories, categories),
+                                ("curves", house.curves, base.curves)):
+        if renames:   # an unknown id is left for the schema to name (problems() names it first)
+            data[key] = [{"id": cid, "name": _name_data(names, known[cid].name if cid in known else None)}
+                         for cid, names in renames]
     return data
 
 
@@ -369,6 +393,12 @@ def problems(house: House, base: Ruleset) -> list[tuple[str, Msg]]:
     categories = {c.id for c in base.categories}
     ids = set(base.by_id) | {p.id for p in house.patterns}
     seen: set[str] = set()
+    found += [(f"category.{cid}", Msg("unknown table of patterns {id} in {rules}", id=repr(cid),
+                                       rules=base.name.en))
+              for cid, _ in house.categories if cid not in categories]
+    found += [(f"curve.{cid}", Msg("unknown curve {curve}; choose one of {ids}", curve=repr(cid),
+                                   ids=", ".join(base.curves)))
+              for cid, _ in house.curves if cid not in base.curves]
     for p in house.patterns:
         if p.id in seen:
             found.append((f"fan.{p.id}", Msg("{pattern} is changed twice", pattern=p.id)))
@@ -393,8 +423,8 @@ def problems(house: House, base: Ruleset) -> list[tuple[str, Msg]]:
 class Difference:
     """One way a variant differs from its family, for the rules page and the preview."""
 
-    pattern: str | None   # the pattern's id, or None for a dial
-    what: str             # fan, name, on, off, new, or the dial's name
+    pattern: str | None   # the pattern's id, or None for a dial, a category or a curve
+    what: str             # fan, name, on, off, new, excludes, category, curve-name, or a dial
     before: Any
     after: Any
 
@@ -416,4 +446,10 @@ def differences(variant: Ruleset, base: Ruleset) -> tuple[Difference, ...]:
             found.append(Difference(p.id, "off" if p.optional else "on", before.optional, p.optional))
         if set(before.replaces) != set(p.replaces):
             found.append(Difference(p.id, "excludes", before.replaces, p.replaces))
+    categories = {c.id: c.name for c in base.categories}
+    found += [Difference(None, "category", categories[c.id], c.name) for c in variant.categories
+              if c.id in categories and categories[c.id] != c.name]
+    found += [Difference(None, "curve-name", base.curves[cid].name, curve.name)
+              for cid, curve in variant.curves.items()
+              if cid in base.curves and base.curves[cid].name != curve.name]
     return tuple(found)

@@ -79,6 +79,23 @@ def test_differences_name_every_change():
     assert differences(base, base) == ()
 
 
+RENAMED = House("hong-kong", categories=(("flowers", ("Bonus tiles", "花", "花")),),
+                curves=(("full-spicy", ("Doubling", "", "")),))
+
+
+def test_a_variant_renames_the_familys_tables_and_curves():
+    assert decode(encode(RENAMED)) == RENAMED
+    rs, base = registry()[encode(RENAMED)], registry()["hong-kong"]
+    name = next(c.name for c in rs.categories if c.id == "flowers")
+    assert (name.en, name.zh_hant, name.zh_hans) == ("Bonus tiles", "花", "花")
+    assert rs.curves["full-spicy"].name.en == "Doubling"
+    assert rs.curves["full-spicy"].name.zh_hant == base.curves["full-spicy"].name.zh_hant   # kept
+    assert [(d.what, d.after.en) for d in differences(rs, base)] == [("category", "Bonus tiles"),
+                                                                      ("curve-name", "Doubling")]
+    hand = {"hand": "123m456m789m234p55s", "win": "5s", "flowers": "1234"}
+    assert calculate({"rules": rs.id, **hand}).payments == calculate({"rules": "hong-kong", **hand}).payments
+
+
 def test_a_pattern_added_from_a_detector_counts_and_excludes():
     house = House("family", patterns=(PatternChange(
         "all-simples", fan=2, name=("All simples", "斷么", "断幺"), detect="all_simples",
@@ -96,6 +113,8 @@ def test_a_pattern_added_from_a_detector_counts_and_excludes():
     (House("hong-kong", dials=(("cap", 2), ("min", 3))), "cap"),
     (House("hong-kong", dials=(("curve", "nope"),)), "curve"),
     (House("hong-kong", dials=(("payment", "nope"),)), "payment"),
+    (House("hong-kong", categories=(("nope", ("A", "", "")),)), "category.nope"),
+    (House("hong-kong", curves=(("nope", ("A", "", "")),)), "curve.nope"),
     (House("hong-kong", patterns=(PatternChange("brand-new", fan=2, name=("X", "", "")),)), "new.detect"),
     (House("hong-kong", patterns=(PatternChange("brand-new", fan=2, detect="all_pongs",
                                                 name=("X", "", "")),)), "new.category"),

@@ -211,3 +211,25 @@ def test_the_oembed_of_a_variants_rules_page_example_frames_its_card(client, fra
         assert f"hand={hand}" in src
     assert client.get("/oembed", query_string={"url": "http://localhost/rules/hong-kong~1AAAA#worked-x"}
                       ).status_code == 404
+
+
+def test_the_form_renames_a_table_of_patterns_and_the_curve(client):
+    form = {**FORM, "category.flowers.en": "Bonus tiles", "curve.full-spicy.zh_hant": "加倍"}
+    page = client.get("/house", query_string=form).get_data(as_text=True)
+    assert "the table Flowers and seasons" in page and "is called Bonus tiles" in page
+    code = _code(client, form)
+    rules = client.get(f"/rules/{code}").get_data(as_text=True)
+    assert re.search(r"<caption>Bonus tiles\b", rules)
+    chinese = client.get(f"/rules/{code}", query_string={"lang": "zh-Hant"}).get_data(as_text=True)
+    assert "加倍" in chinese
+    refused = client.get("/house", query_string={**form, "cap": "ten"}).get_data(as_text=True)
+    assert 'name="category.flowers.en" value="Bonus tiles"' in refused   # kept as typed
+
+
+def test_a_code_renaming_a_table_the_family_lacks_is_refused_at_the_top_of_the_page(client):
+    code = encode(House("hong-kong", categories=(("nope", ("A", "", "")),)))
+    page = client.get("/house", query_string={"rules": code})
+    assert page.status_code == 400
+    top = re.search(r'<div class="field-errors" data-errors-for="" role="alert">(.*?)</div>',
+                    page.get_data(as_text=True), re.S)[1]
+    assert "unknown table of patterns" in top and "nope" in top

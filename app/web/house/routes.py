@@ -84,6 +84,8 @@ def house_page(args: Mapping[str, str]) -> dict:
     for name, message in problems(made, base):
         if name not in errors:   # a field already refused as typed is not judged again
             errors.setdefault(name, []).append(message)
+    for name in [n for n in errors if n not in _slots(base)]:   # a code's own, no field of it
+        errors.setdefault("", []).extend(errors.pop(name))
     variant = code = None
     if not errors:
         code = encode(made)
@@ -117,6 +119,13 @@ def house_yaml():
         "Content-Disposition": f'attachment; filename="{file_id(house)}.yaml"'})
 
 
+def _slots(base: Ruleset) -> set[str]:
+    """The fields house.html shows errors beside (the rest are shown at the top)."""
+    return ({"", "rules", "base", *DIAL_KEYS, "new.detect", "new.category", "new.fan", "new.name"}
+            | {f"{kind}.{p.id}" for p in base.patterns for kind in ("fan", "excludes")}
+            | {f"category.{c.id}" for c in base.categories} | {f"curve.{c}" for c in base.curves})
+
+
 def house_from_form(args: Mapping[str, str], base: Ruleset) -> tuple[House, list[tuple[str, Msg]]]:
     """The variant the form describes: only what differs from the family is kept."""
     errors: list[tuple[str, Msg]] = []
@@ -146,7 +155,7 @@ def house_from_form(args: Mapping[str, str], base: Ruleset) -> tuple[House, list
         excludes = _ids(args.get(f"excludes.{p.id}", ""))
         change = PatternChange(
             p.id, fan if fan is not None and fan != p.fan else None,
-            name if name and name != (p.name.en, p.name.zh_hant, p.name.zh_hans) else None, on,
+            name if name and name != _own(p.name) else None, on,
             excludes=tuple(x for x in excludes if x not in p.replaces))
         if change != PatternChange(p.id):
             changes.append(change)
@@ -157,7 +166,15 @@ def house_from_form(args: Mapping[str, str], base: Ruleset) -> tuple[House, list
                                      args.get("new.category", "").strip() or None,
                                      _ids(args.get("new.excludes", ""))))
     name = _names(args, "name")
-    return House(base.id, name, tuple(sorted(dials)), tuple(changes)), errors
+    categories = tuple((c.id, names) for c in base.categories
+                       if (names := _names(args, f"category.{c.id}")) and names != _own(c.name))
+    curves = tuple((c.id, names) for c in base.curves.values()
+                   if (names := _names(args, f"curve.{c.id}")) and names != _own(c.name))
+    return House(base.id, name, tuple(sorted(dials)), tuple(changes), categories, curves), errors
+
+
+def _own(name) -> tuple[str, str, str]:
+    return (name.en, name.zh_hant, name.zh_hans)
 
 
 def _same_stake(raw: str, base: Ruleset) -> bool:
@@ -200,6 +217,12 @@ def form_values(house: House, base: Ruleset) -> dict[str, str]:
         for k, v in zip(LANG_KEYS, c.name or (p.name.en, p.name.zh_hant, p.name.zh_hans), strict=True):
             values[f"name.{p.id}.{k}"] = v
         values[f"excludes.{p.id}"] = " ".join(c.excludes)
+    for kind, renames, known in (("category", house.categories, base.categories),
+                                 ("curve", house.curves, base.curves.values())):
+        given = dict(renames)
+        for c in known:
+            for k, v in zip(LANG_KEYS, given.get(c.id) or _own(c.name), strict=True):
+                values[f"{kind}.{c.id}.{k}"] = v
     for c in house.patterns:
         if c.id not in base.by_id:
             values.update({"new.id": c.id, "new.fan": "" if c.fan is None else str(c.fan),
