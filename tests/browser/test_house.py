@@ -45,6 +45,10 @@ def test_a_variant_built_on_a_phone_prices_the_same_everywhere_it_is_shared(page
 
     friend.goto(f"/card?rules={code}&{SEVEN_PAIRS}")
     expect(friend.locator("body")).to_contain_text(f"+{winner}")
+
+    friend.goto(f"/rules/{code}")   # the family's worked examples, priced under the cap of 10
+    expect(friend.locator("#worked-above-cap")).to_contain_text("(was E +32768")
+    assert friend.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     other.close()
 
 
