@@ -56,11 +56,14 @@ def test_the_preview_follows_a_fan_value_as_it_is_typed_without_a_page_load(page
     page.set_viewport_size(PHONE)
     page.goto("/house")
     page.evaluate("window.stillThisPage = true")   # gone if the page were loaded again
+    first_link = page.locator("#house-link").input_value()
     row = page.locator("table.house-preview tr", has_text="Little three dragons")
     expect(row.locator("td").nth(2)).to_have_text("5 fan, winner +128")
     page.locator("input[name='fan.small-three-dragons']").fill("6")
     expect(row.locator("td").nth(2)).to_contain_text("6 fan, winner +256")
     expect(row).to_have_class("differs")
+    expect(page.locator(".house-changes")).to_contain_text("5 → 6 fan")   # and the link follows
+    assert page.locator("#house-link").input_value() != first_link
     expect(row.locator("td").nth(1)).to_have_text("5 fan, winner +128")   # the family's own
 
     fan = page.locator("input[name='fan.all-pongs']")
