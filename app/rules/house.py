@@ -2,9 +2,9 @@
 
 The code is a small versioned document of changes to the family (dials, patterns switched on
 or off, fan values, names in three languages, patterns added from the existing detectors and
-what they exclude, the tables' and the curves' names). It is JSON, deflated and written in URL-safe base64, and read back
-without YAML: strict JSON of known keys and types only, bounded in size before and after
-inflating. The changes become the same data a YAML file with `extends:` would hold, and go
+what they exclude, new names for its tables of patterns and its curves). It is JSON, deflated
+and written in URL-safe base64, and read back without YAML: strict JSON of known keys and
+types only, bounded in size before and after inflating. The changes become the same data a YAML file with `extends:` would hold, and go
 through the same loader and schema (loader._extended, checks.build_ruleset), so the link and
 the downloaded YAML file price every hand alike.
 
