@@ -2,9 +2,9 @@
 
 The code is a small versioned document of changes to the family (dials, patterns switched on
 or off, fan values, names in three languages, patterns added from the existing detectors and
-what they exclude). It is JSON, deflated and written in URL-safe base64, and read back
-without YAML: strict JSON of known keys and types only, bounded in size before and after
-inflating. The changes become the same data a YAML file with `extends:` would hold, and go
+what they exclude, new names for its tables of patterns and its curves). It is JSON, deflated
+and written in URL-safe base64, and read back without YAML: strict JSON of known keys and
+types only, bounded in size before and after inflating. The changes become the same data a YAML file with `extends:` would hold, and go
 through the same loader and schema (loader._extended, checks.build_ruleset), so the link and
 the downloaded YAML file price every hand alike.
 
@@ -20,14 +20,15 @@ import binascii
 import json
 import re
 import zlib
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.base.i18n import Msg
 
 from .checks import IDENTIFIER
 from .detectors import DETECTORS
-from .model import Ruleset
+from .model import Amount, Ruleset, WorkedExample
 
 MARK = "~"             # between the family's id and the code
 VERSION = "1"          # the code's format; a newer one is refused with a clear message
@@ -101,14 +102,20 @@ class PatternChange:
     excludes: tuple[str, ...] = ()     # patterns that do not count beside it
 
 
+Renames = tuple[tuple[str, Names], ...]   # (id, names) of categories or curves, by id
+
+
 @dataclass(frozen=True, slots=True)
 class House:
-    """A variant of the family `base`: its name, its dials and its pattern changes."""
+    """A variant of the family `base`: its name, its dials, its pattern changes and the new
+    names it gives the family's categories (the tables of patterns) and curves."""
 
     base: str
     name: Names | None = None
     dials: tuple[tuple[str, Any], ...] = ()
     patterns: tuple[PatternChange, ...] = ()
+    categories: Renames = ()
+    curves: Renames = ()
 
 
 def is_house(rules: str) -> bool:
@@ -150,6 +157,10 @@ def encode(house: House) -> str:
         doc["d"] = dict(house.dials)
     if house.patterns:
         doc["p"] = [_pattern_doc(p) for p in house.patterns]
+    if house.categories:
+        doc["c"] = {cid: list(names) for cid, names in house.categories}
+    if house.curves:
+        doc["v"] = {cid: list(names) for cid, names in house.curves}
     raw = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
     packer = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=_ZDICT)
     packed = packer.compress(raw) + packer.flush()
@@ -209,7 +220,7 @@ def _damaged() -> HouseError:
 
 def _house(base: str, doc: Any) -> House:
     """The House a decoded document describes: known keys and types only."""
-    if not isinstance(doc, dict) or set(doc) - {"n", "d", "p"}:
+    if not isinstance(doc, dict) or set(doc) - {"n", "d", "p", "c", "v"}:
         raise _damaged()
     name = _names(doc["n"]) if "n" in doc else None
     dials = doc.get("d", {})
@@ -226,7 +237,15 @@ def _house(base: str, doc: Any) -> House:
     changes = doc.get("p", [])
     if not isinstance(changes, list) or len(changes) > MAX_CHANGES:
         raise _damaged()
-    return House(base, name, tuple(sorted(dials.items())), tuple(map(_change, changes)))
+    return House(base, name, tuple(sorted(dials.items())), tuple(map(_change, changes)),
+                 _renames(doc.get("c", {})), _renames(doc.get("v", {})))
+
+
+def _renames(value: Any) -> Renames:
+    if not (isinstance(value, dict) and len(value) <= MAX_CHANGES
+            and all(isinstance(k, str) and IDENTIFIER.fullmatch(k) for k in value)):
+        raise _damaged()
+    return tuple(sorted((k, _names(v)) for k, v in value.items()))
 
 
 def _change(entry: Any) -> PatternChange:
@@ -311,6 +330,12 @@ def overlay(house: House, base: Ruleset) -> dict[str, Any]:
         data["shapes"] = shapes
     if entries:
         data["patterns"] = list(entries.values())
+    categories = {c.id: c for c in base.categories}
+    for key, renames, known in (("categories", house.categories, categories),
+                                ("curves", house.curves, base.curves)):
+        if renames:   # an unknown id is left for the schema to name (problems() names it first)
+            data[key] = [{"id": cid, "name": _name_data(names, known[cid].name if cid in known else None)}
+                         for cid, names in renames]
     return data
 
 
@@ -325,6 +350,31 @@ def _name_data(names: Names | None, base, club: bool = False) -> dict[str, str]:
     else:
         fallback = {k: getattr(base, k) for k in LANG_KEYS}
     return {k: own[k] or fallback[k] for k in LANG_KEYS}
+
+
+# What scoring makes of a hand under a ruleset: its fan total and each seat's payment (given by
+# app.scoring, which this layer cannot import; None, None for a hand that is refused).
+Price = Callable[[Ruleset, Mapping[str, str]], tuple[int | None, Mapping[str, Amount] | None]]
+
+
+def with_examples(variant: Ruleset, base: Ruleset, price: Price) -> Ruleset:
+    """The variant with its family's worked and pattern examples, priced under the variant.
+
+    Each example keeps the family's own beside it (`before`), so a page can mark what the house
+    changes did to it ("was 6 fan"). A pattern the variant removed takes its example with it.
+    """
+    worked = tuple(replace(ex, total_fan=fan, payments=paid, before=ex)
+                   for ex in base.examples for fan, paid in [price(variant, ex.params)])
+    patterns = {}
+    for p in variant.patterns:
+        family = base.by_id.get(p.id)
+        if p.example_params is None or family is None or family.example_params is None:
+            continue
+        was = WorkedExample(p.id, family.name, family.explain, family.example_params,
+                            *price(base, family.example_params))
+        patterns[p.id] = WorkedExample(p.id, p.name, p.explain, p.example_params,
+                                       *price(variant, p.example_params), before=was)
+    return replace(variant, examples=worked, pattern_examples=patterns)
 
 
 def known_detectors() -> tuple[str, ...]:
@@ -365,6 +415,12 @@ def problems(house: House, base: Ruleset) -> list[tuple[str, Msg]]:
     categories = {c.id for c in base.categories}
     ids = set(base.by_id) | {p.id for p in house.patterns}
     seen: set[str] = set()
+    found += [(f"category.{cid}", Msg("unknown table of patterns {id} in {rules}", id=repr(cid),
+                                       rules=base.name.en))
+              for cid, _ in house.categories if cid not in categories]
+    found += [(f"curve.{cid}", Msg("unknown curve {curve}; choose one of {ids}", curve=repr(cid),
+                                   ids=", ".join(base.curves)))
+              for cid, _ in house.curves if cid not in base.curves]
     for p in house.patterns:
         if p.id in seen:
             found.append((f"fan.{p.id}", Msg("{pattern} is changed twice", pattern=p.id)))
@@ -389,8 +445,8 @@ def problems(house: House, base: Ruleset) -> list[tuple[str, Msg]]:
 class Difference:
     """One way a variant differs from its family, for the rules page and the preview."""
 
-    pattern: str | None   # the pattern's id, or None for a dial
-    what: str             # fan, name, on, off, new, or the dial's name
+    pattern: str | None   # the pattern's id, or None for a dial, a category or a curve
+    what: str             # fan, name, on, off, new, excludes, category, curve-name, or a dial
     before: Any
     after: Any
 
@@ -412,4 +468,10 @@ def differences(variant: Ruleset, base: Ruleset) -> tuple[Difference, ...]:
             found.append(Difference(p.id, "off" if p.optional else "on", before.optional, p.optional))
         if set(before.replaces) != set(p.replaces):
             found.append(Difference(p.id, "excludes", before.replaces, p.replaces))
+    categories = {c.id: c.name for c in base.categories}
+    found += [Difference(None, "category", categories[c.id], c.name) for c in variant.categories
+              if c.id in categories and categories[c.id] != c.name]
+    found += [Difference(None, "curve-name", base.curves[cid].name, curve.name)
+              for cid, curve in variant.curves.items()
+              if cid in base.curves and base.curves[cid].name != curve.name]
     return tuple(found)

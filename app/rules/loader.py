@@ -18,7 +18,17 @@ from app.base.i18n import Msg
 from app.base.resources import folder
 
 from .checks import IDENTIFIER, build_ruleset
-from .house import House, HouseError, decode, encode, file_id, is_house, overlay
+from .house import (
+    House,
+    HouseError,
+    Price,
+    decode,
+    encode,
+    file_id,
+    is_house,
+    overlay,
+    with_examples,
+)
 from .model import Ruleset
 
 RULESET_DIR = folder("rulesets")   # the shipped rulesets, in the package or the checkout
@@ -143,15 +153,18 @@ class Rulesets(Mapping[str, Ruleset]):
     """The rulesets of one folder by id, and any club variant of them by its `rules` value.
 
     Iterating lists the folder's files only; looking up `family~code` builds the variant
-    (house.py) once and keeps the last MAX_HOUSES of them.
+    (house.py) once and keeps the last MAX_HOUSES of them. Given `price` (app.scoring's), a
+    variant carries its family's worked and pattern examples priced under it.
     """
 
     MAX_HOUSES = 128
 
-    def __init__(self, files: dict[str, Ruleset], directory: Path) -> None:
+    def __init__(self, files: dict[str, Ruleset], directory: Path, price: Price | None = None) -> None:
         self._files = files
         self._directory = directory
+        self._price = price
         self._houses: dict[House, Ruleset] = {}
+        self._family_prices: dict[tuple[str, tuple], tuple] = {}   # the same for every variant
 
     def __getitem__(self, key: str) -> Ruleset:
         found = self._files.get(key)
@@ -214,13 +227,26 @@ class Rulesets(Mapping[str, Ruleset]):
         except RulesetError as err:
             raise HouseError(Msg("these club rules do not make a ruleset: {why}",
                                  why=str(err).removeprefix("club rules: "))) from None
-        return replace(ruleset, id=encode(house))
+        variant = replace(ruleset, id=encode(house))
+        if self._price is None:
+            return variant
+        return with_examples(variant, self._files[house.base], self._priced)
+
+    def _priced(self, ruleset: Ruleset, params: Mapping[str, str]) -> tuple:
+        """The price of an example, kept when it is priced under a family's own file."""
+        if self._files.get(ruleset.id) is not ruleset:
+            return self._price(ruleset, params)
+        key = (ruleset.id, tuple(sorted(params.items())))
+        if key not in self._family_prices:
+            self._family_prices[key] = self._price(ruleset, params)
+        return self._family_prices[key]
 
 
-def load_all(directory: Path = RULESET_DIR) -> Rulesets:
-    """Load every ruleset file in a folder (default: the shipped rulesets), keyed by id."""
+def load_all(directory: Path = RULESET_DIR, price: Price | None = None) -> Rulesets:
+    """Load every ruleset file in a folder (default: the shipped rulesets), keyed by id; with
+    `price`, a club variant's examples are priced under it (see Rulesets)."""
     return Rulesets({path.stem: load_ruleset(path) for path in sorted(directory.glob("*.yaml"))},
-                    directory)
+                    directory, price)
 
 
 _REGISTRY: Rulesets | None = None

@@ -61,6 +61,14 @@ class Pattern:
     example: Mapping[str, str] | None = None
 
     @property
+    def example_params(self) -> Mapping[str, str] | None:
+        """Its example as a request: with the pattern switched on when it is a house rule."""
+        if self.example is None or not self.optional:
+            return self.example
+        options = [o for o in self.example.get("options", "").split(",") if o]
+        return {**self.example, "options": ",".join(dict.fromkeys([*options, self.id]))}
+
+    @property
     def tick_only(self) -> bool:
         """Scored only from tick boxes: no detector, no event, no package."""
         return self.detect is None and not self.events and not self.requires
@@ -149,6 +157,7 @@ class WorkedExample:
     params: Mapping[str, str]
     total_fan: int | None = None
     payments: Mapping[str, Amount] | None = None
+    before: WorkedExample | None = None   # a club variant's: the family's own, for "was 6 fan"
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +293,9 @@ class Ruleset:
     conflicts: Mapping[str, frozenset[str]] = field(default_factory=dict)  # cannot both count
     never_together: Mapping[str, frozenset[str]] = field(default_factory=dict)  # cannot both be held
     examples: tuple[WorkedExample, ...] = ()
+    # A club variant's pattern examples priced under it and under its family, by pattern id
+    # (a family's own pattern examples are checked by the tests, not priced on its page).
+    pattern_examples: Mapping[str, WorkedExample] = field(default_factory=dict)
     settlement: SettlementRules | None = None
     conditions: Conditions = NO_CONDITIONS   # what cannot happen at this family's table
     rulings: tuple[Ruling, ...] = ()         # the readings its texts cite as "ruling N"

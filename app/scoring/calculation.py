@@ -37,7 +37,7 @@ from app.rules.loader import Rulesets, registry
 from app.rules.model import Amount, Ruleset, exact
 from app.rules.words import way_of
 
-from .budget import charge
+from .budget import charge, opened
 from .payments import Payment, Table, settle
 from .selection import Score, Settings, score, score_fan, score_ticks
 
@@ -463,6 +463,22 @@ class WaitsResult:
     def can_win(self) -> bool:
         """Some wait wins under the rules and dials, either way of winning (ruling 82)."""
         return any(w.can_win for w in self.waits)
+
+
+def price_example(ruleset: Ruleset, params: Mapping[str, str]
+                  ) -> tuple[int | None, Mapping[str, Amount] | None]:
+    """An example hand's fan total and payments under a ruleset (a club variant's examples).
+
+    A variant prices its examples once, when it is first built and kept (loader.Rulesets), so
+    this work is the variant's, not the request's that happened to name it first: it is counted
+    apart, one scoring at a time. A hand the ruleset refuses comes to None, None.
+    """
+    try:
+        with opened("rules", most=1):
+            calc = calculate({**params, "rules": ruleset.id}, {ruleset.id: ruleset})
+    except HandError:
+        return None, None
+    return calc.score.total_fan, MappingProxyType({p.seat: p.amount for p in calc.payments})
 
 
 def calculate_waits(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> WaitsResult:

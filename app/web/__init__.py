@@ -19,6 +19,7 @@ from app.base.i18n import Msg
 from app.base.resources import folder, ruleset_dir
 from app.rules.loader import load_all
 from app.scoring.budget import MAX_SCORINGS, TooMuchWork, close_budget, open_budget
+from app.scoring.calculation import price_example
 from app.web.common.forms import PART_CACHE_SIZE, PartCache, dials_summary
 from app.web.common.links import LinkRequest
 from app.web.common.present import TEMPLATE_URLS
@@ -72,7 +73,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.update(config or {})
     i18n.install(app)   # the page language (lang=), its catalogs, and JSON in that language
-    app.extensions["rulesets"] = load_all(Path(app.config["RULESET_DIR"]))
+    # a club variant's rules page shows its family's examples priced under it
+    app.extensions["rulesets"] = load_all(Path(app.config["RULESET_DIR"]), price=price_example)
     app.extensions["form_parts"] = PartCache(
         lambda: app.jinja_env.get_template("macros.html").module, app.config["FORM_PART_CACHE_SIZE"])
     app.extensions["template_urls"] = PartCache(lambda: None, TEMPLATE_URLS)   # url_for's, kept

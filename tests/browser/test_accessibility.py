@@ -14,11 +14,14 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from app.hands.tiles import TILES
+from app.rules.house import House, PatternChange, encode
 from app.web.table.rounds import EXAMPLE as ROUND_EXAMPLE
 
 pytestmark = pytest.mark.browser
 
 HAND = "123m456m789m234p55s"
+CLUB = encode(House("hong-kong", dials=(("cap", 10),), patterns=(PatternChange("small-three-dragons", fan=6),),
+                    categories=(("flowers", ("Bonus tiles", "", "")),)))
 PAGES = {
     "calculator": "/?rules=hong-kong",
     "result": f"/?rules=hong-kong&hand={HAND}&discarder=N",
@@ -32,6 +35,9 @@ PAGES = {
     "rules": "/rules/",
     "ruleset": "/rules/hong-kong-course",
     "ruleset-sichuan": "/rules/sichuan",
+    "ruleset-club": f"/rules/{CLUB}",
+    "house": "/house",
+    "house-club": f"/house?rules={CLUB}",
     "embed": "/embed?rules=hong-kong-course",
     "embed-result": f"/embed?rules=hong-kong-course&hand={HAND}&by=self-draw&seat=S",
     "card": f"/card?rules=hong-kong&hand={HAND}&by=self-draw&seat=S",

@@ -45,4 +45,50 @@ def test_a_variant_built_on_a_phone_prices_the_same_everywhere_it_is_shared(page
 
     friend.goto(f"/card?{code}&{SEVEN_PAIRS}")
     expect(friend.locator("body")).to_contain_text(f"+{winner}")
+
+    friend.goto(f"/rules/{code}")   # the family's worked examples, priced under the cap of 10
+    expect(friend.locator("#worked-above-cap")).to_contain_text("(was E +32768")
+    assert friend.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     other.close()
+
+
+def test_the_preview_follows_a_fan_value_as_it_is_typed_without_a_page_load(page: Page, console_errors):
+    page.set_viewport_size(PHONE)
+    page.goto("/house")
+    page.evaluate("window.stillThisPage = true")   # gone if the page were loaded again
+    first_link = page.locator("#house-link").input_value()
+    row = page.locator("table.house-preview tr", has_text="Little three dragons")
+    expect(row.locator("td").nth(2)).to_have_text("5 fan, winner +128")
+    page.locator("input[name='fan.small-three-dragons']").fill("6")
+    expect(row.locator("td").nth(2)).to_contain_text("6 fan, winner +256")
+    expect(row).to_have_class("differs")
+    expect(page.locator(".house-changes")).to_contain_text("5 → 6 fan")   # and the link follows
+    assert page.locator("#house-link").input_value() != first_link
+    expect(row.locator("td").nth(1)).to_have_text("5 fan, winner +128")   # the family's own
+
+    fan = page.locator("input[name='fan.all-pongs']")
+    fan.fill("lots")
+    expect(page.locator("#err-fan-all-pongs")).to_contain_text("'lots' is not a whole number of fan")
+    expect(row.locator("td").nth(2)).to_have_text("—")   # no variant while a field is wrong
+    fan.fill("3")
+    expect(page.locator("#err-fan-all-pongs")).to_have_count(0)
+    expect(row.locator("td").nth(2)).to_contain_text("6 fan")
+    assert page.evaluate("window.stillThisPage") is True
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # the preview of a wrong field is answered 400, as the page is, and chromium logs each one
+    refused = [e for e in console_errors if "status of 400" in e and "/house/preview" in e]
+    assert refused
+    console_errors[:] = [e for e in console_errors if e not in refused]
+
+
+def test_without_javascript_the_house_form_is_sent_and_comes_back_priced(browser, live_server):
+    context = browser.new_context(viewport=PHONE, base_url=live_server, java_script_enabled=False)
+    page = context.new_page()
+    page.goto("/house")
+    page.locator("input[name='fan.small-three-dragons']").fill("6")
+    row = page.locator("table.house-preview tr", has_text="Little three dragons")
+    expect(row.locator("td").nth(2)).to_have_text("5 fan, winner +128")   # until the form is sent
+    page.get_by_role("button", name="Make the link").click()
+    expect(row.locator("td").nth(2)).to_contain_text("6 fan, winner +256")
+    assert "rules=hong-kong~1" in page.url
+    context.close()

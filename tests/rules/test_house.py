@@ -25,7 +25,7 @@ from app.rules.house import (
     problems,
 )
 from app.rules.loader import load_all, registry
-from app.scoring.calculation import calculate
+from app.scoring.calculation import calculate, price_example
 from tests.bench.bench_scoring import our_params
 from tests.conftest import load_corpus
 
@@ -79,6 +79,23 @@ def test_differences_name_every_change():
     assert differences(base, base) == ()
 
 
+RENAMED = House("hong-kong", categories=(("flowers", ("Bonus tiles", "花", "花")),),
+                curves=(("full-spicy", ("Doubling", "", "")),))
+
+
+def test_a_variant_renames_the_familys_tables_and_curves():
+    assert decode(encode(RENAMED)) == RENAMED
+    rs, base = registry()[encode(RENAMED)], registry()["hong-kong"]
+    name = next(c.name for c in rs.categories if c.id == "flowers")
+    assert (name.en, name.zh_hant, name.zh_hans) == ("Bonus tiles", "花", "花")
+    assert rs.curves["full-spicy"].name.en == "Doubling"
+    assert rs.curves["full-spicy"].name.zh_hant == base.curves["full-spicy"].name.zh_hant   # kept
+    assert [(d.what, d.after.en) for d in differences(rs, base)] == [("category", "Bonus tiles"),
+                                                                      ("curve-name", "Doubling")]
+    hand = {"hand": "123m456m789m234p55s", "win": "5s", "flowers": "1234"}
+    assert calculate({"rules": rs.id, **hand}).payments == calculate({"rules": "hong-kong", **hand}).payments
+
+
 def test_a_pattern_added_from_a_detector_counts_and_excludes():
     house = House("family", patterns=(PatternChange(
         "all-simples", fan=2, name=("All simples", "斷么", "断幺"), detect="all_simples",
@@ -96,6 +113,8 @@ def test_a_pattern_added_from_a_detector_counts_and_excludes():
     (House("hong-kong", dials=(("cap", 2), ("min", 3))), "cap"),
     (House("hong-kong", dials=(("curve", "nope"),)), "curve"),
     (House("hong-kong", dials=(("payment", "nope"),)), "payment"),
+    (House("hong-kong", categories=(("nope", ("A", "", "")),)), "category.nope"),
+    (House("hong-kong", curves=(("nope", ("A", "", "")),)), "curve.nope"),
     (House("hong-kong", patterns=(PatternChange("brand-new", fan=2, name=("X", "", "")),)), "new.detect"),
     (House("hong-kong", patterns=(PatternChange("brand-new", fan=2, detect="all_pongs",
                                                 name=("X", "", "")),)), "new.category"),
@@ -180,3 +199,31 @@ def test_the_yaml_download_checks_and_prices_every_hand_as_the_link(tmp_path):
         assert outcomes[0] == outcomes[1], entry
         compared += 1
     assert compared == 700
+
+
+def test_a_variant_carries_its_familys_worked_examples_priced_under_it():
+    rulesets = load_all(price=price_example)
+    base = rulesets["hong-kong"]
+    variant = rulesets.house(encode(House("hong-kong", patterns=(PatternChange("small-three-dragons", fan=6),))))
+    assert [ex.id for ex in variant.examples] == [ex.id for ex in base.examples]
+    for ex in variant.examples:
+        scored = calculate({**ex.params, "rules": variant.id}, rulesets)
+        assert ex.total_fan == scored.score.total_fan
+        assert dict(ex.payments) == {p.seat: p.amount for p in scored.payments}
+        assert ex.before is base.examples[[b.id for b in base.examples].index(ex.id)]
+    changed = {ex.id: (ex.before.total_fan, ex.total_fan) for ex in variant.examples
+               if ex.total_fan != ex.before.total_fan}
+    assert changed == {"little-three-dragons": (5, 6)}   # the one worked hand holding it
+
+
+def test_a_variants_pattern_examples_are_priced_under_it_and_under_the_family():
+    rulesets = load_all(price=price_example)
+    variant = rulesets.house(encode(House("hong-kong", patterns=(
+        PatternChange("small-three-dragons", fan=6), PatternChange("seven-pairs", on=True)))))
+    example = variant.pattern_examples["small-three-dragons"]
+    assert example.before.total_fan + 1 == example.total_fan == calculate(
+        {**example.params, "rules": variant.id}, rulesets).score.total_fan
+    pairs = variant.pattern_examples["seven-pairs"]   # a house rule in the family, on here
+    assert "options" in pairs.before.params and "options" not in pairs.params
+    assert pairs.total_fan == pairs.before.total_fan
+    assert load_all().house(variant.id).pattern_examples == {}   # unpriced without scoring

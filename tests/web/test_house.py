@@ -159,3 +159,80 @@ def test_the_long_form_is_posted_and_answered_by_the_variants_own_address(client
     assert posted.headers["Location"] == f"/house?rules={family}&house={house}&lang=zh-Hant"
     refused = client.post("/house", data={**FORM, "cap": "ten"})
     assert refused.status_code == 400 and 'name="cap" value="ten"' in refused.get_data(as_text=True)
+
+
+def _preview_cells(text: str) -> list[str]:
+    table = re.search(r'<div id="house-preview".*?</div>', text, re.S)[0]
+    return re.findall(r"<tr[^>]*>\s*<td>(.*?)</td>", table, re.S)
+
+
+def test_the_live_preview_is_the_pages_own_preview_of_the_posted_form(client):
+    form = {**FORM, "fan.small-three-dragons": "6"}
+    live = client.post("/house/preview", data=form)
+    assert live.status_code == 200
+    text = live.get_data(as_text=True)
+    assert "<form" not in text and "<html" not in text   # the fragment alone
+    page = client.get("/house", query_string=form).get_data(as_text=True)
+    shown = re.search(r'<div id="house-preview".*?</div>', page, re.S)[0]
+    assert re.search(r'<div id="house-preview".*?</div>', text, re.S)[0] == shown
+    row = re.search(r"<tr class=\"differs\">\s*<td>Little three dragons.*?</tr>", text, re.S)[0]
+    assert "6 fan, winner +256" in row and "5 fan, winner +128" in row
+
+
+def test_the_live_preview_answers_a_wrong_field_with_its_error_and_a_400(client):
+    live = client.post("/house/preview?lang=zh-Hant", data={**FORM, "fan.all-pongs": "lots"})
+    assert live.status_code == 400
+    text = live.get_data(as_text=True)
+    errors = re.search(r'<div id="house-live-errors" hidden>(.*)</div>', text, re.S)[1]
+    assert 'data-errors-for="fan.all-pongs"' in errors and "lots" in errors
+    assert "Your rules" not in text   # in the page's language
+    assert "is not a whole number of fan" not in errors
+
+
+def test_the_variants_rules_page_shows_the_worked_examples_with_their_new_totals(client):
+    code = _code(client, {**FORM, "fan.small-three-dragons": "6"})
+    page = client.get(f"/rules/{code}").get_data(as_text=True)
+    changed = re.search(r'<li id="worked-little-three-dragons" class="changed">.*?</li>', page, re.S)[0]
+    assert ": 6 fan" in changed and "(was 5 fan)" in changed and "E +256" in changed
+    same = re.search(r'<li id="worked-half-flush">.*?</li>', page, re.S)[0]
+    assert ": 3 fan" in same and "was" not in same
+    capped = re.search(r'<li id="worked-above-cap" class="changed">.*?</li>', page, re.S)[0]
+    assert "(was E +32768" in capped   # the club's cap of 10 pays less; the fan stays 15
+    assert "(was 5)" in re.search(r'<tr id="small-three-dragons".*?</tr>', page, re.S)[0]
+    assert "/practice?rules=" + code in page   # the quiz of the worked hands, under the variant
+
+
+@pytest.mark.parametrize("fragment, hand", [("worked-little-three-dragons", "666z77z123m456p"),
+                                            ("small-three-dragons", "666z77z123m456p")])
+def test_the_oembed_of_a_variants_rules_page_example_frames_its_card(client, fragment, hand):
+    code = _code(client)
+    for written in (code, code.replace("~", "%7E")):
+        answer = client.get("/oembed", query_string={"url": f"http://localhost/rules/{written}#{fragment}"})
+        assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
+        src = re.search(r'src="([^"]+)"', answer.json["html"])[1].replace("&amp;", "&")
+        assert src.startswith("http://localhost/card?") and f"rules={code}" in src.replace("%7E", "~")
+        assert f"hand={hand}" in src
+    assert client.get("/oembed", query_string={"url": "http://localhost/rules/hong-kong~1AAAA#worked-x"}
+                      ).status_code == 404
+
+
+def test_the_form_renames_a_table_of_patterns_and_the_curve(client):
+    form = {**FORM, "category.flowers.en": "Bonus tiles", "curve.full-spicy.zh_hant": "加倍"}
+    page = client.get("/house", query_string=form).get_data(as_text=True)
+    assert "the table Flowers and seasons" in page and "is called Bonus tiles" in page
+    code = _code(client, form)
+    rules = client.get(f"/rules/{code}").get_data(as_text=True)
+    assert re.search(r"<caption>Bonus tiles\b", rules)
+    chinese = client.get(f"/rules/{code}", query_string={"lang": "zh-Hant"}).get_data(as_text=True)
+    assert "加倍" in chinese
+    refused = client.get("/house", query_string={**form, "cap": "ten"}).get_data(as_text=True)
+    assert 'name="category.flowers.en" value="Bonus tiles"' in refused   # kept as typed
+
+
+def test_a_code_renaming_a_table_the_family_lacks_is_refused_at_the_top_of_the_page(client):
+    code = encode(House("hong-kong", categories=(("nope", ("A", "", "")),)))
+    page = client.get("/house", query_string={"rules": code})
+    assert page.status_code == 400
+    top = re.search(r'<div class="field-errors" data-errors-for="" role="alert">(.*?)</div>',
+                    page.get_data(as_text=True), re.S)[1]
+    assert "unknown table of patterns" in top and "nope" in top

@@ -44,9 +44,25 @@ def _families() -> Mapping[str, Ruleset]:
 @bp.route("/house", methods=["GET", "POST"])
 def house():
     """The form (GET), or its changes (POST: the form of every pattern is too long for an
-    address), answered by a redirect to the variant's own GET address, `/house?rules=…`."""
+    address), answered by a redirect to the variant's own GET address, `/house?rules=…&house=…`."""
+    page = house_page(request.form if request.method == "POST" else request.args)
+    if page["code"] and request.method == "POST":
+        return redirect(with_lang(f"/house?{link_query(page['code'])}"), 303)
+    return render_template("house.html", **page), 400 if page["errors"] else 200
+
+
+@bp.post("/house/preview")
+def house_preview():
+    """The preview and the field errors of the form as it is typed (posted by static/house.js),
+    rendered by the same code and template as the whole page; 400 while a field is wrong."""
+    page = house_page(request.form)
+    return render_template("house_preview.html", live=True, **page), 400 if page["errors"] else 200
+
+
+def house_page(args: Mapping[str, str]) -> dict:
+    """What the /house page shows for a form or a `rules=` code: the values, the errors beside
+    their fields, the variant and its link, and the preview of the family's worked hands."""
     families = _families()
-    args = request.form if request.method == "POST" else request.args
     errors: dict[str, list[str]] = {}
     given = args.get("rules", "").strip()
     start: House | None = None
@@ -70,6 +86,8 @@ def house():
     for name, message in problems(made, base):
         if name not in errors:   # a field already refused as typed is not judged again
             errors.setdefault(name, []).append(message)
+    for name in [n for n in errors if n not in _slots(base)]:   # a code's own, no field of it
+        errors.setdefault("", []).extend(errors.pop(name))
     variant = code = None
     if not errors:
         code = encode(made)
@@ -78,19 +96,15 @@ def house():
         except HouseError as err:
             errors.setdefault("", []).append(err.message)
             code = None
-    if code and request.method == "POST":
-        return redirect(with_lang(f"/house?{link_query(code)}"), 303)
-    status = 400 if errors else 200
     values = form_values(made, base)
     if args.get("edit") == "1":   # what was typed comes back as typed, wrong or not
         values.update({k: v[:MAX_FIELD] for k, v in args.items() if k in values or k.startswith("new.")})
         values.update({f"on.{p.id}": args.get(f"on.{p.id}", "") for p in base.patterns})
-    return render_template(
-        "house.html", base=base, families=sorted(families.values(), key=lambda r: r.id),
+    return dict(
+        base=base, families=sorted(families.values(), key=lambda r: r.id),
         values=values, errors=errors, code=code, variant=variant,
         changes=differences(variant, base) if variant else (), preview=preview(base, variant),
-        links=links(code) if code else {}, detectors=known_detectors(),
-        dial_keys=DIAL_KEYS), status
+        links=links(code) if code else {}, detectors=known_detectors(), dial_keys=DIAL_KEYS)
 
 
 @bp.get("/house.yaml")
@@ -105,6 +119,13 @@ def house_yaml():
         return Response(f"rules: {err.message}\n", status=400, mimetype="text/plain")
     return Response(text, mimetype="application/yaml", headers={
         "Content-Disposition": f'attachment; filename="{file_id(house)}.yaml"'})
+
+
+def _slots(base: Ruleset) -> set[str]:
+    """The fields house.html shows errors beside (the rest are shown at the top)."""
+    return ({"", "rules", "base", *DIAL_KEYS, "new.detect", "new.category", "new.fan", "new.name"}
+            | {f"{kind}.{p.id}" for p in base.patterns for kind in ("fan", "excludes")}
+            | {f"category.{c.id}" for c in base.categories} | {f"curve.{c}" for c in base.curves})
 
 
 def house_from_form(args: Mapping[str, str], base: Ruleset) -> tuple[House, list[tuple[str, Msg]]]:
@@ -136,7 +157,7 @@ def house_from_form(args: Mapping[str, str], base: Ruleset) -> tuple[House, list
         excludes = _ids(args.get(f"excludes.{p.id}", ""))
         change = PatternChange(
             p.id, fan if fan is not None and fan != p.fan else None,
-            name if name and name != (p.name.en, p.name.zh_hant, p.name.zh_hans) else None, on,
+            name if name and name != _own(p.name) else None, on,
             excludes=tuple(x for x in excludes if x not in p.replaces))
         if change != PatternChange(p.id):
             changes.append(change)
@@ -147,7 +168,15 @@ def house_from_form(args: Mapping[str, str], base: Ruleset) -> tuple[House, list
                                      args.get("new.category", "").strip() or None,
                                      _ids(args.get("new.excludes", ""))))
     name = _names(args, "name")
-    return House(base.id, name, tuple(sorted(dials)), tuple(changes)), errors
+    categories = tuple((c.id, names) for c in base.categories
+                       if (names := _names(args, f"category.{c.id}")) and names != _own(c.name))
+    curves = tuple((c.id, names) for c in base.curves.values()
+                   if (names := _names(args, f"curve.{c.id}")) and names != _own(c.name))
+    return House(base.id, name, tuple(sorted(dials)), tuple(changes), categories, curves), errors
+
+
+def _own(name) -> tuple[str, str, str]:
+    return (name.en, name.zh_hant, name.zh_hans)
 
 
 def _same_stake(raw: str, base: Ruleset) -> bool:
@@ -190,6 +219,12 @@ def form_values(house: House, base: Ruleset) -> dict[str, str]:
         for k, v in zip(LANG_KEYS, c.name or (p.name.en, p.name.zh_hant, p.name.zh_hans), strict=True):
             values[f"name.{p.id}.{k}"] = v
         values[f"excludes.{p.id}"] = " ".join(c.excludes)
+    for kind, renames, known in (("category", house.categories, base.categories),
+                                 ("curve", house.curves, base.curves.values())):
+        given = dict(renames)
+        for c in known:
+            for k, v in zip(LANG_KEYS, given.get(c.id) or _own(c.name), strict=True):
+                values[f"{kind}.{c.id}.{k}"] = v
     for c in house.patterns:
         if c.id not in base.by_id:
             values.update({"new.id": c.id, "new.fan": "" if c.fan is None else str(c.fan),

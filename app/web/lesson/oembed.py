@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from typing import NamedTuple
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import unquote, urlencode, urlsplit
 
 from flask import Blueprint, abort, current_app, jsonify, request
 from flask_babel import force_locale
@@ -61,7 +61,7 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
                      Msg("What would you discard?"), 900)
     if path == "/round" and args.get("round"):
         return Frame("/round", urlencode({**args, "embed": "1"}), Msg("Mahjong round ledger"), 900)
-    rules = re.fullmatch(r"/rules/([a-z0-9-]+)", path)
+    rules = re.fullmatch(r"/rules/([a-z0-9-]+(?:~[A-Za-z0-9_-]+)?)", unquote(path))   # a club's too
     found = rulesets.get(joined(rules[1], args.get("house", ""))) if rules else None
     if found is not None:
         return _rules_example(found, parts.fragment)
@@ -76,10 +76,8 @@ def _rules_example(ruleset, fragment: str) -> Frame | None:
         if fragment.startswith("worked-") and example.id == worked:
             params = {"rules": ruleset.id, **example.params}
     pattern = ruleset.by_id.get(fragment)
-    if params is None and pattern is not None and pattern.example:
-        params = {"rules": ruleset.id, **pattern.example}
-        if pattern.optional:
-            params["options"] = ",".join(filter(None, [params.get("options", ""), pattern.id]))
+    if params is None and pattern is not None and pattern.example_params:
+        params = {"rules": ruleset.id, **pattern.example_params}
     if params is None:
         return None
     link = permalink(params, "")

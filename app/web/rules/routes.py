@@ -29,10 +29,8 @@ def ruleset(rid: str):
         abort(404)
     example_links = {}
     for p in rs.patterns:
-        if p.example:
-            params = {"rules": rs.id, **p.example}
-            if p.optional:
-                params["options"] = ",".join(filter(None, [params.get("options", ""), p.id]))
+        if p.example_params:
+            params = {"rules": rs.id, **p.example_params}
             example_links[p.id] = with_lang(permalink(params, "/ticks" if "ticks" in params else "/"))
     worked = [(ex, with_lang(permalink({"rules": rs.id, **ex.params}, "/ticks" if "ticks" in ex.params else "/")),
                _tiles(ex.params.get("hand", "")), with_lang(permalink({"rules": rs.id, **ex.params}, "/card")))
