@@ -46,7 +46,8 @@ def test_a_variant_built_on_a_phone_prices_the_same_everywhere_it_is_shared(page
     friend.goto(f"/card?{code}&{SEVEN_PAIRS}")
     expect(friend.locator("body")).to_contain_text(f"+{winner}")
 
-    friend.goto(f"/rules/{code}")   # the family's worked examples, priced under the cap of 10
+    family, house = re.fullmatch(r"rules=([^&]+)&house=([^&]+)", code).groups()
+    friend.goto(f"/rules/{family}?house={house}")   # the family's worked examples, priced under the cap of 10
     expect(friend.locator("#worked-above-cap")).to_contain_text("(was E +32768")
     assert friend.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     other.close()
@@ -90,5 +91,5 @@ def test_without_javascript_the_house_form_is_sent_and_comes_back_priced(browser
     expect(row.locator("td").nth(2)).to_have_text("5 fan, winner +128")   # until the form is sent
     page.get_by_role("button", name="Make the link").click()
     expect(row.locator("td").nth(2)).to_contain_text("6 fan, winner +256")
-    assert "rules=hong-kong~1" in page.url
+    assert "rules=hong-kong&house=1" in page.url
     context.close()
