@@ -52,12 +52,20 @@
           var left = document.querySelectorAll("#hand-tiles button[name=remove]");
           target = left.length ? left[left.length - 1] : document.getElementById("add-" + removedCode);
         }
-        var said = document.querySelector(".errors, .result");
+        // What the tap brought is brought into view: the result, or a mistake (the page says
+        // one at its top: a 15th tile, a 5th copy, a hand that cannot win). A hand still being
+        // built stays where it is, so the palette does not move under the thumb (its count
+        // waits beside the typed field).
+        var said = document.querySelector(".result") ||
+          (document.querySelector(".error-summary") && document.querySelector(".errors"));
         if (said) {
           said.scrollIntoView({ block: "start" });
         }
         rove();
-        if (target) { target.focus({ preventScroll: !!said }); }
+        if (target) {   // the keyboard stays where it was; the page scrolls only if it must
+          target.focus({ preventScroll: true });
+          if (!said) { target.scrollIntoView({ block: "nearest" }); }
+        }
       })
       .catch(function () { window.location.assign(url); });
   };
