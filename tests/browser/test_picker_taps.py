@@ -322,6 +322,59 @@ def test_the_palette_is_one_tab_stop_with_arrow_keys_inside(page: Page):
     expect(page.locator("#add-1m")).to_be_focused()
 
 
+def test_the_meld_kinds_are_one_tab_stop_with_arrow_keys_inside(page: Page):
+    page.goto("/?rules=hong-kong&hand=1m")
+    kinds = page.locator(".two-tap button.kind")
+    expect(kinds).to_have_count(5)
+    assert page.locator(".two-tap button.kind[tabindex='0']").count() == 1   # one stop
+    page.locator("#hand-tiles button").last.focus()        # the stop before the kinds
+    page.keyboard.press("Tab")
+    assert _active(page) == "kind-pong"
+    page.keyboard.press("ArrowRight")
+    assert _active(page) == "kind-chow"
+    page.keyboard.press("ArrowDown")                       # the kinds are one line, wherever it wraps
+    assert _active(page) == "kind-kong"
+    page.keyboard.press("End")
+    assert _active(page) == "kind-akong"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Home")
+    assert _active(page) == "kind-pong"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Tab")                             # Tab leaves the row for the palette
+    assert page.evaluate("!!document.activeElement.closest('.palette')")
+    page.keyboard.press("Shift+Tab")                       # and comes back to the kind it left
+    assert _active(page) == "kind-chow"
+    page.keyboard.press("Enter")                           # chosen in place, the keyboard stays on it
+    expect(page.locator("#kind-chow")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#kind-chow")).to_be_focused()
+    assert page.locator(".two-tap button.kind[tabindex='0']").count() == 1
+
+
+def test_a_row_of_meld_kinds_passes_over_the_kinds_the_tiles_cannot_make(page: Page):
+    page.goto("/?rules=hong-kong&hand=5m&melds=111m,222m,333m")   # room for one more meld
+    page.goto("/?rules=hong-kong&hand=55s&melds=111m,222m,333m,444m")   # and here for none
+    expect(page.locator(".two-tap button.kind:disabled")).to_have_count(5)
+    expect(page.locator(".two-tap")).to_contain_text("no room for another meld")
+    assert page.locator(".two-tap button.kind[tabindex='0']").count() == 0   # no stop at all
+
+
+@pytest.mark.parametrize("group, first, second", [("How the hand was won", "On a discard", "Self-draw"),
+                                                  ("Winner's seat", "East", "South"),
+                                                  ("Discarder", "the next seat", "East")])
+def test_each_one_tap_choice_is_one_tab_stop_with_arrow_keys_inside(page: Page, group, first, second):
+    page.set_viewport_size(PHONE)
+    page.goto("/?rules=hong-kong")
+    choices = page.get_by_role("radiogroup", name=group)
+    choices.get_by_label(first, exact=False).focus()
+    page.keyboard.press("ArrowRight")                      # the arrow moves and chooses
+    expect(choices.get_by_label(second, exact=False)).to_be_focused()
+    expect(choices.get_by_label(second, exact=False)).to_be_checked()
+    page.keyboard.press("Tab")                             # Tab leaves the row at once
+    assert not page.evaluate("id => !!document.activeElement.closest('#' + id)", choices.get_attribute("id"))
+    page.keyboard.press("Shift+Tab")                       # and comes back to the choice made
+    expect(choices.get_by_label(second, exact=False)).to_be_focused()
+
+
 def test_typed_notation_is_drawn_as_it_is_typed_and_a_mistake_said_at_once(page: Page):
     page.goto("/?rules=hong-kong&lang=zh-Hant")
     field = page.locator("#hand")
