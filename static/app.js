@@ -52,12 +52,20 @@
           var left = document.querySelectorAll("#hand-tiles button[name=remove]");
           target = left.length ? left[left.length - 1] : document.getElementById("add-" + removedCode);
         }
-        var said = document.querySelector(".errors, .result");
+        // What the tap brought is brought into view: the result, or a mistake (the page says
+        // one at its top: a 15th tile, a 5th copy, a hand that cannot win). A hand still being
+        // built stays where it is, so the palette does not move under the thumb (its count
+        // waits beside the typed field).
+        var said = document.querySelector(".result") ||
+          (document.querySelector(".error-summary") && document.querySelector(".errors"));
         if (said) {
           said.scrollIntoView({ block: "start" });
         }
         rove();
-        if (target) { target.focus({ preventScroll: !!said }); }
+        if (target) {   // the keyboard stays where it was; the page scrolls only if it must
+          target.focus({ preventScroll: true });
+          if (!said) { target.scrollIntoView({ block: "nearest" }); }
+        }
       })
       .catch(function () { window.location.assign(url); });
   };
@@ -125,27 +133,39 @@
     }
   });
 
-  // The palette as one stop in the tab order (a roving tabindex): the arrow keys move between
-  // its tiles (up and down to the nearest tile of the row above or below), Home and End to the
-  // first and last; Tab leaves it. Without this file every tile is a stop of its own.
-  var tilesOf = function (grid) {
-    return Array.prototype.filter.call(grid.querySelectorAll("button.tile-button"),
+  // The palette, and the row of meld kinds, each one stop in the tab order (a roving tabindex):
+  // the arrow keys move between its buttons (in the palette up and down go to the nearest tile
+  // of the row above or below), Home and End to the first and last; Tab leaves it. Disabled
+  // buttons are passed over. Without this file every button is a stop of its own.
+  var ROVING = [[".palette", "button.tile-button"], [".two-tap .kinds", "button.kind"]];
+  var groupOf = function (element) {   // [the group, its buttons' selector], or null
+    for (var i = 0; i < ROVING.length; i++) {
+      var group = element.closest && element.closest(ROVING[i][0]);
+      if (group && element.matches(ROVING[i][1])) { return [group, ROVING[i][1]]; }
+    }
+    return null;
+  };
+  var tilesOf = function (grid, selector) {
+    return Array.prototype.filter.call(grid.querySelectorAll(selector || "button.tile-button"),
                                        function (b) { return !b.disabled; });
   };
   var rove = function () {
-    document.querySelectorAll(".palette").forEach(function (grid) {
-      var tiles = tilesOf(grid);
-      var current = tiles.filter(function (b) { return b === document.activeElement; })[0] ||
-        tiles.filter(function (b) { return b.getAttribute("tabindex") === "0"; })[0] || tiles[0];
-      grid.querySelectorAll("button.tile-button").forEach(function (b) {
-        b.setAttribute("tabindex", b === current ? "0" : "-1");
+    ROVING.forEach(function (kind) {
+      document.querySelectorAll(kind[0]).forEach(function (grid) {
+        var tiles = tilesOf(grid, kind[1]);
+        var current = tiles.filter(function (b) { return b === document.activeElement; })[0] ||
+          tiles.filter(function (b) { return b.getAttribute("aria-pressed") === "true"; })[0] ||
+          tiles.filter(function (b) { return b.getAttribute("tabindex") === "0"; })[0] || tiles[0];
+        grid.querySelectorAll(kind[1]).forEach(function (b) {
+          b.setAttribute("tabindex", b === current ? "0" : "-1");
+        });
       });
     });
   };
   document.addEventListener("focusin", function (event) {
-    var grid = event.target.closest && event.target.closest(".palette");
-    if (!grid || !event.target.matches("button.tile-button")) { return; }
-    grid.querySelectorAll("button.tile-button").forEach(function (b) {
+    var found = groupOf(event.target);
+    if (!found) { return; }
+    found[0].querySelectorAll(found[1]).forEach(function (b) {
       b.setAttribute("tabindex", b === event.target ? "0" : "-1");
     });
   });
@@ -167,15 +187,17 @@
     });
   };
   document.addEventListener("keydown", function (event) {
-    var grid = event.target.closest && event.target.closest(".palette");
-    if (!grid || !event.target.matches("button.tile-button") || event.altKey || event.ctrlKey ||
-        event.metaKey) { return; }
-    var tiles = tilesOf(grid);
+    var found = groupOf(event.target);
+    if (!found || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var tiles = tilesOf(found[0], found[1]);
     var at = tiles.indexOf(event.target);
+    var line = found[1] === "button.kind";   // the kinds: one line, wherever it wraps
     var next = null;
-    if (event.key === "ArrowRight") { next = tiles[Math.min(at + 1, tiles.length - 1)]; }
-    else if (event.key === "ArrowLeft") { next = tiles[Math.max(at - 1, 0)]; }
-    else if (event.key === "Home") { next = tiles[0]; }
+    if (event.key === "ArrowRight" || (line && event.key === "ArrowDown")) {
+      next = tiles[Math.min(at + 1, tiles.length - 1)];
+    } else if (event.key === "ArrowLeft" || (line && event.key === "ArrowUp")) {
+      next = tiles[Math.max(at - 1, 0)];
+    } else if (event.key === "Home") { next = tiles[0]; }
     else if (event.key === "End") { next = tiles[tiles.length - 1]; }
     else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       next = nearestInRow(tiles, event.target, event.key === "ArrowDown") || event.target;

@@ -3,7 +3,8 @@ place (no page load until the result, which appears in place and in view), the a
 and the page keeps its language on every tap."""
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlsplit
+from dataclasses import dataclass
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -37,21 +38,135 @@ def _open_on_a_phone(page: Page, address: str) -> list:
     return _count_loads(page)
 
 
-def test_hand_a_at_390px_scores_in_place_without_a_page_load(page: Page):
-    loads = _open_on_a_phone(page, "/?rules=hong-kong")
-    page.get_by_role("radiogroup", name="How the hand was won").get_by_label("Self-draw", exact=False).check()
-    page.get_by_role("radiogroup", name="Winner's seat").get_by_label("South", exact=False).check()
-    for n, code in enumerate(["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "2p", "3p", "4p",
-                              "5s", "5s"], 1):
-        _tap_tile(page, code, n)
-    heading = page.locator("#result-heading")
-    expect(heading).to_contain_text("4 fan")
-    assert loads == []                                   # no navigation, not even the last tap
+# --- the five hands of issue 26, tapped at 390 px --------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TappedHand:
+    """A reference hand as a player taps it, and the same hand typed as a permalink."""
+
+    rules: str
+    choices: tuple[tuple[str, str], ...]        # one-tap buttons: (group, label)
+    melds: tuple[tuple[str, str], ...]          # two taps each: (kind, its one tile)
+    concealed: tuple[str, ...]                  # the tiles tapped in, the winning tile last
+    typed: tuple[tuple[str, str], ...]          # the permalink's query, as a typed hand
+    selects: tuple[tuple[str, str], ...] = ()   # (field, value), a dropdown (two taps)
+    flowers: tuple[str, ...] = ()
+
+
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(text[i:i + 2] for i in range(0, len(text), 2))
+
+
+FIVE_HANDS = {
+    "a": TappedHand("hong-kong", (("How the hand was won", "Self-draw"), ("Winner's seat", "South")),
+                    (), _split("1m2m3m4m5m6m7m8m9m2p3p4p5s5s"),
+                    (("hand", "123m456m789m234p55s"), ("by", "self-draw"), ("seat", "S"))),
+    "b": TappedHand("hong-kong", (("Discarder", "North"),), (("pong", "7z"), ("pong", "1z"), ("chow", "1p")),
+                    _split("4s5s6s9m9m"),
+                    (("hand", "456s99m"), ("melds", "777z,111z,123p"), ("discarder", "N"))),
+    "c": TappedHand("sichuan", (("How the hand was won", "Self-draw"),), (),
+                    _split("1m1m2m2m3m3m4m4m5m5m6m6m7m7m"),
+                    (("hand", "11223344556677m"), ("by", "self-draw"), ("missing", "p")),
+                    selects=(("missing", "p"),)),
+    "d": TappedHand("sichuan", (("Discarder", "West"),), (("ckong", "9p"),),
+                    _split("1m2m3m4m5m6m7m8m5p5p9m"),
+                    (("hand", "123m456m78m55p9m"), ("melds", "ckong:9999p"), ("discarder", "W"),
+                     ("missing", "s")),
+                    selects=(("missing", "s"),)),
+    "e": TappedHand("family", (("How the hand was won", "Self-draw"),), (),
+                    _split("1m2m3m4m5m6m7m8m9m1z1z1z5p5p"),
+                    (("hand", "123m456m789m111z55p"), ("flowers", "1"), ("flowers", "2"),
+                     ("by", "self-draw")),
+                    flowers=("1", "2")),
+}
+JUMP_PX = 1.0   # how far the palette may move on the screen after a tap, before the result
+
+
+def _watch_navigation(page: Page) -> list[str]:
+    """Every document the main frame asks for from now on: a page load, not a pushState
+    (Playwright's 'framenavigated' also fires for pushState, so it cannot tell them apart)."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url)
+            if r.is_navigation_request() and r.frame == page.main_frame else None)
+    return asked
+
+
+def _palette_top(page: Page) -> float:
+    """Where the palette is on the screen (the page's scrolling included)."""
+    return page.evaluate("document.querySelector('.palette').getBoundingClientRect().top")
+
+
+def _held(page: Page) -> int:
+    return page.locator("#hand-tiles button[name=remove]").count() + page.locator(".picker .meld").count()
+
+
+def _outcome(page: Page) -> tuple[str, str, str]:
+    """The result's heading, the winner's amount and what was assumed, as the page says them."""
+    return (page.locator("#result-heading").inner_text(),
+            page.locator("table.payments tr.role-winner td.num").inner_text(),
+            page.locator("div.assumed").inner_text() if page.locator("div.assumed").count() else "")
+
+
+@pytest.mark.parametrize("name", sorted(FIVE_HANDS))
+def test_each_reference_hand_tapped_at_390px_scores_in_place_as_its_permalink_does(page: Page, api, name):
+    hand = FIVE_HANDS[name]
+    loads = _open_on_a_phone(page, f"/?rules={hand.rules}")
+    asked = _watch_navigation(page)
+    jumps: list[float] = []
+
+    def tap(locator, done) -> None:
+        locator.scroll_into_view_if_needed()                 # Playwright's own scrolling first
+        before = _palette_top(page)
+        locator.click()
+        done()
+        if page.locator(".result").count() == 0:   # the waits (13 tiles) and the score come into view
+            jumps.append(abs(_palette_top(page) - before))
+
+    for group, label in hand.choices:
+        tap(page.get_by_role("radiogroup", name=group).get_by_label(label, exact=False),
+            lambda: None)
+    for field, value in hand.selects:
+        page.locator(f"select[name={field}]").select_option(value)
+    for flower in hand.flowers:
+        tap(page.locator(f"input[name=flowers][value='{flower}']"), lambda: None)
+    for kind, code in hand.melds:
+        pressed = page.locator(f"button[name=start][value={kind}]")
+        tap(pressed, lambda kind=pressed: expect(kind).to_have_attribute("aria-pressed", "true"))
+        melds = page.locator(".picker .meld").count()
+        tap(page.locator(f"#add-{code}"),
+            lambda n=melds + 1: expect(page.locator(".picker .meld")).to_have_count(n))
+    for n, code in enumerate(hand.concealed, 1):
+        tap(page.locator(f"#add-{code}"),
+            lambda n=n: expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(n))
+    expect(page.locator("#result-heading")).to_be_visible()
+    tapped = _outcome(page)
+    assert loads == [] and asked == []                       # no page load, not even the last tap
     assert page.evaluate("window.__sameDocument") is True
-    assert _in_view(page, "#result-heading")                     # the result landed in view
-    query = parse_qs(urlsplit(page.url).query)           # the address followed the taps
-    assert query["hand"] == ["123456789m234p55s"] and query["seat"] == ["S"]
-    assert query["by"] == ["self-draw"]
+    assert _in_view(page, "#result-heading")                 # the result landed in view
+    assert max(jumps) <= JUMP_PX, [(n, round(j)) for n, j in enumerate(jumps) if j]   # nothing moved under the thumb
+    assert _held(page) == len(hand.concealed) + len(hand.melds)
+
+    query = dict(hand.typed)
+    answer = api("/api/score", rules=hand.rules, **{k: ",".join(v for f, v in hand.typed if f == k)
+                                                    for k in query})
+    assert answer["valid"], answer
+    winner = next(p["amount"] for p in answer["payments"] if p["role"] == "winner")
+    assert tapped[0].startswith(f"{answer['total_fan']} fan")
+    assert int(tapped[1].replace(",", "")) == winner
+    typed = page.context.new_page()                          # the same hand as a typed permalink
+    typed.goto(f"/?rules={hand.rules}&" + urlencode(hand.typed))
+    assert _outcome(typed) == tapped                         # the same fan, amount and assumptions
+    typed.close()
+
+
+def test_a_chow_is_offered_only_from_tiles_that_start_a_run(page: Page):
+    page.set_viewport_size(PHONE)
+    page.goto("/?rules=hong-kong")
+    page.locator("button[name=start][value=chow]").click()
+    expect(page.locator("#add-1p")).to_be_enabled()
+    expect(page.locator("#add-8p")).to_be_disabled()           # no chow from an 8
+    expect(page.locator("#add-1z")).to_be_disabled()           # nor of honours
 
 
 def test_a_pong_made_and_a_tile_removed_in_place(page: Page):
@@ -103,27 +218,6 @@ def _two_tap_meld(page: Page, kind: str, code: str, melds: int) -> None:
     expect(page.locator(".meld")).to_have_count(melds)
 
 
-def test_hand_b_with_two_tap_melds_at_390px_without_a_page_load(page: Page):
-    loads = _open_on_a_phone(page, "/?rules=hong-kong")
-    page.get_by_role("radiogroup", name="Discarder").get_by_label("North", exact=False).check()
-    _two_tap_meld(page, "pong", "7z", 1)
-    _two_tap_meld(page, "pong", "1z", 2)
-    page.locator("button[name=start][value=chow]").click()
-    expect(page.locator("#add-8p")).to_be_disabled()           # no chow from an 8
-    expect(page.locator("#add-1z")).to_be_disabled()           # nor of honours
-    page.locator("#add-1p").click()
-    expect(page.locator(".meld")).to_have_count(3)
-    for n, code in enumerate(["4s", "5s", "6s", "9m", "9m"], 1):
-        _tap_tile(page, code, n)
-    expect(page.locator("#result-heading")).to_contain_text("4 fan")
-    assert loads == []
-    assert page.evaluate("window.__sameDocument") is True
-    assert _in_view(page, "#result-heading")
-    query = parse_qs(urlsplit(page.url).query)
-    assert query["melds"] == ["777z,111z,123p"] and query["hand"] == ["456s99m"]
-    assert query["discarder"] == ["N"]
-
-
 def test_back_steps_back_one_tile_and_undo_takes_back_the_last_tile_in_place(page: Page):
     page.set_viewport_size(PHONE)
     page.goto("/?rules=hong-kong&lang=zh-Hant")
@@ -144,7 +238,7 @@ def test_back_steps_back_one_tile_and_undo_takes_back_the_last_tile_in_place(pag
     query = parse_qs(urlsplit(page.url).query)
     assert query["hand"] == ["1m"] and query["melds"] == ["777z"] and query["lang"] == ["zh-Hant"]
     page.locator("#undo").click()                         # then the tile before it
-    expect(page.locator("#hand-tiles .empty")).to_have_count(1)
+    expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(0)
     page.locator("#undo").click()                         # then the meld
     expect(page.locator(".meld")).to_have_count(0)
     assert "melds" not in parse_qs(urlsplit(page.url).query)
@@ -226,6 +320,59 @@ def test_the_palette_is_one_tab_stop_with_arrow_keys_inside(page: Page):
     page.keyboard.press("Enter")                           # a tile by the keyboard, in place
     expect(page.locator("#hand-tiles button[name=remove]")).to_have_count(2)
     expect(page.locator("#add-1m")).to_be_focused()
+
+
+def test_the_meld_kinds_are_one_tab_stop_with_arrow_keys_inside(page: Page):
+    page.goto("/?rules=hong-kong&hand=1m")
+    kinds = page.locator(".two-tap button.kind")
+    expect(kinds).to_have_count(5)
+    assert page.locator(".two-tap button.kind[tabindex='0']").count() == 1   # one stop
+    page.locator("#hand-tiles button").last.focus()        # the stop before the kinds
+    page.keyboard.press("Tab")
+    assert _active(page) == "kind-pong"
+    page.keyboard.press("ArrowRight")
+    assert _active(page) == "kind-chow"
+    page.keyboard.press("ArrowDown")                       # the kinds are one line, wherever it wraps
+    assert _active(page) == "kind-kong"
+    page.keyboard.press("End")
+    assert _active(page) == "kind-akong"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Home")
+    assert _active(page) == "kind-pong"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Tab")                             # Tab leaves the row for the palette
+    assert page.evaluate("!!document.activeElement.closest('.palette')")
+    page.keyboard.press("Shift+Tab")                       # and comes back to the kind it left
+    assert _active(page) == "kind-chow"
+    page.keyboard.press("Enter")                           # chosen in place, the keyboard stays on it
+    expect(page.locator("#kind-chow")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#kind-chow")).to_be_focused()
+    assert page.locator(".two-tap button.kind[tabindex='0']").count() == 1
+
+
+def test_a_row_of_meld_kinds_passes_over_the_kinds_the_tiles_cannot_make(page: Page):
+    page.goto("/?rules=hong-kong&hand=5m&melds=111m,222m,333m")   # room for one more meld
+    page.goto("/?rules=hong-kong&hand=55s&melds=111m,222m,333m,444m")   # and here for none
+    expect(page.locator(".two-tap button.kind:disabled")).to_have_count(5)
+    expect(page.locator(".two-tap")).to_contain_text("no room for another meld")
+    assert page.locator(".two-tap button.kind[tabindex='0']").count() == 0   # no stop at all
+
+
+@pytest.mark.parametrize("group, first, second", [("How the hand was won", "On a discard", "Self-draw"),
+                                                  ("Winner's seat", "East", "South"),
+                                                  ("Discarder", "the next seat", "East")])
+def test_each_one_tap_choice_is_one_tab_stop_with_arrow_keys_inside(page: Page, group, first, second):
+    page.set_viewport_size(PHONE)
+    page.goto("/?rules=hong-kong")
+    choices = page.get_by_role("radiogroup", name=group)
+    choices.get_by_label(first, exact=False).focus()
+    page.keyboard.press("ArrowRight")                      # the arrow moves and chooses
+    expect(choices.get_by_label(second, exact=False)).to_be_focused()
+    expect(choices.get_by_label(second, exact=False)).to_be_checked()
+    page.keyboard.press("Tab")                             # Tab leaves the row at once
+    assert not page.evaluate("id => !!document.activeElement.closest('#' + id)", choices.get_attribute("id"))
+    page.keyboard.press("Shift+Tab")                       # and comes back to the choice made
+    expect(choices.get_by_label(second, exact=False)).to_be_focused()
 
 
 def test_typed_notation_is_drawn_as_it_is_typed_and_a_mistake_said_at_once(page: Page):

@@ -242,8 +242,9 @@ def test_a_tile_removed_before_a_meld_keeps_undo_on_the_meld(client):
 
 
 def _kinds(page: str) -> list[str]:
+    """The kinds offered: every kind keeps its button (nothing moves), those not offered disabled."""
     row = page.split('class="picked two-tap"', 1)[1].split("</div>", 1)[0]
-    return re.findall(r'name="start" value="([a-z]+)"', row)
+    return re.findall(r'name="start" value="([a-z]+)" [^>]*aria-pressed="[a-z]+">', row)
 
 
 def test_meld_kinds_the_tiles_left_cannot_make_are_not_offered(client):
@@ -286,3 +287,16 @@ def test_the_table_rules_are_folded_under_their_values_and_open_on_an_error(clie
     zh = client.get("/?rules=hong-kong&lang=zh-Hant").get_data(as_text=True)
     zh_summary = zh.split('id="dials"', 1)[1].split("</summary>", 1)[0]
     assert "minimum" not in zh_summary and "3" in zh_summary
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant", "zh-Hans"])
+def test_a_hand_being_picked_raises_no_alarm_until_something_is_wrong(client, lang):
+    short = client.get(f"/?rules=hong-kong&hand=123m&melds=777z&lang={lang}").get_data(as_text=True)
+    assert 'class="error-summary"' not in short            # five tiles short: still being picked
+    assert 'id="hand-error"' in short                       # its count waits beside the field
+    fifth = client.get(f"/?rules=hong-kong&hand=11111m&lang={lang}").get_data(as_text=True)
+    assert 'class="error-summary"' in fifth                 # a fifth copy is a mistake at once
+    unread = client.get(f"/?rules=hong-kong&hand=12x&lang={lang}").get_data(as_text=True)
+    assert 'class="error-summary"' in unread
+    full = client.get(f"/?rules=hong-kong&hand=123m456m789m234p59s&lang={lang}").get_data(as_text=True)
+    assert 'class="error-summary"' in full                  # 14 tiles that cannot win

@@ -72,6 +72,7 @@ def _calculator(embed: bool):
     calc = waits = None
     link = ""
     status = 200
+    building = False
     if action is not None and problem is not None:
         form.attach_errors((problem,))
     elif params.get("hand") or params.get("melds") or params.get("fan"):   # fan: points-only mode
@@ -83,6 +84,7 @@ def _calculator(embed: bool):
                 link = permalink(canonical_params(calc, params))
         except HandError as err:
             loose = form.attach_errors(err.errors)
+            building = _still_building(params, err.errors)
         except TooMuchWork as err:   # the form comes back filled in, the refusal beside the field
             loose = form.attach_errors(err.errors)
             status = 413
@@ -93,7 +95,13 @@ def _calculator(embed: bool):
         ticks_link=_ticks_link(calc, params) if calc and calc.hand is not None else "",
         card_link=card_link(calc, params) if calc else "",
         fan="" if params.get("hand") else params.get("fan", ""), meld_kinds=MELD_KINDS,
-        carried=_carried(params), sheet_add=_sheet_add(calc, params) if calc and not embed else ""), status
+        building=building, carried=_carried(params), sheet_add=_sheet_add(calc, params) if calc and not embed else ""), status
+
+
+def _still_building(params: dict[str, str], errors) -> bool:
+    """A hand short of 13 tiles whose one problem is that it is short: a hand being picked,
+    not a mistake (its count stays beside the field; the page raises no alarm)."""
+    return 0 < tile_count(params) < 13 and len(errors) == 1 and errors[0].field == "hand"
 
 
 def _sorted(rulesets) -> list:

@@ -364,4 +364,5 @@ def picker_state(params: dict[str, str], ruleset=None) -> dict:
             "draft": tiles_of(params.get("draft", "")), "target": params.get("target", "hand"),
             "newmeld": newmeld if ruleset else "",
             "kinds": [(k, KIND_WORDS[k]) for k in kinds_left(params, ruleset)],
+            "all_kinds": [(k, KIND_WORDS[k]) for k in TWO_TAP_KINDS],   # the row keeps its place
             "base": {k: v for k, v in params.items() if k not in PICKER_ACTIONS}}
