@@ -312,15 +312,22 @@ def tile_text(t) -> Text:
     return Text(t.label, t.name_zh, t.name_zh_hans)
 
 
+def family_kinds(ruleset=None) -> tuple[str, ...]:
+    """The meld kinds a family declares: every kind, but a chow only where one may be claimed
+    (Sichuan claims pongs and kongs only)."""
+    if ruleset is None or ruleset.claimed_chows:
+        return TWO_TAP_KINDS
+    return tuple(k for k in TWO_TAP_KINDS if k != "chow")
+
+
 def kinds_left(params: dict[str, str], ruleset=None) -> list[str]:
     """The meld kinds the tiles left can still make: a meld's three places are free in a hand
     of 14, and some tile of the palette makes one (the chosen kind stays while chosen)."""
     count = tile_count(params)
     if count < 0 or count + 3 > 14:
         return [params["newmeld"]] if params.get("newmeld") in TWO_TAP_KINDS else []
-    shown = [k for k in TWO_TAP_KINDS
-             if (k != "chow" or ruleset is None or ruleset.claimed_chows)   # Sichuan: no 吃
-             and any(ruleset is None or ruleset.honours or not t.is_honour for t in allowed_tiles(k, params))]
+    shown = [k for k in family_kinds(ruleset)
+             if any(ruleset is None or ruleset.honours or not t.is_honour for t in allowed_tiles(k, params))]
     chosen = params.get("newmeld")
     return shown + [chosen] if chosen in TWO_TAP_KINDS and chosen not in shown else shown
 
@@ -364,5 +371,5 @@ def picker_state(params: dict[str, str], ruleset=None) -> dict:
             "draft": tiles_of(params.get("draft", "")), "target": params.get("target", "hand"),
             "newmeld": newmeld if ruleset else "",
             "kinds": [(k, KIND_WORDS[k]) for k in kinds_left(params, ruleset)],
-            "all_kinds": [(k, KIND_WORDS[k]) for k in TWO_TAP_KINDS],   # the row keeps its place
+            "all_kinds": [(k, KIND_WORDS[k]) for k in family_kinds(ruleset)],   # the row keeps its place
             "base": {k: v for k, v in params.items() if k not in PICKER_ACTIONS}}
