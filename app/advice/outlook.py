@@ -25,7 +25,7 @@ MAX_SHANTEN tiles from ready are past the bound and keep the current order after
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from app.base.errors import HandError
@@ -163,7 +163,22 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
     order = {c.tile: i for i, c in enumerate(choices)}
     weighed.sort(key=lambda o: (o.chances is None, -round(o.value, 9), -round(o.win, 12),
                                 order[o.tile]))
-    return OutlookResult(draws, tuple(weighed), "", search.states, search.scorings)
+    return OutlookResult(draws, _compared(weighed, choices[0]), "", search.states,
+                         search.scorings)
+
+
+def _compared(weighed: list[DiscardOutlook], usual: DiscardChoice) -> tuple[DiscardOutlook, ...]:
+    """Say why the best discard by value is not the usual order's first, when it is not."""
+    best = weighed[0]
+    if best.chances is None or best.tile == usual.tile:
+        return tuple(weighed)
+    first = next(o for o in weighed if o.tile == usual.tile)
+    if first.chances is None:
+        return tuple(weighed)
+    said = Msg("worth more than {tile}, the usual first choice: expected {value} against"
+               " {other}", tile=usual.tile.code, value=_amount(best.value),
+               other=_amount(first.value))
+    return tuple(replace(o, reasons=o.reasons + (said,)) if o is best else o for o in weighed)
 
 
 def _weigh_one(choice: DiscardChoice, search: Search, result: DiscardResult) -> DiscardOutlook:

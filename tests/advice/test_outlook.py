@@ -233,3 +233,16 @@ def test_a_number_of_draws_out_of_range_is_refused_on_its_field(raw):
     with pytest.raises(HandError) as err:
         read_draws({"draws": raw})
     assert err.value.errors[0].field == "draws"
+
+
+@pytest.mark.parametrize("minimum", ["", "5"])
+def test_a_slower_flush_can_be_worth_more_than_the_quick_discard(minimum):
+    params = {"rules": "hong-kong", "hand": "123333667p57s667z", "min": minimum}
+    result = calculate_discards(params, RULESETS)
+    found = outlook(result, 12, RULESETS)
+    quick = next(o for o in found.choices if o.tile == result.choices[0].tile)
+    best = found.choices[0]
+    assert result.choices[0].tile.code == "7z" and best.tile.code == "5s"
+    assert best.choice.option.shanten > quick.choice.option.shanten
+    assert best.value > 3 * quick.value and best.value > 0
+    assert any("worth more than 7z, the usual first choice" in r for r in best.reasons)
