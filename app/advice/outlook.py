@@ -43,8 +43,9 @@ from .discard import NOT_PRICED, DiscardChoice, DiscardResult, suit_name
 DEFAULT_DRAWS = 18      # a player's draws from the first turn, about 70 wall tiles over four
 MAX_DRAWS = 30
 MAX_SHANTEN = 2         # tiles from ready after the discard that the recurrence weighs
-MAX_STATES = 12_000     # hand states one request may weigh (its work budget)
-MAX_SCORINGS = 3_000    # distinct winning hands one request may price
+MAX_STATES = 5_000      # hand states one request may weigh (its work budget; the most seen
+#                         in 80 dealt and built hands: 1,178)
+MAX_SCORINGS = 2_000    # distinct winning hands one request may price (the most seen: 821)
 OUTLOOK_MODEL = Msg("one player draws alone and wins only by self-draw; each draw's chance is"
                     " the copies neither seen nor in the hand (a discard never returns); a drawn"
                     " tile is kept only when it brings the hand closer to ready; a win counts"
