@@ -24,7 +24,7 @@ from .tiles import NUM_KINDS, SUIT_OFFSET, TERMINALS_AND_HONOURS, TILES, Tile, p
 
 __all__ = ["clear_tables", "FormShanten", "Improvement", "DiscardOption", "Table", "counts_of", "standard_shanten",
            "seven_pairs_shanten", "thirteen_orphans_shanten", "shanten", "form_shanten",
-           "improving_tiles", "discard_options", "parse_tiles"]
+           "improving_tiles", "discard_options", "discard_shanten", "complete", "parse_tiles"]
 
 NEG = -64          # "this cannot be made": far below any real value, safe to add to
 _ZERO5 = (0, 0, 0, 0, 0)
@@ -119,6 +119,7 @@ _TABLE_LIMIT = 200_000   # entries; odd input (every request new) would otherwis
 
 def clear_tables() -> None:
     """Forget every suit seen so far (for benchmarks that time a cold start)."""
+    _WHOLE.clear()
     for cache in (_SUIT_TABLES, _HONOUR_TABLES, _PLAIN_SUIT_TABLES, _PLAIN_HONOUR_TABLES, _IDS,
                   _BY_ID, _SUIT_IDS, _HONOUR_IDS, _EXACT_SUIT_IDS, _EXACT_HONOUR_IDS, _JOINS,
                   _TOPS):
@@ -552,6 +553,141 @@ def shanten(counts: Sequence[int], melds: int = 0, rules: ShapeRules = EVERY_SHA
     return best
 
 
+def discard_shanten(counts: Sequence[int], melds: int = 0, rules: ShapeRules = EVERY_SHAPE,
+                    table: Table = PLAIN) -> dict[int, int]:
+    """The shanten (as `shanten` finds it) after each distinct discard of a 14-tile hand.
+
+    A discard changes one suit, so the other three are joined once and each discard costs
+    one table look-up (the hand's outlook asks this of thousands of hands).
+
+    >>> discard_shanten(counts_of(parse_tiles("123m456p789s11z22z7z")))[33]
+    0
+    """
+    live, missing_dead = _dead_count(counts, table)
+    kinds = [i for i in range(NUM_KINDS) if counts[i]]
+    if 4 in live:   # the four-state tables: rare enough to work out one by one
+        return {i: shanten(_minus(counts, i), melds, rules, table) for i in kinds}
+    m, p, s, z, _ = _suit_ids(live)
+    low, high = _join_id(m, p), _join_id(s, z)
+    others = (_join_id(p, high), _join_id(m, high), _join_id(low, z), _join_id(low, s))
+    slots = 4 - melds
+    unchanged = None   # the standard shanten after a discard of the dead suit
+    dead_lo = SUIT_OFFSET[table.missing] if missing_dead else NEG
+    # a discard never brings a special form closer: its shanten after is the 14 tiles' or one
+    # more, so a form no closer than the standard one is worked out no further
+    pairs = (seven_pairs_shanten(counts, rules.seven_pairs_quads, table)
+             if melds == 0 and rules.seven_pairs else UNREACHABLE)
+    orphans = (thirteen_orphans_shanten(counts) if melds == 0 and rules.thirteen_orphans
+               and table.honours and table.missing is None else UNREACHABLE)
+    pairs_after = _PairsAfter(live, rules.seven_pairs_quads, -1) if pairs < UNREACHABLE else None
+    found = {}
+    for i in kinds:
+        if dead_lo <= i < dead_lo + 9:
+            if unchanged is None:
+                unchanged = 8 - 2 * melds - _top_id(low, high, slots)
+            best, dead = unchanged, missing_dead - 1
+        else:
+            if i < 27:
+                lo = i - i % 9
+                part = list(live[lo:lo + 9])
+                part[i - lo] -= 1
+                cut = _suit_id(tuple(part), False)
+                suit = lo // 9
+            else:
+                part = list(live[27:34])
+                part[i - 27] -= 1
+                cut = _honour_id(tuple(part), False)[0]
+                suit = 3
+            best, dead = 8 - 2 * melds - _top_id(cut, others[suit], slots), missing_dead
+        if dead and best != -1:
+            best = max(best, dead)
+        if pairs < best and not dead_lo <= i < dead_lo + 9:
+            best = min(best, pairs_after.after(i))
+        elif pairs < best:   # a dead tile thrown: the live tiles are as they were
+            best = min(best, pairs)
+        if orphans < best:
+            best = min(best, thirteen_orphans_shanten(_minus(counts, i)))
+        found[i] = best
+    return found
+
+
+def complete(counts: Sequence[int], melds: int = 0, rules: ShapeRules = EVERY_SHAPE,
+             table: Table = PLAIN) -> bool:
+    """Whether 14 tiles (with the melds) make a whole hand in some form: shanten -1, sooner.
+
+    >>> complete(counts_of(parse_tiles("123m456p789s11z222z"))), complete(counts_of(
+    ...     parse_tiles("123m456p789s11z223z")))
+    (True, False)
+    """
+    if table.missing is not None:
+        lo = SUIT_OFFSET[table.missing]
+        if any(counts[lo:lo + 9]):
+            return False
+    pairs = 0
+    for lo in (0, 9, 18):
+        shape = _whole_suit(tuple(counts[lo:lo + 9]))
+        if shape is None:
+            break
+        pairs += shape
+    else:
+        honours = counts[27:34]
+        if 1 not in honours and 4 not in honours:
+            pairs += honours.count(2)
+            if pairs == 1:
+                return True
+    if melds:
+        return False
+    twos = counts.count(2)
+    if rules.seven_pairs and (twos == 7 or rules.seven_pairs_quads
+                              and twos + 2 * counts.count(4) == 7):
+        return True
+    return (rules.thirteen_orphans and table.honours
+            and thirteen_orphans_shanten(counts) == -1)
+
+
+_WHOLE: dict[tuple[int, ...], int | None] = {}
+
+
+def _whole_suit(counts: tuple[int, ...]) -> int | None:
+    """A suit as sets alone (0), as sets and one pair (1), or neither (None); remembered."""
+    if counts in _WHOLE:
+        return _WHOLE[counts]
+    total = sum(counts)
+    found = None
+    if total % 3 == 0 and _sets_only(list(counts)):
+        found = 0
+    elif total % 3 == 2:
+        for i in range(9):
+            if counts[i] >= 2:
+                rest = list(counts)
+                rest[i] -= 2
+                if _sets_only(rest):
+                    found = 1
+                    break
+    _WHOLE[counts] = found
+    return found
+
+
+def _sets_only(c: list[int]) -> bool:
+    """Whether one suit's counts split into pongs and runs (the lowest tile decides)."""
+    for i in range(9):
+        n = c[i]
+        if n >= 3:
+            n -= 3   # a pong of the lowest tile; with runs, three runs are three pongs
+        if n:
+            if i > 6 or c[i + 1] < n or c[i + 2] < n:
+                return False
+            c[i + 1] -= n
+            c[i + 2] -= n
+    return True
+
+
+def _minus(counts: Sequence[int], index: int) -> list[int]:
+    less = list(counts)
+    less[index] -= 1
+    return less
+
+
 # --- improving tiles (ukeire, 受け入れ / 进张) -----------------------------------------------
 
 
@@ -677,13 +813,13 @@ def _plus(counts: Sequence[int], index: int) -> list[int]:
 
 
 class _PairsAfter:
-    """Seven pairs' shanten after one draw, from the hand's counts of pairs and kinds (as
-    seven_pairs_shanten counts them, the dead suit left out)."""
+    """Seven pairs' shanten after one draw (or, `step` -1, one discard), from the hand's
+    counts of pairs and kinds (as seven_pairs_shanten counts them, the dead suit left out)."""
 
-    __slots__ = ("live", "quads", "pairs", "other")
+    __slots__ = ("live", "quads", "pairs", "other", "step")
 
-    def __init__(self, live: Sequence[int], quads: bool) -> None:
-        self.live, self.quads = live, quads
+    def __init__(self, live: Sequence[int], quads: bool, step: int = 1) -> None:
+        self.live, self.quads, self.step = live, quads, step
         if quads:
             self.pairs, self.other = sum(n // 2 for n in live), sum(live)   # pairs, tiles
         else:
@@ -692,12 +828,24 @@ class _PairsAfter:
 
     def after(self, index: int) -> int:
         n = self.live[index]
+        if self.step < 0:
+            return self._after_discard(n)
         if self.quads:
             pairs = min(7, self.pairs + n % 2)
             loose = self.other + 1 - 2 * pairs
         else:
             pairs = self.pairs + (n == 1)
             loose = self.other + (n == 0) - pairs
+        return 13 - 2 * pairs - min(7 - pairs, loose)
+
+
+    def _after_discard(self, n: int) -> int:
+        if self.quads:
+            pairs = min(7, self.pairs - (n % 2 == 0))
+            loose = self.other - 1 - 2 * pairs
+        else:
+            pairs = self.pairs - (n == 2)
+            loose = self.other - (n == 1) - pairs
         return 13 - 2 * pairs - min(7 - pairs, loose)
 
 

@@ -98,3 +98,9 @@ def used() -> int:
     """Scorings counted so far in the open budget (0 when none is open)."""
     budget = _current.get()
     return 0 if budget is None else budget.most - budget.left
+
+
+def step_aside() -> None:
+    """Let a cooperative server's other requests run (work that is not scoring calls this)."""
+    if _pause[0] is not None:
+        _pause[0]()

@@ -17,6 +17,16 @@ from urllib.parse import urlencode
 from flask import Blueprint, current_app, redirect, render_template
 
 from app.advice.discard import DISCARD_ORDER, DiscardChoice, DiscardResult, calculate_discards
+from app.advice.outlook import (
+    DEFAULT_DRAWS,
+    OUTLOOK_BOUND,
+    OUTLOOK_MODEL,
+    OUTLOOK_ORDER,
+    OutlookResult,
+    outlook,
+    read_draws,
+    wanted,
+)
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.description import message_of
@@ -42,9 +52,12 @@ from app.web.practice.routes import (
     unknown_ruleset,
 )
 
+from .curve import win_curve
+
 bp = Blueprint("discard", __name__)
 
-KEPT_AFTER_PICKING = ("seen", "draft", "target", "newmeld")   # not in PERMALINK_ORDER, kept by hand
+KEPT_AFTER_PICKING = ("seen", "outlook", "draws", "draft", "target", "newmeld")   # not in
+# PERMALINK_ORDER, kept by hand
 
 
 def discard_link(params: Mapping[str, str], path: str = "/discard") -> str:
@@ -96,15 +109,20 @@ def _discard(embed: bool):
     set_choices(form, ruleset, sorted(rulesets.values(), key=lambda r: r.id))
     loose: list[str] = []
     result = None
+    seen_outlook: OutlookResult | None = None
     status = 200
     if problem is not None:
         attach_errors(form, (problem,))
     elif params.get("hand") or params.get("melds"):
         try:
             result = calculate_discards(params, rulesets)
+            seen_outlook = asked_outlook(result, params, rulesets)
         except HandError as err:
+            result = None
             loose = attach_errors(form, err.errors)
+            status = 400 if wanted(params) else status
         except TooMuchWork as err:   # the form comes back filled in, the refusal beside the field
+            result = None
             loose = attach_errors(form, err.errors)
             status = 413
     links = {}
@@ -115,13 +133,27 @@ def _discard(embed: bool):
         "discard.html", form=form, ruleset=ruleset, result=result, loose=loose, embed=embed,
         picker=picker_state(params, ruleset), palette=palette(ruleset), meld_kinds=MELD_KINDS, links=links,
         order=DISCARD_ORDER, permalink=discard_link(params, path) if result else "",
-        action_path=path), status
+        action_path=path, outlook=seen_outlook, outlook_words=OUTLOOK_WORDS,
+        outlook_asked=wanted(params), default_draws=DEFAULT_DRAWS, percent=percent,
+        curves={o.tile.code: win_curve(o.chances.win) for o in seen_outlook.choices
+                if o.chances} if seen_outlook else {}), status
 
 
-def discard_json(result: DiscardResult) -> dict:
+OUTLOOK_WORDS = {"model": OUTLOOK_MODEL, "bound": OUTLOOK_BOUND, "order": OUTLOOK_ORDER}
+
+
+def asked_outlook(result: DiscardResult, params: Mapping[str, str], rulesets
+                  ) -> OutlookResult | None:
+    """The outlook when the request asks for it (`outlook=1`, `draws=`), else None."""
+    if not wanted(params):
+        return None
+    return outlook(result, read_draws(params), rulesets)
+
+
+def discard_json(result: DiscardResult, seen_outlook: OutlookResult | None = None) -> dict:
     """The answer of GET /api/discard (described in /api/openapi.json)."""
     hand = result.hand
-    return {
+    answer = {
         "rules": result.ruleset.id,
         "valid": True,
         "hand": canonical(hand.concealed),
@@ -131,6 +163,43 @@ def discard_json(result: DiscardResult) -> dict:
         "order": DISCARD_ORDER,
         "discards": [_choice_json(result, c) for c in result.choices],
     }
+    if seen_outlook is not None:
+        answer["outlook"] = outlook_json(seen_outlook)
+    return answer
+
+
+def outlook_json(found: OutlookResult) -> dict:
+    """The `outlook` of GET /api/discard?outlook=1: each discard's chances, best first."""
+    return {
+        "draws": found.draws, "model": OUTLOOK_MODEL, "bound": OUTLOOK_BOUND,
+        "order": OUTLOOK_ORDER, "exact": not found.bounded, "bounded": found.bounded,
+        "states": found.states, "scorings": found.scorings,
+        "discards": [{"tile": o.tile.code, "shanten": o.choice.option.shanten,
+                      "weighed": o.chances is not None,
+                      "ready": _chance(o.ready), "win": _chance(o.win),
+                      "value": round(o.value, 4), "reasons": list(o.reasons),
+                      "by_draws_left": {"win": [_chance(p) for p in o.chances.win],
+                                        "ready": [_chance(p) for p in o.chances.ready],
+                                        "value": [round(v, 4) for v in o.chances.value]}
+                      if o.chances else None}
+                     for o in found.choices],
+    }
+
+
+def percent(p: float) -> str:
+    """A chance as the page shows it.
+
+    >>> percent(0.4513), percent(1.0), percent(0.0004)
+    ('45.1%', '100%', '0.04%')
+    """
+    if 0 < p < 0.001:
+        return f"{100 * p:.2f}%"
+    said = f"{100 * p:.1f}"
+    return (said[:-2] if said.endswith(".0") else said) + "%"
+
+
+def _chance(p: float) -> float:
+    return round(min(1.0, max(0.0, p)), 6)
 
 
 def _choice_json(result: DiscardResult, choice: DiscardChoice) -> dict:

@@ -108,7 +108,13 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                                                       " the tile just drawn included.")
                                if p["name"] not in ("win", "ticks", "fan")]
                 + [_param("seen", "Tiles visible on the table (discards, others' melds), MPSZ:"
-                                  " not counted as left.", example="1z5p")],
+                                  " not counted as left.", example="1z5p"),
+                   _param("outlook", "1: also weigh each discard's chance to be ready, to win"
+                                     " with a legal hand and its expected value over the draws"
+                                     " left (the `outlook` of the answer; off by default).",
+                          {"type": "string", "enum": ["1"]}),
+                   _param("draws", "With outlook=1: the draws the player has left, 1 to 30"
+                                   " (default 18, the first turn).", example="18")],
                 "responses": {
                     "200": {"description": "Every distinct discard, best first, with the reasons.",
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Discards"}}}},
@@ -254,7 +260,7 @@ _SCHEMAS = {
                  "properties": {
         "rules": _STRING, "valid": {"const": True}, "hand": _STRING, "melds": _STRING, "seen": _STRING,
         "shanten": {"type": "integer", "description": "of the 14 tiles as held; -1: complete"},
-        "order": _STRING,
+        "order": _STRING, "outlook": {"$ref": "#/components/schemas/Outlook"},
         "discards": {"type": "array", "items": {"type": "object", "required": [
             "tile", "shanten", "improving", "left", "must_go", "ready", "can_win", "value", "reasons",
             "waits"], "properties": {
@@ -273,6 +279,22 @@ _SCHEMAS = {
                 "permalink": _STRING, "total_fan": {"type": "integer"},
                 "capped_fan": {"type": "integer"}, "points": {"type": "integer"},
                 "collects": _AMOUNT, "note": _STRING, "only_self_draw": _ONLY_SELF_DRAW}}}}}}}},
+    "Outlook": {"type": "object", "description": "Each discard weighed over the draws left,"
+                " best first by expected value, then chance to win (only with outlook=1).",
+                "required": ["draws", "model", "bound", "order", "exact", "bounded", "discards"],
+                "properties": {
+        "draws": {"type": "integer"}, "model": _STRING, "bound": _STRING, "order": _STRING,
+        "exact": {"type": "boolean", "description": "false: past the bound or the work budget,"
+                  " the usual order without figures (`bounded` says why)"},
+        "bounded": _STRING, "states": {"type": "integer"}, "scorings": {"type": "integer"},
+        "discards": {"type": "array", "items": {"type": "object", "required": [
+            "tile", "shanten", "weighed", "ready", "win", "value", "reasons"], "properties": {
+            "tile": _STRING, "shanten": {"type": "integer"}, "weighed": {"type": "boolean"},
+            "ready": {"type": "number"}, "win": {"type": "number"}, "value": {"type": "number"},
+            "reasons": {"type": "array", "items": _STRING},
+            "by_draws_left": {"type": ["object", "null"], "description": "index t: t draws left",
+                              "properties": {k: {"type": "array", "items": {"type": "number"}}
+                                             for k in ("win", "ready", "value")}}}}}}},
     "Waits": {"type": "object", "required": ["rules", "valid", "ready", "can_win", "waits"], "properties": {
         "rules": _STRING, "valid": {"const": True},
         "ready": {"type": "boolean", "description": "ready in shape: some tile completes the hand"},

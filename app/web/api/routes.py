@@ -7,7 +7,7 @@ from app.advice.discard import calculate_discards
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.scoring.calculation import calculate, calculate_waits
-from app.web.advice.routes import discard_json
+from app.web.advice.routes import asked_outlook, discard_json
 from app.web.common.present import (
     MAX_QUERY,
     TooMuch,
@@ -60,9 +60,10 @@ def discard():
     try:
         params = _params()
         result = calculate_discards(params, current_app.extensions["rulesets"])
+        found = asked_outlook(result, params, current_app.extensions["rulesets"])
     except HandError as err:
         return jsonify(errors_json(err.errors)), 400
-    return jsonify(discard_json(result))
+    return jsonify(discard_json(result, found))
 
 
 @bp.get("/sheet")

@@ -139,6 +139,7 @@ class DiscardForm(CalculatorForm):
 
     hand = StringField(lazy_gettext("Hand: 14 tiles, the one just drawn included"))
     seen = StringField(lazy_gettext("Tiles seen on the table"))
+    draws = StringField(lazy_gettext("Draws left"))   # shown only when the outlook is asked for
     # a hand still waiting has no way of winning yet: either way counts (ruling 82)
     by = RadioField(lazy_gettext("How the hand was won"), choices=[], default="")
 

@@ -1,0 +1,406 @@
+"""The outlook of each discard: the chance to be ready, to win with a legal hand, and what it is worth.
+
+Asked for (`outlook=1`), never by default: the discard ranking of discard.py answers first,
+and this weighs its discards over the draws the player has left (`draws=`, DEFAULT_DRAWS).
+
+The model (OUTLOOK_MODEL says it in words): one player alone draws `draws` more tiles and
+wins only by self-draw; a drawn kind's chance is its copies neither seen, nor in the
+starting 14 tiles, nor in the hand now, over all such copies (a tile thrown away never
+returns to the wall; flowers and other players are left out). After each draw the player
+keeps the drawn tile only when it lowers the shanten, then throws the tile that is best
+from there; any other draw is thrown at once. A tile that completes the hand is a win
+when the rules let it be declared (the minimum, the missing suit, the family's forms) and
+is worth what the winner collects by self-draw under the request's dials, cap included;
+a completion the rules refuse is thrown like any other tile.
+
+The recurrence, backward over hand states, each a vector over draws left t = 0..draws:
+after a discard (13 tiles, shanten s) the value with t draws left is the average over the
+next draw of the value after that draw with t - 1; after a draw (14 tiles) it is the best
+of the discards that keep the lowered shanten, or of throwing the drawn tile. States are
+remembered by their tile counts, and each distinct winning hand is priced once, through
+the one scoring core (`calculate`). The bound (OUTLOOK_BOUND): only draws that lower the
+shanten change the hand, so same-shanten exchanges are not weighed; discards more than
+MAX_SHANTEN tiles from ready are past the bound and keep the current order after the others.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from app.base.errors import HandError
+from app.base.i18n import Msg
+from app.hands.efficiency import complete, discard_shanten, improving_tiles, shanten
+from app.hands.readings import ShapeRules
+from app.hands.tiles import NUM_KINDS, TILES, Tile, canonical
+from app.rules.model import Ruleset
+from app.scoring.budget import TooMuchWork, opened, step_aside
+from app.scoring.calculation import calculate
+from app.scoring.payments import fmt
+
+from .discard import NOT_PRICED, DiscardChoice, DiscardResult, suit_name
+
+DEFAULT_DRAWS = 18      # a player's draws from the first turn, about 70 wall tiles over four
+MAX_DRAWS = 30
+MAX_SHANTEN = 2         # tiles from ready after the discard that the recurrence weighs
+MAX_STATES = 5_000      # hand states one request may weigh (its work budget; the most seen
+#                         in 80 dealt and built hands: 1,178)
+MAX_SCORINGS = 2_000    # distinct winning hands one request may price (the most seen: 821)
+OUTLOOK_MODEL = Msg("one player draws alone and wins only by self-draw; each draw's chance is"
+                    " the copies neither seen nor in the hand (a discard never returns); a drawn"
+                    " tile is kept only when it brings the hand closer to ready; a win counts"
+                    " only when the rules let it be declared, worth what the winner collects")
+OUTLOOK_BOUND = Msg("exact within its model for discards up to {most} tiles from ready; draws"
+                    " that change the shape without coming closer are not weighed", most=MAX_SHANTEN)
+OUTLOOK_ORDER = Msg("more expected value, then a higher chance to win, then the usual order")
+STEP_ASIDE_EVERY = 64   # states weighed between two steps aside
+PARAMS = ("outlook", "draws")   # the request fields this reads (the rest are the discard's)
+
+
+class Chances(NamedTuple):
+    """A hand state's figures, each by draws left (index t = 0..draws)."""
+
+    value: tuple[float, ...]   # what the winner is expected to collect
+    win: tuple[float, ...]     # chance to win with a legal hand
+    ready: tuple[float, ...]   # chance to be ready (or to have won)
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOutlook:
+    """One discard's outlook; `chances` None when it is past the bound."""
+
+    choice: DiscardChoice
+    chances: Chances | None
+    reasons: tuple[str, ...]
+
+    @property
+    def tile(self) -> Tile:
+        return self.choice.tile
+
+    @property
+    def value(self) -> float:
+        return self.chances.value[-1] if self.chances else 0.0
+
+    @property
+    def win(self) -> float:
+        return self.chances.win[-1] if self.chances else 0.0
+
+    @property
+    def ready(self) -> float:
+        return self.chances.ready[-1] if self.chances else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class OutlookResult:
+    draws: int
+    choices: tuple[DiscardOutlook, ...]   # best first (OUTLOOK_ORDER); the current order if bounded
+    bounded: str = ""                     # why no figures were worked out at all, when so
+    states: int = 0                       # hand states weighed
+    scorings: int = 0                     # distinct winning hands priced
+
+
+class _OverBudget(Exception):
+    """More states or scorings than one request may weigh."""
+
+
+def read_draws(params: Mapping[str, str]) -> int:
+    """The `draws` field: the draws the player has left (default DEFAULT_DRAWS).
+
+    >>> read_draws({}), read_draws({"draws": "5"})
+    (18, 5)
+    """
+    raw = params.get("draws", "").strip()
+    if not raw:
+        return DEFAULT_DRAWS
+    if not raw.isdigit() or not 1 <= int(raw[:3]) <= MAX_DRAWS or len(raw) > 3:
+        raise HandError.single("draws", Msg("'{raw}' is not a number of draws from 1 to {most}",
+                                            raw=raw[:20], most=MAX_DRAWS))
+    return int(raw)
+
+
+def wanted(params: Mapping[str, str]) -> bool:
+    """Whether the request asks for the outlook (`outlook=1`)."""
+    return params.get("outlook", "").strip() in ("1", "on", "yes", "true")
+
+
+_CACHE: dict[tuple, OutlookResult] = {}
+_CACHE_SIZE = 256
+
+
+def outlook(result: DiscardResult, draws: int, rulesets: Mapping[str, Ruleset] | None = None,
+            max_states: int = MAX_STATES, max_scorings: int = MAX_SCORINGS) -> OutlookResult:
+    """Weigh each discard of an analysed hand over `draws` draws, best first (OUTLOOK_ORDER)."""
+    key = (result.ruleset.id, tuple(sorted((k, v) for k, v in result.params.items()
+                                            if k not in ("lang", *PARAMS))),
+           draws, max_states, max_scorings)
+    found = _CACHE.get(key)
+    if found is not None:
+        return found
+    found = _weigh(result, draws, rulesets, max_states, max_scorings)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = found
+    return found
+
+
+def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
+           max_scorings: int) -> OutlookResult:
+    choices = result.choices
+    if result.shanten < 0 or result.shanten > MAX_SHANTEN:
+        why = (Msg("the hand is already complete") if result.shanten < 0 else
+               Msg("{n} tiles from ready is past the bound of {most}: the usual order",
+                   n=result.shanten, most=MAX_SHANTEN))
+        return OutlookResult(draws, tuple(DiscardOutlook(c, None, ()) for c in choices), why)
+    search = Search.of(result, draws, rulesets, max_states, max_scorings)
+    try:
+        with opened("outlook", most=max_scorings):
+            weighed = [_weigh_one(choice, search, result) for choice in choices]
+    except (_OverBudget, TooMuchWork):
+        return OutlookResult(draws, tuple(DiscardOutlook(c, None, ()) for c in choices),
+                             Msg("more work than one request may do (at most {states} hand"
+                                 " states and {scorings} winning hands): the usual order",
+                                 states=max_states, scorings=max_scorings),
+                             search.states, search.scorings)
+    order = {c.tile: i for i, c in enumerate(choices)}
+    weighed.sort(key=lambda o: (o.chances is None, -round(o.value, 9), -round(o.win, 12),
+                                order[o.tile]))
+    return OutlookResult(draws, _compared(weighed, choices[0]), "", search.states,
+                         search.scorings)
+
+
+def _compared(weighed: list[DiscardOutlook], usual: DiscardChoice) -> tuple[DiscardOutlook, ...]:
+    """Say why the best discard by value is not the usual order's first, when it is not."""
+    best = weighed[0]
+    if best.chances is None or best.tile == usual.tile:
+        return tuple(weighed)
+    first = next(o for o in weighed if o.tile == usual.tile)
+    if first.chances is None:
+        return tuple(weighed)
+    said = Msg("worth more than {tile}, the usual first choice: expected {value} against"
+               " {other}", tile=usual.tile.code, value=_amount(best.value),
+               other=_amount(first.value))
+    return tuple(replace(o, reasons=o.reasons + (said,)) if o is best else o for o in weighed)
+
+
+def _weigh_one(choice: DiscardChoice, search: Search, result: DiscardResult) -> DiscardOutlook:
+    if choice.option.shanten > MAX_SHANTEN:
+        return DiscardOutlook(choice, None, (Msg("{n} tiles from ready: past the bound, not"
+                                                 " weighed", n=choice.option.shanten),))
+    after = list(result.hand.concealed_counts)
+    after[choice.tile] -= 1
+    chances = search.chances(tuple(after))
+    return DiscardOutlook(choice, chances, _reasons(choice, chances, result))
+
+
+class Search:
+    """The recurrence over one hand's states (see the module's docstring), remembered."""
+
+    def __init__(self, start: tuple[int, ...], melds: int, rules: ShapeRules, table,
+                 kinds: tuple[int, ...], draws: int, price, max_states: int) -> None:
+        self.start, self.melds, self.rules, self.table = start, melds, rules, table
+        self.kinds = kinds                  # the kinds in the set (no honours in Sichuan)
+        self.draws = draws
+        self.price = price                  # (14 counts, winning kind) -> collects, or None
+        self.max_states = max_states
+        self.states = 0
+        self._memo: dict[tuple[int, ...], Chances] = {}
+        self._shanten: dict[tuple[int, ...], int] = {}
+        self._best: dict[tuple, Chances | None] = {}
+        self._scorings = 0
+
+    @classmethod
+    def of(cls, result: DiscardResult, draws: int, rulesets, max_states: int,
+           max_scorings: int) -> Search:
+        ruleset, hand = result.ruleset, result.hand
+        kinds = tuple(range(NUM_KINDS if ruleset.honours else 27))
+        base = {k: v for k, v in result.params.items()
+                if k not in NOT_PRICED and k not in ("lang", "by", "discarder", *PARAMS)}
+        priced: dict[tuple, float | None] = {}
+        search: Search
+
+        def price(counts: tuple[int, ...], kind: int) -> float | None:
+            found = priced.get((counts, kind), False)
+            if found is not False:
+                return found
+            search._scorings += 1
+            trial = dict(base, hand=canonical(TILES[i] for i in range(NUM_KINDS)
+                                              for _ in range(counts[i])),
+                         win=TILES[kind].code, by="self-draw")
+            try:
+                calc = calculate(trial, rulesets)   # counted in the outlook's budget (_weigh)
+            except HandError:
+                calc = None
+            value = None
+            if calc is not None and not calc.score.below_minimum:
+                value = float(next((p.amount for p in calc.payments if p.role == "winner"), 0))
+            priced[(counts, kind)] = value
+            return value
+
+        search = cls(tuple(hand.concealed_counts), len(hand.melds),
+                     ruleset.shape_rules(result.settings.options), result.table, kinds, draws,
+                     price, max_states)
+        return search
+
+    @property
+    def scorings(self) -> int:
+        return self._scorings
+
+    def shanten_of(self, counts: tuple[int, ...]) -> int:
+        found = self._shanten.get(counts)
+        if found is None:
+            found = self._shanten[counts] = shanten(counts, self.melds, self.rules, self.table)
+        return found
+
+    def _chance(self, counts: tuple[int, ...]) -> tuple[list[float], float]:
+        """Each kind's chance to be drawn next (0 for kinds not in the set), and their copies."""
+        seen, start = self.table.seen, self.start
+        left = [0.0] * NUM_KINDS
+        total = 0
+        for i in self.kinds:
+            n = 4 - seen[i] - max(start[i], counts[i])
+            if n > 0:
+                left[i] = n
+                total += n
+        return left, total
+
+    def chances(self, counts: tuple[int, ...]) -> Chances:
+        """The figures of a 13-tile state (after a discard), by draws left."""
+        found = self._memo.get(counts)
+        if found is not None:
+            return found
+        self.states += 1
+        if self.states > self.max_states:
+            raise _OverBudget
+        if not self.states % STEP_ASIDE_EVERY:
+            step_aside()   # let a cooperative server's other requests run (budget.py)
+        s = self.shanten_of(counts)
+        left, total = self._chance(counts)
+        if s == 0:
+            found = self._ready(counts, left, total)
+        else:
+            useful = [int(i.tile) for i in improving_tiles(counts, self.melds, self.rules,
+                                                            self.table, counts) if left[i.tile]]
+            found = self._far(counts, s, useful, left, total)
+        self._memo[counts] = found
+        return found
+
+    def _ready(self, counts, left, total) -> Chances:
+        """A ready hand: each winning draw wins; any other is thrown and the hand waits on."""
+        gain, p_win = 0.0, 0.0
+        for k in _near_kinds(counts, self.kinds):
+            if not left[k]:
+                continue
+            grown = list(counts)
+            grown[k] += 1
+            grown = tuple(grown)
+            if not complete(grown, self.melds, self.rules, self.table):
+                continue
+            value = self.price(grown, k)
+            if value is not None:
+                p = left[k] / total
+                p_win += p
+                gain += p * value
+        stay = 1.0 - p_win
+        value, win = [0.0], [0.0]
+        for _ in range(self.draws):
+            value.append(gain + stay * value[-1])
+            win.append(p_win + stay * win[-1])
+        return Chances(tuple(value), tuple(win), (1.0,) * (self.draws + 1))
+
+    def _after_draw(self, grown: tuple[int, ...], s: int) -> Chances | None:
+        """The best, by draws left, of the discards of 14 tiles that leave `s` from ready
+        (more value, then more chance to win, then to be ready); None when none does."""
+        key = (grown, s)
+        if key in self._best:
+            return self._best[key]
+        nexts = []
+        cut = list(grown)
+        for d, after_shanten in discard_shanten(grown, self.melds, self.rules,
+                                                self.table).items():
+            if after_shanten == s:
+                cut[d] -= 1
+                nexts.append(self.chances(tuple(cut)))
+                cut[d] += 1
+        best = None
+        if len(nexts) == 1:
+            best = nexts[0]
+        elif nexts:
+            value, win, ready = [], [], []
+            for t in range(self.draws + 1):
+                top = max((n.value[t], n.win[t], n.ready[t]) for n in nexts)
+                value.append(top[0])
+                win.append(top[1])
+                ready.append(top[2])
+            best = Chances(tuple(value), tuple(win), tuple(ready))
+        self._best[key] = best
+        return best
+
+    def _far(self, counts, s, useful, left, total) -> Chances:
+        """A hand not yet ready: a useful draw is kept and the best discard thrown, or thrown."""
+        options = []   # per useful draw: its chance and the best it leads to
+        for k in useful:
+            grown = list(counts)
+            grown[k] += 1
+            best = self._after_draw(tuple(grown), s - 1)
+            if best is not None:
+                options.append((left[k] / total, best))
+        stay = 1.0 - sum(p for p, _ in options)
+        value, win, ready = [0.0], [0.0], [0.0]
+        for here in range(self.draws):
+            v0, w0, r0 = value[here], win[here], ready[here]
+            v, w, r = stay * v0, stay * w0, stay * r0
+            for p, best in options:
+                bv, bw, br = best.value[here], best.win[here], best.ready[here]
+                if (bv, bw, br) < (v0, w0, r0):   # throwing the drawn tile is better
+                    bv, bw, br = v0, w0, r0
+                v += p * bv
+                w += p * bw
+                r += p * br
+            value.append(v)
+            win.append(w)
+            ready.append(r)
+        return Chances(tuple(value), tuple(win), tuple(ready))
+
+
+_ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
+
+
+def _near_kinds(counts: tuple[int, ...], kinds: tuple[int, ...]) -> list[int]:
+    """The kinds a draw of which could complete these tiles: one held or within two of one
+    held in its suit, or a terminal or honour (thirteen orphans)."""
+    return [k for k in kinds
+            if k in _ORPHANS or counts[k]
+            or (k < 27 and any(counts[j] for j in range(max(k - k % 9, k - 2),
+                                                         min(k - k % 9 + 9, k + 3))))]
+
+
+def _reasons(choice: DiscardChoice, chances: Chances, result: DiscardResult) -> tuple[str, ...]:
+    """The figures in words, and why a discard that looks quick may be worth nothing."""
+    reasons = [Msg("{ready}% to be ready, {win}% to win, expected {value}",
+                   ready=_percent(chances.ready[-1]), win=_percent(chances.win[-1]),
+                   value=_amount(chances.value[-1]))]
+    if choice.ready and not choice.can_win:
+        reasons.append(Msg("ready now but no wait can be declared (minimum {min} fan): it only"
+                           " wins by a change the model does not weigh", min=result.settings.min))
+    elif chances.ready[-1] > 0 and chances.win[-1] == 0:
+        reasons.append(Msg("it can get ready, but no winning hand it reaches can be declared"
+                           " (minimum {min} fan)", min=result.settings.min))
+    if choice.must_go:
+        reasons.append(Msg("a tile of the declared missing suit ({suit}): it must go",
+                           suit=suit_name(result.ruleset, result.table.missing)))
+    return tuple(reasons)
+
+
+def _percent(p: float) -> str:
+    """A chance as a percentage, one decimal.
+
+    >>> _percent(0.12345), _percent(1.0), _percent(0.0)
+    ('12.3', '100', '0')
+    """
+    said = f"{100 * p:.1f}"
+    return said[:-2] if said.endswith(".0") else said
+
+
+def _amount(value: float) -> str:
+    """An expected amount, two decimals at most."""
+    return fmt(round(value)) if abs(value - round(value)) < 0.005 else f"{value:.2f}"

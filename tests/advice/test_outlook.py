@@ -1,0 +1,248 @@
+"""The outlook (app/advice/outlook.py), checked by two plain oracles written here.
+
+- exhaustive: every draw sequence on small cases (a few draws), the same model written as a
+  plain expectimax, each win priced straight through `calculate`; it agrees to float rounding;
+- Monte Carlo: seeded games played one draw at a time, keeping and throwing tiles as the
+  recurrence's own choices say; the recurrence's chance to win lies in the simulation's 99%
+  interval. `MAHJONG_OUTLOOK_HANDS=3` (default 1) plays that many hands a family and shanten
+  (3 x 6 families and dials x shanten 0-2 = 54 hands).
+"""
+from __future__ import annotations
+
+import math
+import os
+import random
+
+import pytest
+
+from app.advice.discard import calculate_discards
+from app.advice.outlook import DEFAULT_DRAWS, Search, outlook, read_draws
+from app.base.errors import HandError
+from app.hands.efficiency import shanten
+from app.hands.tiles import NUM_KINDS, TILES, canonical, tile
+from app.rules.loader import registry
+from app.scoring.calculation import calculate
+from tests.advice.outlook_hands import FAMILIES, dealt
+
+RULESETS = registry()
+HANDS = int(os.environ.get("MAHJONG_OUTLOOK_HANDS", "1"))
+GAMES = int(os.environ.get("MAHJONG_OUTLOOK_GAMES", "600"))
+Z99 = 2.5758
+
+
+class Oracle:
+    """The model written plainly: shanten from scratch, each win priced by `calculate`."""
+
+    def __init__(self, params: dict[str, str]):
+        self.params = params
+        self.result = calculate_discards(params, RULESETS)
+        ruleset = self.result.ruleset
+        self.rules = ruleset.shape_rules(self.result.settings.options)
+        self.table = self.result.table
+        self.start = tuple(self.result.hand.concealed_counts)
+        self.kinds = range(NUM_KINDS if ruleset.honours else 27)
+        self.prices: dict = {}
+        self.shantens: dict = {}
+
+    def shanten(self, counts) -> int:
+        key = tuple(counts)
+        if key not in self.shantens:
+            self.shantens[key] = shanten(list(counts), 0, self.rules, self.table)
+        return self.shantens[key]
+
+    def left(self, counts) -> list[int]:
+        """Copies neither seen, nor in the starting 14, nor in the hand now (the model)."""
+        return [max(0, 4 - self.table.seen[i] - max(self.start[i], counts[i]))
+                if i in self.kinds else 0 for i in range(NUM_KINDS)]
+
+    def price(self, counts, kind) -> float | None:
+        """What the winner collects by self-draw on `kind`, or None when it cannot be declared."""
+        key = (tuple(counts), kind)
+        if key not in self.prices:
+            trial = {**self.params, "by": "self-draw", "win": TILES[kind].code,
+                     "hand": canonical(TILES[i] for i in range(NUM_KINDS) for _ in range(counts[i]))}
+            try:
+                calc = calculate(trial, RULESETS)
+                won = not calc.score.below_minimum
+            except HandError:
+                won = False
+            self.prices[key] = (float(next(p.amount for p in calc.payments if p.role == "winner"))
+                                if won else None)
+        return self.prices[key]
+
+    def after_draw(self, counts, kind, s):
+        """The 13-tile hands a player may keep after drawing `kind`: the drawn tile thrown, or
+        (when it brings the hand closer) any discard that keeps it that close."""
+        grown = list(counts)
+        grown[kind] += 1
+        kept = [tuple(counts)]
+        if self.shanten(grown) < s:
+            for d in range(NUM_KINDS):
+                if grown[d] and d != kind:
+                    grown[d] -= 1
+                    if self.shanten(grown) == s - 1:
+                        kept.append(tuple(grown))
+                    grown[d] += 1
+        return kept
+
+    def exhaustive(self, counts, t) -> tuple[float, float, float]:
+        """(value, chance to win, chance to be ready) with t draws left: every sequence."""
+        s = self.shanten(counts)
+        if t == 0:
+            return 0.0, 0.0, float(s == 0)
+        left = self.left(counts)
+        total = sum(left)
+        value = win = ready = 0.0
+        for kind in range(NUM_KINDS):
+            if not left[kind]:
+                continue
+            p = left[kind] / total
+            grown = list(counts)
+            grown[kind] += 1
+            if s == 0 and self.shanten(grown) == -1 and self.price(grown, kind) is not None:
+                outcome = (self.price(grown, kind), 1.0, 1.0)
+            elif s == 0:
+                outcome = self.exhaustive(counts, t - 1)
+            else:
+                outcome = max(self.exhaustive(kept, t - 1)
+                              for kept in self.after_draw(counts, kind, s))
+            value += p * outcome[0]
+            win += p * outcome[1]
+            ready += p * outcome[2]
+        return value, win, (1.0 if s == 0 else ready)
+
+    def play(self, counts, draws, search: Search, rng: random.Random) -> tuple[bool, float]:
+        """One game: draw, keep or throw as the recurrence's figures choose; (won, collected)."""
+        counts = tuple(counts)
+        for t in range(draws, 0, -1):
+            left = self.left(counts)
+            kind = rng.choices(range(NUM_KINDS), weights=left)[0]
+            s = self.shanten(counts)
+            grown = list(counts)
+            grown[kind] += 1
+            if s == 0:
+                if self.shanten(grown) == -1 and self.price(grown, kind) is not None:
+                    return True, self.price(grown, kind)
+                continue
+            counts = max(self.after_draw(counts, kind, s), key=lambda kept: (
+                search.chances(kept).value[t - 1], search.chances(kept).win[t - 1],
+                search.chances(kept).ready[t - 1]))
+        return False, 0.0
+
+
+def _search(oracle: Oracle, draws: int) -> Search:
+    return Search.of(oracle.result, draws, RULESETS, 10**6, 10**6)
+
+
+def _after(oracle: Oracle, tile_code: str) -> tuple[int, ...]:
+    counts = list(oracle.start)
+    counts[tile(tile_code)] -= 1
+    return tuple(counts)
+
+
+SMALL = [  # (params, discard, draws): small enough to enumerate every draw sequence
+    ({"rules": "hong-kong", "hand": "123m456p789s11z22z7z"}, "7z", 3),
+    ({"rules": "hong-kong", "hand": "123m456p789s11z22z7z", "min": "5"}, "7z", 3),
+    ({"rules": "hong-kong", "hand": "123m456p78s1122z57z"}, "5z", 2),
+    ({"rules": "sichuan", "hand": "123m456m789p23555p", "missing": "s"}, "5p", 3),
+    ({"rules": "sichuan", "hand": "123m456m789p2356p1s", "missing": "s"}, "1s", 2),
+    ({"rules": "family", "hand": "1199m2288p3377s4z5z"}, "5z", 2),
+]
+
+
+@pytest.mark.parametrize("params, discard, draws", SMALL)
+def test_the_recurrence_agrees_with_every_draw_sequence_enumerated(params, discard, draws):
+    oracle = Oracle(params)
+    counts = _after(oracle, discard)
+    value, win, ready = oracle.exhaustive(counts, draws)
+    found = _search(oracle, draws).chances(counts)
+    assert found.value[draws] == pytest.approx(value, rel=1e-12, abs=1e-12)
+    assert found.win[draws] == pytest.approx(win, rel=1e-12, abs=1e-12)
+    assert found.ready[draws] == pytest.approx(ready, rel=1e-12, abs=1e-12)
+
+
+def test_a_ready_hand_below_the_minimum_is_worth_nothing_and_never_wins():
+    oracle = Oracle({"rules": "hong-kong", "hand": "123m456p789s11z22z7z", "min": "13"})
+    chances = _search(oracle, 5).chances(_after(oracle, "7z"))
+    assert chances.ready[5] == 1.0 and chances.win[5] == 0.0 and chances.value[5] == 0.0
+
+
+# each family at its own dials, and Hong Kong at a 6-fan minimum, where many wins are refused
+DIALS = [(rules, {}) for rules in FAMILIES] + [("hong-kong", {"min": "6"})]
+MONTE_CARLO = [(rules, dials, shanten, i) for rules, dials in DIALS for shanten in (0, 1, 2)
+               for i in range(HANDS)]
+
+
+@pytest.mark.parametrize("rules, dials, shanten, i", MONTE_CARLO)
+def test_simulated_games_agree_with_the_chance_to_win(rules, dials, shanten, i):
+    params = {**dealt(rules, shanten, HANDS, RULESETS)[i], **dials}
+    oracle = Oracle(params)
+    draws = 12
+    search = _search(oracle, draws)
+    best = oracle.result.choices[0]   # the usual order's first discard: the efficient one
+    counts = _after(oracle, best.tile.code)
+    expected = search.chances(counts)
+    rng = random.Random(f"{rules}-{shanten}-{i}")
+    played = [oracle.play(counts, draws, search, rng) for _ in range(GAMES)]
+    wins = sum(won for won, _ in played)
+    p = expected.win[draws]
+    half = Z99 * math.sqrt(max(p * (1 - p), 1e-9) / GAMES) + 1 / GAMES
+    assert abs(wins / GAMES - p) <= half, (params, best.tile.code, wins, p)
+
+
+# --- the answer as a whole ------------------------------------------------------------------
+
+
+def _outlook(**params):
+    return outlook(calculate_discards(params, RULESETS), read_draws(params), RULESETS)
+
+
+def test_discards_are_ranked_by_expected_value_then_chance_to_win():
+    found = _outlook(rules="hong-kong", hand="123m456p78s1122z57z")
+    weighed = [o for o in found.choices if o.chances]
+    keys = [(-round(o.value, 9), -round(o.win, 12)) for o in weighed]
+    assert keys == sorted(keys) and not found.bounded
+    assert [o for o in found.choices if not o.chances] == list(found.choices[len(weighed):])
+
+
+def test_a_hand_past_the_bound_keeps_the_usual_order_and_says_so():
+    result = calculate_discards({"rules": "hong-kong", "hand": "1379m1379p1379s13z"}, RULESETS)
+    found = outlook(result, DEFAULT_DRAWS, RULESETS)
+    assert result.shanten > 2 and "past the bound" in found.bounded
+    assert [o.tile for o in found.choices] == [c.tile for c in result.choices]
+
+
+def test_more_work_than_the_budget_gives_the_usual_order_and_says_so():
+    result = calculate_discards({"rules": "hong-kong", "hand": "123m456p78s1122z57z"}, RULESETS)
+    found = outlook(result, DEFAULT_DRAWS, RULESETS, max_states=20)
+    assert "more work than one request may do" in found.bounded
+    assert [o.tile for o in found.choices] == [c.tile for c in result.choices]
+    assert all(o.chances is None for o in found.choices)
+
+
+def test_more_draws_never_lower_the_chances():
+    found = _outlook(rules="sichuan", hand="123m456m789p2356p1s", missing="s")
+    for o in found.choices:
+        if o.chances:
+            for series in o.chances:
+                assert all(a <= b + 1e-12 for a, b in zip(series, series[1:], strict=False))
+
+
+@pytest.mark.parametrize("raw", ["0", "31", "abc", "-1", "1000"])
+def test_a_number_of_draws_out_of_range_is_refused_on_its_field(raw):
+    with pytest.raises(HandError) as err:
+        read_draws({"draws": raw})
+    assert err.value.errors[0].field == "draws"
+
+
+@pytest.mark.parametrize("minimum", ["", "5"])
+def test_a_slower_flush_can_be_worth_more_than_the_quick_discard(minimum):
+    params = {"rules": "hong-kong", "hand": "123333667p57s667z", "min": minimum}
+    result = calculate_discards(params, RULESETS)
+    found = outlook(result, 12, RULESETS)
+    quick = next(o for o in found.choices if o.tile == result.choices[0].tile)
+    best = found.choices[0]
+    assert result.choices[0].tile.code == "7z" and best.tile.code == "5s"
+    assert best.choice.option.shanten > quick.choice.option.shanten
+    assert best.value > 3 * quick.value and best.value > 0
+    assert any("worth more than 7z, the usual first choice" in r for r in best.reasons)
