@@ -22,8 +22,16 @@ def test_the_api_answers_as_before_unless_the_outlook_is_asked_for(client):
     plain = client.get(f"/api/discard?{READY}").get_json()
     assert "outlook" not in plain
     asked = client.get(f"/api/discard?{READY}&outlook=1").get_json()
-    assert {k: v for k, v in asked.items() if k != "outlook"} == plain
+    figures = ("p_ready", "p_win", "expected")   # INTERFACE's names on each weighed discard
+    bare = [{k: v for k, v in d.items() if k not in figures} for d in asked["discards"]]
+    assert {**{k: v for k, v in asked.items() if k != "outlook"}, "discards": bare} == plain
     assert asked["outlook"]["draws"] == 18 and asked["outlook"]["exact"]
+    weighed = {d["tile"]: d for d in asked["outlook"]["discards"] if d["weighed"]}
+    assert weighed and all(
+        (d["p_ready"], d["p_win"], d["expected"]) == (weighed[d["tile"]]["ready"], weighed[d["tile"]]["win"],
+                                                      weighed[d["tile"]]["value"])
+        for d in asked["discards"] if d["tile"] in weighed)
+    assert all(("p_win" in d) == (d["tile"] in weighed) for d in asked["discards"])
 
 
 def test_the_api_outlook_ranks_by_expected_value_and_gives_the_curve(client):

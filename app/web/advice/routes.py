@@ -165,6 +165,11 @@ def discard_json(result: DiscardResult, seen_outlook: OutlookResult | None = Non
     }
     if seen_outlook is not None:
         answer["outlook"] = outlook_json(seen_outlook)
+        weighed = {o.tile.code: o for o in seen_outlook.choices if o.chances is not None}
+        for entry in answer["discards"]:   # INTERFACE's names, on each discard the outlook weighed
+            o = weighed.get(entry["tile"])
+            if o is not None:
+                entry.update(p_ready=_chance(o.ready), p_win=_chance(o.win), expected=round(o.value, 4))
     return answer
 
 

@@ -273,6 +273,12 @@ _SCHEMAS = {
             "left": {"type": "integer"}, "must_go": {"type": "boolean"},
             "ready": {"type": "boolean"}, "can_win": {"type": "boolean"}, "value": _AMOUNT,
             "reasons": {"type": "array", "items": _STRING},
+            "p_ready": {"type": "number", "description": "with outlook=1, for a discard it weighed:"
+                        " the chance to be ready within the draws"},
+            "p_win": {"type": "number", "description": "with outlook=1: the chance to win with a"
+                      " legal hand within the draws"},
+            "expected": {"type": "number", "description": "with outlook=1: what the winner"
+                         " collects, averaged over the draws (0 where no win)"},
             "waits": {"type": "array", "items": {"type": "object", "required": [
                 "tile", "left", "wins", "permalink"], "properties": {
                 "tile": _STRING, "left": {"type": "integer"}, "wins": {"type": "boolean"},
