@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import html
 import re
-from html.parser import HTMLParser
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from app.rules.loader import registry
 from app.web import create_app
+from tests import wordpress_like
 
 HAND = "123m456m789m234p55s"
 ROOT = "http://localhost"
@@ -73,50 +73,13 @@ def test_a_narrower_frame_is_taller_and_none_is_above_wordpresss_cap(client):
         assert answer["height"] <= 1000, url   # wp-embed.js clamps a frame's height to 1000
 
 
-class _WordPressFilter(HTMLParser):
-    """The markup wp_kses() keeps in wp_filter_oembed_result() (WordPress 6.1,
-    wp-includes/embed.php): <blockquote>, <a href> and <iframe src width height frameborder
-    marginwidth marginheight scrolling title>; every other tag and attribute is dropped, the
-    text of a dropped element stays."""
-
-    KEPT = {"blockquote": (), "a": ("href",),
-            "iframe": ("src", "width", "height", "frameborder", "marginwidth", "marginheight",
-                       "scrolling", "title")}
-
-    def __init__(self):
-        super().__init__(convert_charrefs=False)
-        self.out: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        if tag in self.KEPT:
-            kept = "".join(f' {k}="{html.escape(v or "")}"' for k, v in attrs if k in self.KEPT[tag])
-            self.out.append(f"<{tag}{kept}>")
-
-    def handle_endtag(self, tag):
-        if tag in self.KEPT:
-            self.out.append(f"</{tag}>")
-
-    def handle_data(self, data):
-        self.out.append(data)
-
-
-def _as_wordpress_keeps(markup: str) -> tuple[str, str]:
-    """The leading blockquote and the first iframe, as the filter's regular expression keeps."""
-    kses = _WordPressFilter()
-    kses.feed(markup)
-    found = re.search(r"(<blockquote>.*?</blockquote>)?.*(<iframe.*?></iframe>)", "".join(kses.out),
-                      re.S)
-    assert found is not None and found[2], markup
-    return found[1] or "", found[2]
-
-
 @pytest.mark.parametrize("url", [RESULT, f"{ROOT}/embed?rules=hong-kong&hand={HAND}",
                                  f"{ROOT}/practice?seed=7",
                                  f"{ROOT}/discard?rules=hong-kong&hand={HAND}6s",
                                  f"{ROOT}/practice/discard?rules=hong-kong&seed=7"])
 def test_the_answer_survives_wordpresss_filter_with_its_fallback_link_and_frame(client, url):
     answer = _oembed(client, url, maxwidth="500", maxheight="750").get_json()
-    quote, frame = _as_wordpress_keeps(answer["html"])
+    quote, frame = wordpress_like.kept(answer["html"])
     link = re.fullmatch(r'<blockquote><a href="([^"]+)">([^<]+)</a></blockquote>', quote)
     assert link is not None, quote
     assert html.unescape(link[1]) == url and html.unescape(link[2]) == answer["title"]
