@@ -77,18 +77,27 @@ def oembed(live_server: str, path: str) -> dict:
         return json.load(answer)
 
 
-def publish(page: Page, blog, live_server: str, path: str, width: int) -> Frame:
+def publish(page: Page, blog, live_server: str, path: str, width: int,
+            host_script: bool = True) -> Frame:
     """Paste the link into a post (oEmbed answer, WordPress's filter), open the post at this
     viewport width and wait until the frame has shown itself; the frame."""
     folder, origin = blog
     markup = oembed(live_server, path)["html"]
     name = f"post-{secrets.token_hex(4)}.html"
     (folder / name).write_text(wordpress_like.post_page("A lesson", wordpress_like.filtered(
-        markup, secrets.token_hex(5))))
+        markup, secrets.token_hex(5)), host_script))
     page.add_init_script(WATCH_STORAGE)
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"{origin}/{name}")
     iframe = page.locator("iframe.wp-embedded-content")
+    if not host_script:   # the frame has loaded and spoken to no one; now the host listens
+        iframe.element_handle().content_frame().wait_for_load_state("load")
+        page.wait_for_function("document.readyState === 'complete'")
+        page.add_script_tag(content=wordpress_like.HOST_SCRIPT + """
+          document.querySelectorAll("iframe.wp-embedded-content").forEach(function (frame) {
+            frame.contentWindow.postMessage(
+              { message: "ready", secret: frame.getAttribute("data-secret") }, "*");
+          });""")
     expect(page.locator("blockquote.wp-embedded-content")).to_be_hidden()
     expect(iframe).not_to_have_attribute("style", "")   # WordPress's clip removed
     frame = iframe.element_handle().content_frame()
@@ -144,6 +153,12 @@ def test_every_view_shows_itself_and_fits_in_a_wordpress_post(page: Page, blog, 
         answer = oembed(live_server, VIEWS[view])
         assert frame.evaluate("window.innerWidth") == answer["width"]
         assert abs(answer["height"] - content) <= 0.2 * content, (answer["height"], content)
+
+
+def test_a_frame_loaded_before_the_posts_script_answers_ready_with_its_height(page: Page, blog,
+                                                                             live_server):
+    frame = publish(page, blog, live_server, VIEWS["card"], 390, host_script=False)
+    assert_fits(page, frame)
 
 
 def test_a_hand_is_changed_and_scored_inside_the_sandbox(page: Page, blog, live_server):
