@@ -381,7 +381,7 @@ class _Frame(NamedTuple):
 
 
 # Requests share a few dozen combinations of the other fields, so each is read once.
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def _frame(ruleset: Ruleset, *raw: str | None) -> _Frame | None:
     """Read the fields of _FRAME_FIELDS as calculate does around a plainly written hand; None
     when any of them is refused or needs the hand's own check (a liable player), for

@@ -150,7 +150,7 @@ class Choices(dict):
     selection and the totals of a set of patterns found, filled on first sight and emptied
     at `limit` entries (odd input could otherwise grow it without end)."""
 
-    limit = 4096
+    limit = 1024
 
     def __init__(self, ruleset: Ruleset, settings: Settings, by: WinBy) -> None:
         super().__init__()
