@@ -58,12 +58,25 @@ def _read_plain(params: Mapping[str, str], complete: bool) -> Hand | None:
     single commas. This reader accepts only what _read_in_full accepts, reads it into the
     same Hand, and leaves every problem to _read_in_full to word.
     """
+    context = plain_context(params)
+    return None if context is None else plain_hand(params, context, complete)
+
+
+def plain_context(params: Mapping[str, str]) -> WinContext | None:
+    """The context fields (by, seat, round, bonus tiles, events, missing suit) of a plainly
+    written description, or None for _read_in_full to word what is wrong."""
     get = params.get
-    context = _plain_context(get("by"), get("seat"), get("round"), get("flowers"),
-                             get("seasons"), get("events"), get("missing"))
+    return _plain_context(get("by"), get("seat"), get("round"), get("flowers"), get("seasons"),
+                          get("events"), get("missing"))
+
+
+def plain_hand(params: Mapping[str, str], context: WinContext, complete: bool = True
+               ) -> Hand | None:
+    """The tiles of a plainly written description around its context (plain_context), or
+    None for _read_in_full (see _read_plain)."""
+    get = params.get
     text, melds_text, win_text = get("hand", ""), get("melds", ""), get("win", "")
-    if (context is None or len(text) > _HAND_LIMIT or len(melds_text) > _MELDS_LIMIT
-            or len(win_text) > _WIN_LIMIT):
+    if len(text) > _HAND_LIMIT or len(melds_text) > _MELDS_LIMIT or len(win_text) > _WIN_LIMIT:
         return None
     typed = plain_indexes(text)
     declared = _plain_melds(melds_text)

@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 from app.base.errors import FieldError, HandError, refuse
 from app.base.i18n import Msg, Name, Text
-from app.hands.description import parse_hand
-from app.hands.hand import SEATS, Hand, WinBy
+from app.hands.description import parse_hand, plain_context, plain_hand
+from app.hands.hand import SEATS, Hand, WinBy, WinContext
 from app.hands.phrases import SEMICOLON, listing, plain
 from app.hands.phrases import seat as _said_seat
 from app.hands.readings import waits
@@ -39,7 +39,17 @@ from app.rules.words import way_of
 
 from .budget import charge, opened
 from .payments import Payment, Table, settle
-from .selection import Score, Settings, score, score_fan, score_ticks
+from .selection import (
+    Pricing,
+    Score,
+    Settings,
+    check_tiles,
+    price,
+    pricing,
+    score,
+    score_fan,
+    score_ticks,
+)
 
 MAX_STAKE = Fraction(1_000_000)
 MAX_TICKS = 60
@@ -343,6 +353,80 @@ def calculate(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None 
     """Read a request and price it: tiles (`hand`), tick boxes (`ticks`) or a fan total (`fan`)."""
     charge()   # one scoring of the request's budget (budget.py)
     ruleset = read_ruleset(params, rulesets)
+    if "ticks" not in params and "fan" not in params:
+        frame = _frame(ruleset, *map(params.get, _FRAME_FIELDS))
+        hand = None if frame is None else plain_hand(params, frame.context)
+        if hand is not None:
+            return _calculate_plain(ruleset, frame, hand)
+    return _calculate_in_full(params, ruleset)
+
+
+# Every field of a tile-mode request but the tiles (`hand`, `melds`, `win`) and `rules`.
+_FRAME_FIELDS = ("min", "cap", "payment", "curve", "stake", "options", "seat", "winner", "by",
+                 "round", "flowers", "seasons", "events", "missing", "discarder", "won", "liable")
+
+
+class _Frame(NamedTuple):
+    """What a tile-mode request settles around its tiles: the same for every hand asked with
+    the same ruleset and the same other fields (see _frame)."""
+
+    settings: Settings
+    context: WinContext
+    pricing: Pricing
+    check_tiles: bool   # the tiles themselves can be refused: no honours, or a missing suit
+    table: Table
+    assumed: tuple[Assumption, ...]
+    taken: str | None
+    rows: dict[int, tuple[Payment, ...]]   # the payments by total fan, filled on first sight
+
+
+# Requests share a few dozen combinations of the other fields, so each is read once.
+@lru_cache(maxsize=256)
+def _frame(ruleset: Ruleset, *raw: str | None) -> _Frame | None:
+    """Read the fields of _FRAME_FIELDS as calculate does around a plainly written hand; None
+    when any of them is refused or needs the hand's own check (a liable player), for
+    _calculate_in_full to read and word in its own order."""
+    given = {name: text for name, text in zip(_FRAME_FIELDS, raw, strict=True) if text is not None}
+    try:
+        settings = read_settings(given, ruleset)
+        given, assumed = read_seats(given)
+        context = plain_context(given)
+        if context is None:
+            return None
+        check_tiles(Hand((), context=context), ruleset, settings)   # what holds for any tiles
+        if not given.get("round", "").strip():
+            assumed += (_EAST_ROUND,)
+        if not given.get("by", "").strip():
+            assumed += (_by_assumed(ruleset, context.by),)
+        table, table_assumed = read_table(given, ruleset, context.by, context.events)
+    except HandError:
+        return None
+    if table.liable is not None:
+        return None
+    taken = next((a.reason for a in table_assumed if a.field == "discarder"), None)
+    return _Frame(settings, context, pricing(ruleset, settings, context.events, context.by),
+                  not ruleset.honours or bool(context.missing), table, assumed + table_assumed,
+                  taken, {})
+
+
+def _calculate_plain(ruleset: Ruleset, frame: _Frame, hand: Hand) -> Calculation:
+    """calculate for a plainly written hand whose other fields read as `frame`."""
+    if hand.context.events:   # the family's conditions are all on events
+        refuse(family_errors(ruleset, hand))
+    if frame.check_tiles:
+        check_tiles(hand, ruleset, frame.settings)
+    result = price(hand, frame.pricing)
+    payments = frame.rows.get(result.total_fan)
+    if payments is None:
+        payments = settle(result, frame.table, None, frame.taken)
+        if len(frame.rows) < 256:
+            frame.rows[result.total_fan] = payments
+    return tuple.__new__(Calculation, (ruleset, frame.settings, frame.table, hand, None, result,
+                                       payments, frame.assumed))
+
+
+def _calculate_in_full(params: Mapping[str, str], ruleset: Ruleset) -> Calculation:
+    """calculate for any request: each field read and checked in turn."""
     settings = read_settings(params, ruleset)
     params, assumed = read_seats(params)
     hand: Hand | None = None

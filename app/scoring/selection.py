@@ -106,23 +106,71 @@ def score(hand: Hand, ruleset: Ruleset, settings: Settings | None = None) -> Sco
     """Price a complete hand: the best reading under the ruleset, with its breakdown."""
     settings = settings or default_settings(ruleset)
     check_tiles(hand, ruleset, settings)
-    found = readings(hand, _shape_rules(ruleset, settings.options))
-    if not found:
-        raise HandError([FieldError("hand", not_a_win(hand, ruleset, settings))])
     ctx = hand.context
-    plan = _plan(ruleset, ctx.events)
+    return price(hand, pricing(ruleset, settings, ctx.events, ctx.by))
+
+
+def price(hand: Hand, how: Pricing) -> Score:
+    """Price a complete hand whose tiles check_tiles has passed, as `how` says (see score)."""
+    found = readings(hand, how.rules)
+    if not found:
+        raise HandError([FieldError("hand", not_a_win(hand, how.ruleset, how.settings))])
+    ctx = hand.context
+    detected, packages = how.plan
+    choices = how.choices
     best: tuple | None = None
     held = 0
     for reading in found:
-        key = found_key(reading, ctx, plan)
+        key = detected(reading, ctx)
+        if packages:
+            key = with_packages(key, packages)
         held |= key   # a count's bits are non-zero exactly when the pattern is present
-        choice = _select(key, ruleset, settings, ctx.by)
-        if best is None or choice[1:] > best[1:]:
+        choice = choices[key]
+        if best is None or choice[0] > best[0]:
             best, chosen = choice, reading
-    if _instant(ruleset):   # any reading holding an instant win refuses the other ways
-        refuse_other_ways(held, ruleset, settings, ctx.by)
-    items, total, _ = best
-    return _finish(ruleset, settings, chosen, items, total)
+    if how.instant:   # any reading holding an instant win refuses the other ways
+        refuse_other_ways(held, how.ruleset, how.settings, ctx.by)
+    return tuple.__new__(Score, (how.ruleset, how.settings, chosen, *best[1:]))
+
+
+class Pricing(NamedTuple):
+    """What pricing a hand needs that depends only on the ruleset, the dials, the events and
+    the way of winning (see pricing); the same object for every hand that shares them."""
+
+    ruleset: Ruleset
+    settings: Settings
+    rules: ShapeRules
+    plan: Plan
+    instant: bool
+    choices: Choices
+
+
+class Choices(dict):
+    """Found key -> ((total, tie-break), items, total, capped, below minimum, points): the
+    selection and the totals of a set of patterns found, filled on first sight and emptied
+    at `limit` entries (odd input could otherwise grow it without end)."""
+
+    limit = 1024
+
+    def __init__(self, ruleset: Ruleset, settings: Settings, by: WinBy) -> None:
+        super().__init__()
+        self.ruleset, self.settings, self.by = ruleset, settings, by
+
+    def __missing__(self, found: int) -> tuple:
+        items, total, tie_break = _select(found, self.ruleset, self.settings, self.by)
+        choice = ((total, tie_break), items, *_totals(self.ruleset, self.settings, total))
+        if len(self) >= self.limit:
+            self.clear()
+        self[found] = choice
+        return choice
+
+
+@lru_cache(maxsize=256)
+def pricing(ruleset: Ruleset, settings: Settings, events: frozenset[str], by: WinBy) -> Pricing:
+    """The shapes, detection plan, instant wins and remembered choices for these hands."""
+    return Pricing(ruleset, settings, _shape_rules(ruleset, settings.options),
+                   _plan(ruleset, events), bool(_instant(ruleset)),
+                   Choices(ruleset, settings, by))
 
 
 @lru_cache(maxsize=256)
@@ -490,8 +538,12 @@ GROUP_WORDS = {"special": Text("special", "特殊牌型", "特殊牌型"),
 
 def _finish(ruleset: Ruleset, settings: Settings, reading: Reading | None,
             items: tuple[Item, ...], total: int) -> Score:
+    return tuple.__new__(Score, (ruleset, settings, reading, items,
+                                 *_totals(ruleset, settings, total)))
+
+
+def _totals(ruleset: Ruleset, settings: Settings, total: int) -> tuple[int, int, bool, int]:
+    """The total, the capped total, whether it is below the minimum, and the base points."""
     capped = total if settings.cap is None else min(total, settings.cap)
     below = total < settings.min   # ruling 38: the uncapped total meets the minimum
-    curve_id = settings.curve
-    points = ruleset.curves[curve_id].points(capped)
-    return tuple.__new__(Score, (ruleset, settings, reading, items, total, capped, below, points))
+    return total, capped, below, ruleset.curves[settings.curve].points(capped)
