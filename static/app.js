@@ -1,4 +1,112 @@
 // Progressive enhancement only: every control works without this file.
+
+// How this page is framed, for the parts below. A lesson page frames it with embed.js (which
+// listens for "mahjong-calculator:height"), or WordPress frames an oEmbed answer: it gives
+// the frame a secret (`#?secret=…`), sandboxes it with `allow-scripts` only (an opaque origin,
+// no form submission, no new tabs) and fits it to the heights the frame posts with the secret
+// (wp-embed.js: "height", "link", and "ready" from the host). There, GET forms and picker
+// buttons navigate by script, a link that would leave the frame asks the host to open it, and
+// every in-frame address carries the secret (also kept in window.name, since a server redirect
+// replaces the fragment). No storage, no cookies in any embedded view.
+var mahjongFrame = (function () {
+  "use strict";
+  var framed = window.top !== window;
+  var embedded = framed || document.body.classList.contains("embed");
+  var SECRET = /(?:^#|[?&#])secret=([A-Za-z0-9]{1,64})(?:&|$)/;
+  var NAME = "mahjong-secret:";
+  var secret = "";
+  if (framed) {
+    var given = SECRET.exec(window.location.hash);
+    if (given) {
+      secret = given[1];
+      window.name = NAME + secret;
+    } else if (window.name.indexOf(NAME) === 0 && /^[A-Za-z0-9]+$/.test(window.name.slice(NAME.length))) {
+      secret = window.name.slice(NAME.length);
+    }
+  }
+  // sandboxed without allow-same-origin (an opaque origin), or WordPress's frame
+  var scripted = framed && (secret !== "" || window.origin === "null");
+  var tell = function (message, value) {
+    window.parent.postMessage({ secret: secret, message: message, value: value }, "*");
+  };
+  var withSecret = function (url) {
+    var to = new URL(url, window.location.href);
+    if (secret) { to.hash = "?secret=" + secret; }
+    return to.href;
+  };
+  var go = function (url) { window.location.href = withSecret(url); };
+  // A GET form sent by script, as the browser would send it; a POST form cannot be sent
+  // from here: its page opens in the calculator instead.
+  var submit = function (form, submitter) {
+    if ((form.getAttribute("method") || "get").toLowerCase() !== "get") {
+      if (secret) { tell("link", window.location.href.split("#")[0]); }
+      return;
+    }
+    var query = new URLSearchParams();
+    new FormData(form).forEach(function (value, key) {
+      if (typeof value === "string") { query.append(key, value); }
+    });
+    if (submitter && submitter.name) { query.append(submitter.name, submitter.value); }
+    var action = new URL((submitter && submitter.getAttribute("formaction")) ||
+                         form.getAttribute("action") || window.location.href, window.location.href);
+    action.search = query.toString();
+    go(action.href);
+  };
+
+  if (framed) {
+    // Our height: the height of the page's content, not scrollHeight (never less than the
+    // frame, so a frame made tall once could never shrink to a shorter page).
+    var lastHeight = 0;
+    var report = function (again) {
+      var height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+      if (height === lastHeight && again !== true) { return; }
+      lastHeight = height;
+      window.parent.postMessage({ type: "mahjong-calculator:height", height: height }, "*");
+      if (secret) { tell("height", height); }
+    };
+    window.addEventListener("load", report);
+    window.addEventListener("resize", report);
+    if (window.ResizeObserver) {
+      new ResizeObserver(report).observe(document.documentElement);
+    }
+    window.addEventListener("message", function (event) {
+      var data = event.data || {};
+      if (event.source === window.parent && secret && data.secret === secret &&
+          data.message === "ready") {
+        report(true);
+      }
+    });
+    report();
+  }
+
+  if (scripted) {
+    document.addEventListener("click", function (event) {
+      if (event.defaultPrevented || event.button !== 0 || event.ctrlKey || event.metaKey ||
+          event.shiftKey || event.altKey || !event.target.closest) { return; }
+      var button = event.target.closest("button, input[type=submit], input[type=image]");
+      if (button && button.form && button.type === "submit") {
+        event.preventDefault();
+        submit(button.form, button);
+        return;
+      }
+      var link = event.target.closest("a[href]");
+      if (!link || !secret) { return; }
+      var to = new URL(link.href, window.location.href);
+      if (!/^https?:$/.test(to.protocol)) { return; }
+      var target = (link.getAttribute("target") || "").toLowerCase();
+      if (target === "_blank" || target === "_top" || target === "_parent" ||
+          to.host !== window.location.host) {
+        event.preventDefault();   // no new tab in the sandbox: the host opens it
+        tell("link", to.href);
+      } else if (to.href.split("#")[0] !== window.location.href.split("#")[0]) {
+        event.preventDefault();
+        go(to.href);
+      }
+    });
+  }
+  return { framed: framed, embedded: embedded, scripted: scripted, submit: submit };
+})();
+
 (function () {
   "use strict";
 
@@ -7,7 +115,7 @@
   document.addEventListener("change", function (event) {
     var select = event.target;
     if (select.name === "rules" && select.form && select.form.id === "rules-form") {
-      select.form.submit();
+      if (mahjongFrame.scripted) { mahjongFrame.submit(select.form); } else { select.form.submit(); }
     }
   });
 
@@ -61,8 +169,9 @@
       })
       .catch(function () { window.location.assign(url); });
   };
-  var canSwap = function () {
-    return window.fetch && window.DOMParser && window.history && history.pushState;
+  var canSwap = function () {   // not in a sandbox: its opaque origin may neither fetch nor push
+    return !mahjongFrame.scripted && window.origin !== "null" && window.fetch && window.DOMParser &&
+      window.history && history.pushState;
   };
   document.addEventListener("submit", function (event) {
     var form = event.target;
@@ -262,26 +371,6 @@
     if (target) { event.preventDefault(); target.focus(); }
   });
   rove();
-
-  // Inside an iframe: tell the parent page our height so it can fit the frame. The height of
-  // the page's content, not scrollHeight: that is never less than the frame, so a frame made
-  // tall once could never shrink to a shorter page.
-  if (window.parent !== window) {
-    var lastHeight = 0;
-    var report = function () {
-      var height = Math.ceil(document.documentElement.getBoundingClientRect().height);
-      if (height !== lastHeight) {
-        lastHeight = height;
-        window.parent.postMessage({ type: "mahjong-calculator:height", height: height }, "*");
-      }
-    };
-    window.addEventListener("load", report);
-    window.addEventListener("resize", report);
-    if (window.ResizeObserver) {
-      new ResizeObserver(report).observe(document.documentElement);
-    }
-    report();
-  }
 })();
 
 // The game sheet in this browser's storage: a phone keeps its sheet across a reload.
@@ -289,6 +378,7 @@
 (function () {
   "use strict";
   var KEY = "mahjong-calculator:sheet";
+  if (mahjongFrame.embedded) { return; }   // an embedded view touches no storage
   var storage = null;
   try { storage = window.localStorage; } catch (e) { storage = null; }   // private modes refuse
   if (!storage) { return; }
@@ -378,6 +468,7 @@
 (function () {
   "use strict";
   var KEY = "mahjong-calculator:pending-changes";
+  if (mahjongFrame.embedded) { return; }   // an embedded view touches no storage
   var storage = null;
   try { storage = window.localStorage; } catch (e) { storage = null; }
   if (!storage || !window.fetch || !document.getElementById("live")) { return; }

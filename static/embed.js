@@ -79,6 +79,16 @@
     }
   }
 
+  // An oEmbed answer puts a plain link to the page (a blockquote) before its frame, for a
+  // consumer that shows no frame; once the frame speaks, the link is not needed.
+  function hideFallback(frame) {
+    var before = frame.previousElementSibling;
+    var link = before && before.tagName === "BLOCKQUOTE" && before.querySelector("a[href]");
+    if (link && new URL(link.href, window.location.href).origin === origin) {
+      before.hidden = true;
+    }
+  }
+
   // Fit the frame that sent the message: any frame of this calculator on the page, also one
   // pasted by hand or from an oEmbed answer.
   window.addEventListener("message", function (event) {
@@ -93,6 +103,7 @@
     for (var i = 0; i < frames.length; i += 1) {
       if (frames[i].contentWindow === event.source) {
         frames[i].height = String(Math.max(0, Math.ceil(data.height)));
+        hideFallback(frames[i]);
       }
     }
   });

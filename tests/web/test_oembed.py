@@ -9,6 +9,7 @@ import pytest
 
 from app.rules.loader import registry
 from app.web import create_app
+from tests import wordpress_like
 
 HAND = "123m456m789m234p55s"
 ROOT = "http://localhost"
@@ -61,6 +62,31 @@ def test_maxwidth_and_maxheight_bound_the_frame(client):
     roomy = _oembed(client, RESULT, maxwidth="5000", maxheight="5000").get_json()
     assert roomy["width"] <= 5000 and roomy["height"] <= 5000
     assert _oembed(client, RESULT, maxwidth="wide").status_code == 400
+
+
+def test_a_narrower_frame_is_taller_and_none_is_above_wordpresss_cap(client):
+    narrow = _oembed(client, RESULT, maxwidth="320").get_json()
+    wide = _oembed(client, RESULT, maxwidth="600").get_json()
+    assert narrow["height"] > wide["height"]
+    for url in (RESULT, f"{ROOT}/embed?rules=hong-kong", f"{ROOT}/practice?seed=7"):
+        answer = _oembed(client, url, maxwidth="320", maxheight="5000").get_json()
+        assert answer["height"] <= 1000, url   # wp-embed.js clamps a frame's height to 1000
+
+
+@pytest.mark.parametrize("url", [RESULT, f"{ROOT}/embed?rules=hong-kong&hand={HAND}",
+                                 f"{ROOT}/practice?seed=7",
+                                 f"{ROOT}/discard?rules=hong-kong&hand={HAND}6s",
+                                 f"{ROOT}/practice/discard?rules=hong-kong&seed=7"])
+def test_the_answer_survives_wordpresss_filter_with_its_fallback_link_and_frame(client, url):
+    answer = _oembed(client, url, maxwidth="500", maxheight="750").get_json()
+    quote, frame = wordpress_like.kept(answer["html"])
+    link = re.fullmatch(r'<blockquote><a href="([^"]+)">([^<]+)</a></blockquote>', quote)
+    assert link is not None, quote
+    assert html.unescape(link[1]) == url and html.unescape(link[2]) == answer["title"]
+    attrs = dict(re.findall(r' ([a-z]+)="([^"]*)"', frame))
+    assert html.unescape(attrs["src"]) == _frame_src(answer)
+    assert (attrs["width"], attrs["height"]) == (str(answer["width"]), str(answer["height"]))
+    assert attrs["frameborder"] == "0" and html.unescape(attrs["title"]) == answer["title"]
 
 
 @pytest.mark.parametrize("url, path", [

@@ -8,6 +8,7 @@ frame themselves. Every such page names its oEmbed address in an absolute discov
 """
 from __future__ import annotations
 
+import itertools
 import re
 from typing import NamedTuple
 from urllib.parse import urlencode, urlsplit
@@ -26,15 +27,44 @@ bp = Blueprint("oembed", __name__)
 PROVIDER = "Mahjong scoring calculator"
 DEFAULT_WIDTH = 600
 MAX_DIMENSION = 10_000
+# WordPress fits a frame to the height it reports, but never above this (wp-embed.js)
+HEIGHT_CAP = 1000
+
+# Each view's content height at a frame width, measured in chromium for typical hands
+# (tests/browser/test_wordpress_frame.py checks them): (width, height) points, nearest
+# widths first; between two points the height is interpolated, outside them the nearest.
+HEIGHTS = {
+    "card": ((320, 866), (390, 795), (500, 664), (600, 647), (700, 594)),
+    "calculator": ((320, 1000), (600, 1000)),
+    "quiz": ((320, 1000), (600, 1000)),
+    "discard": ((320, 1000), (600, 1000)),
+    "discard-quiz": ((320, 813), (390, 709), (500, 691), (600, 592), (700, 538)),
+    "round": ((320, 1000), (600, 1000)),
+}
 
 
 class Frame(NamedTuple):
-    """What an oEmbed answer frames: a path of this calculator, its query, a name, a height."""
+    """What an oEmbed answer frames: a path of this calculator, its query, a name, a view."""
 
     path: str
     query: str
     title: Msg      # said in the language of the framed page (its `lang=`)
-    height: int
+    view: str       # a key of HEIGHTS
+
+
+def content_height(view: str, width: int) -> int:
+    """The height a view's content takes in a frame this wide (see HEIGHTS).
+
+    >>> content_height("card", 600), content_height("card", 550), content_height("card", 200)
+    (647, 656, 866)
+    """
+    points = HEIGHTS[view]
+    if width <= points[0][0]:
+        return points[0][1]
+    for (w0, h0), (w1, h1) in itertools.pairwise(points):
+        if width <= w1:
+            return round(h0 + (h1 - h0) * (width - w0) / (w1 - w0))
+    return points[-1][1]
 
 
 def frame_for(url: str, host: str, rulesets) -> Frame | None:
@@ -48,18 +78,18 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     hand = args.get("hand") or args.get("ticks") or args.get("fan")
     path = parts.path or "/"
     if path in ("/", "/ticks", "/card") and hand:
-        return Frame("/card", query, Msg("Mahjong hand card: {hand}", hand=hand), 700)
+        return Frame("/card", query, Msg("Mahjong hand card: {hand}", hand=hand), "card")
     if path == "/embed":
-        return Frame("/embed", query, Msg("Mahjong scoring calculator"), 900)
+        return Frame("/embed", query, Msg("Mahjong scoring calculator"), "calculator")
     if path in ("/practice", "/embed/practice") and (args.get("seed") or args.get("hands")):
-        return Frame("/embed/practice", query, Msg("Mahjong quiz: count the fan"), 900)
+        return Frame("/embed/practice", query, Msg("Mahjong quiz: count the fan"), "quiz")
     if path in ("/discard", "/embed/discard") and (args.get("hand") or args.get("melds")):
-        return Frame("/embed/discard", query, Msg("What to discard"), 900)
+        return Frame("/embed/discard", query, Msg("What to discard"), "discard")
     if path == "/practice/discard" and args.get("seed"):
         return Frame("/practice/discard", urlencode({**args, "embed": "1"}),
-                     Msg("What would you discard?"), 900)
+                     Msg("What would you discard?"), "discard-quiz")
     if path == "/round" and args.get("round"):
-        return Frame("/round", urlencode({**args, "embed": "1"}), Msg("Mahjong round ledger"), 900)
+        return Frame("/round", urlencode({**args, "embed": "1"}), Msg("Mahjong round ledger"), "round")
     rules = re.fullmatch(r"/rules/([a-z0-9-]+)", path)
     if rules and rules[1] in rulesets:
         return _rules_example(rulesets[rules[1]], parts.fragment)
@@ -83,7 +113,7 @@ def _rules_example(ruleset, fragment: str) -> Frame | None:
     link = permalink(params, "")
     name = ruleset.name   # a Text: its English alone in the English title
     return Frame("/card", link.removeprefix("?"), Msg("Mahjong hand card: {hand}", hand=Text(
-        name.en, name.zh_hant, name.zh_hans, name.native)), 700)
+        name.en, name.zh_hant, name.zh_hans, name.native)), "card")
 
 
 def _args(query: str) -> dict[str, str]:
@@ -101,11 +131,19 @@ def _dimension(name: str) -> int | None:
     return int(raw)
 
 
-def frame_html(src: str, title: str, width: int, height: int, script: str) -> str:
-    """The frame a consumer pastes, with the script that fits it to its content."""
-    return (f'<iframe src="{escape(src)}" title="{escape(title)}" width="{width}" '
-            f'height="{height}" loading="lazy" style="border: 0; max-width: 100%"></iframe>'
-            f'<script src="{escape(script)}" async></script>')
+def frame_html(permalink: str, src: str, title: str, width: int, height: int, script: str) -> str:
+    """The frame a consumer pastes: a plain link, then the frame, then the script that fits it.
+
+    In the shape WordPress keeps for a provider it does not trust (`wp_filter_oembed_result`):
+    its filter keeps one leading `<blockquote>` with a link and the first `<iframe>` (`src`,
+    `width`, `height`, `frameborder`, `title`), shows the link until the frame speaks
+    wp-embed.js's messages, and strips the rest: `loading`, `style` and the `<script>`, which
+    only other consumers run (embed.js fits the frame and hides the link once it speaks).
+    """
+    return (f'<blockquote><a href="{escape(permalink)}">{escape(title)}</a></blockquote>'
+            f'<iframe src="{escape(src)}" width="{width}" height="{height}" frameborder="0" '
+            f'title="{escape(title)}" loading="lazy" style="border: 0; max-width: 100%">'
+            f'</iframe><script src="{escape(script)}" async></script>')
 
 
 @bp.get("/oembed")
@@ -122,7 +160,7 @@ def oembed():
         abort(404, description=Msg("That address is not a calculator page that can be embedded."))
     max_width, max_height = _dimension("maxwidth"), _dimension("maxheight")
     width = min(DEFAULT_WIDTH, max_width or DEFAULT_WIDTH)
-    height = min(frame.height, max_height or frame.height)
+    height = min(content_height(frame.view, width), max_height or HEIGHT_CAP, HEIGHT_CAP)
     root = public_root()
     src = f"{root}{frame.path}" + (f"?{frame.query}" if frame.query else "")
     script = root + "/static/embed.js"
@@ -130,7 +168,7 @@ def oembed():
     return jsonify({
         "version": "1.0", "type": "rich", "provider_name": PROVIDER, "provider_url": root + "/",
         "title": title, "width": width, "height": height,
-        "html": frame_html(src, title, width, height, script),
+        "html": frame_html(url.strip(), src, title, width, height, script),
     })
 
 

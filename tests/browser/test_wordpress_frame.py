@@ -1,0 +1,187 @@
+"""A calculator link pasted into a WordPress post, with WordPress's filter and sandbox as they
+are: the oEmbed answer filtered as wp_filter_oembed_result() filters it, on a page of another
+origin whose script speaks wp-embed.js's messages (tests/wordpress_like.py, our own code).
+The frame shows itself, fits its content within WordPress's 1000 px, and works inside
+`sandbox="allow-scripts"`: a hand changed and scored, a quiz answered, the language switched,
+the secret kept across every navigation, no storage touched. (The test against a real
+WordPress is a separate one.)"""
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+import urllib.parse
+import urllib.request
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from playwright.sync_api import Frame, Page, expect
+
+from tests import wordpress_like
+
+pytestmark = pytest.mark.browser
+
+HAND = "123m456m789m234p55s"
+QUIZ = ("/practice?rules=hong-kong&hands=123m456m789m234p55s%20by%3Dself-draw"
+        "&hands=111m222p333s444z55z&ask=fan")
+VIEWS = {
+    "card": f"/?rules=hong-kong&hand={HAND}&by=self-draw&seat=S",
+    "chinese-card": f"/card?rules=hong-kong&hand=111m222p333s444z55z&lang=zh-Hant",
+    "calculator": f"/embed?rules=hong-kong&hand={HAND}&by=self-draw",
+    "quiz": QUIZ,
+    "discard": "/discard?rules=hong-kong&hand=123m456m789m23p55s7z",
+    "discard-quiz": "/practice/discard?rules=hong-kong&seed=7&n=1",
+}
+WIDTHS = (390, 1280)
+GAP = 8            # at most this many pixels between the frame and its content
+CAP = 1000         # wp-embed.js never makes a frame taller
+
+# Every use of storage or cookies, recorded in each frame (a view embedded must make none).
+WATCH_STORAGE = """(() => {
+  window.storageUsed = [];
+  for (const name of ["localStorage", "sessionStorage"]) {
+    Object.defineProperty(window, name, { configurable: true,
+      get() { window.storageUsed.push(name); return null; } });
+  }
+  Object.defineProperty(Document.prototype, "cookie", { configurable: true,
+    get() { window.storageUsed.push("cookie"); return ""; },
+    set(value) { window.storageUsed.push("cookie"); } });
+})();"""
+
+
+@pytest.fixture(scope="module")
+def blog(tmp_path_factory):
+    """A second origin ("localhost", its own port) serving the posts a test writes."""
+    folder = tmp_path_factory.mktemp("blog")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield folder, f"http://localhost:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+
+def publish(page: Page, blog, live_server: str, path: str, width: int) -> Frame:
+    """Paste the link into a post (oEmbed answer, WordPress's filter), open the post at this
+    viewport width and wait until the frame has shown itself; the frame."""
+    folder, origin = blog
+    query = urllib.parse.urlencode({"url": live_server + path, "maxwidth": 600, "maxheight": 900})
+    with urllib.request.urlopen(f"{live_server}/oembed?{query}", timeout=10) as answer:
+        markup = json.load(answer)["html"]
+    name = f"post-{secrets.token_hex(4)}.html"
+    (folder / name).write_text(wordpress_like.post_page("A lesson", wordpress_like.filtered(
+        markup, secrets.token_hex(5))))
+    page.add_init_script(WATCH_STORAGE)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{origin}/{name}")
+    iframe = page.locator("iframe.wp-embedded-content")
+    expect(page.locator("blockquote.wp-embedded-content")).to_be_hidden()
+    expect(iframe).not_to_have_attribute("style", "")   # WordPress's clip removed
+    frame = iframe.element_handle().content_frame()
+    assert frame is not None
+    frame.wait_for_load_state("load")
+    return frame
+
+
+def assert_fits(page: Page, frame: Frame) -> int:
+    """The frame is as tall as its content (within GAP), which is within CAP; nothing scrolls
+    inside; no storage was touched in it; the frame's secret is still known."""
+    iframe = page.locator("iframe.wp-embedded-content")
+    deadline = time.monotonic() + 30   # generous: a busy machine lays frames out late
+    while True:
+        frame.wait_for_load_state("load")
+        content = frame.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
+        height = iframe.evaluate("f => f.getBoundingClientRect().height")
+        if abs(height - max(content, 200)) <= GAP or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(50)
+    assert content <= CAP, f"{frame.url}: its content is {content}px, over WordPress's {CAP}px"
+    assert abs(height - content) <= GAP, f"{frame.url}: frame {height}px, its content {content}px"
+    sizes = frame.evaluate("[document.documentElement.scrollHeight, window.innerHeight,"
+                           " document.documentElement.scrollWidth, window.innerWidth]")
+    assert sizes[0] <= sizes[1] + 1, f"{frame.url}: scrolls down inside: {sizes}"
+    assert sizes[2] <= sizes[3], f"{frame.url}: scrolls sideways inside: {sizes}"
+    assert frame.evaluate("window.storageUsed") == [], frame.url
+    assert frame.evaluate("window.origin") == "null"    # really in WordPress's sandbox
+    return content
+
+
+def secret_of(page: Page) -> str:
+    return page.locator("iframe.wp-embedded-content").get_attribute("data-secret")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_every_view_shows_itself_and_fits_in_a_wordpress_post(page: Page, blog, live_server,
+                                                             view, width):
+    frame = publish(page, blog, live_server, VIEWS[view], width)
+    assert_fits(page, frame)
+    assert frame.evaluate("location.hash") == f"#?secret={secret_of(page)}"
+
+
+def test_a_hand_is_changed_and_scored_inside_the_sandbox(page: Page, blog, live_server):
+    frame = publish(page, blog, live_server, VIEWS["calculator"], 390)
+    inside = page.frame_locator("iframe.wp-embedded-content")
+    before = inside.locator("#result-heading").inner_text()
+    inside.get_by_text("Change the hand").click()
+    inside.get_by_label("Hand: concealed tiles").fill("111m222p333s444z55z")
+    inside.get_by_role("button", name="Score", exact=True).last.click()
+    expect(inside.locator("#result-heading")).not_to_have_text(before)
+    assert frame.evaluate("location.hash") == f"#?secret={secret_of(page)}"
+    assert "hand=111m222p333s444z55z" in frame.url
+    assert_fits(page, frame)
+    # a picker tap: the server's redirect names its own fragment, the secret stays known
+    inside.get_by_text("Change the hand").click()
+    inside.get_by_role("button", name="Remove", exact=False).first.click()
+    expect(inside.locator("#result-heading")).to_have_count(0)
+    heard = page.evaluate("window.heights.length")
+    assert_fits(page, frame)
+    inside.get_by_role("button", name="Add 5z").click()   # whole again: scored
+    expect(inside.locator("#result-heading")).to_be_visible()
+    assert_fits(page, frame)
+    assert page.evaluate("window.heights.length") > heard
+
+
+def test_a_quiz_is_answered_and_revealed_inside_the_sandbox(page: Page, blog, live_server, api):
+    frame = publish(page, blog, live_server, VIEWS["quiz"], 390)
+    want = api("/api/score", rules="hong-kong", hand=HAND, by="self-draw")
+    inside = page.frame_locator("iframe.wp-embedded-content")
+    inside.get_by_label("Total fan").fill(str(want["total_fan"]))
+    inside.get_by_label("Total fan").press("Enter")      # the form's own way: Enter sends it
+    expect(inside.locator("#verdict-heading")).to_contain_text("Right.")
+    expect(inside.locator("#verdict-heading")).to_contain_text(f"worth {want['total_fan']} fan")
+    assert frame.evaluate("location.hash") == f"#?secret={secret_of(page)}"
+    assert_fits(page, frame)
+
+
+def test_the_language_is_switched_inside_the_sandbox(page: Page, blog, live_server):
+    frame = publish(page, blog, live_server, VIEWS["card"], 1280)
+    inside = page.frame_locator("iframe.wp-embedded-content")
+    inside.locator("nav.languages a[hreflang=zh-Hant]").click()
+    expect(inside.locator("html")).to_have_attribute("lang", "zh-Hant")
+    assert frame.evaluate("location.hash") == f"#?secret={secret_of(page)}"
+    assert_fits(page, frame)
+
+
+def test_open_in_the_calculator_opens_in_the_posts_window(page: Page, blog, live_server):
+    publish(page, blog, live_server, VIEWS["card"], 1280)
+    inside = page.frame_locator("iframe.wp-embedded-content")
+    link = inside.get_by_role("link", name="Open in the calculator")
+    href = link.get_attribute("href")
+    link.click()
+    page.wait_for_url(urllib.parse.urljoin(live_server, href))
+
+
+def test_the_storage_watch_sees_a_page_that_uses_storage(page: Page, live_server):
+    # the watch itself can fail: the full calculator keeps the game sheet in localStorage
+    page.add_init_script(WATCH_STORAGE)
+    page.goto(live_server + "/sheet")
+    assert "localStorage" in page.evaluate("window.storageUsed")
