@@ -106,8 +106,9 @@ HOST_SCRIPT = """
 """
 
 
-def post_page(title: str, markup: str) -> str:
-    """A post as a block theme shows an embed block (the block library's `max-width: 100%`)."""
+def post_page(title: str, markup: str, host_script: bool = True) -> str:
+    """A post as a block theme shows an embed block (the block library's `max-width: 100%`);
+    without its host script when the test runs it later (a frame that loaded first)."""
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -120,6 +121,6 @@ def post_page(title: str, markup: str) -> str:
 {markup}
 </div></figure>
 <p>After the figure.</p>
-<script>{HOST_SCRIPT}</script>
+{f"<script>{HOST_SCRIPT}</script>" if host_script else ""}
 </body></html>
 """

@@ -230,8 +230,11 @@ def test_embedded_on_another_site_scores_and_fits_its_frame(page: Page, lesson_s
     breakdown = table(frame, "Fan breakdown")
     expect(breakdown).to_contain_text("All chows")
     expect(breakdown.locator("tfoot td.num")).to_have_text(str(want["total_fan"]))
+    folded = frame.locator("details.result-more > summary")   # the embed folds the payments
+    folded.click()
     assert payments_shown(table(frame, "Who pays whom")) == {
         p["seat"]: p["amount"] for p in want["payments"]}
+    folded.click()
 
     # with a result the form folds under "Change the hand": the frame shrinks to fit, grows
     # again when the form is opened, and fits an empty form (open) once more

@@ -162,6 +162,9 @@ def test_the_oembed_answer_for_a_result_shows_the_same_card(page: Page, lesson_s
     frame = frame_in(page, "#slot")
     assert frame.locator("main").inner_text() == card_text
     assert_fits(page, "#slot", frame)
+    # the plain link before the frame, for a consumer that shows none, goes once it speaks
+    expect(page.locator("#slot blockquote a")).to_have_attribute("href", permalink)
+    expect(page.locator("#slot blockquote")).to_be_hidden()
     assert_axe_clean(axe, frame, "oEmbed card")
 
 

@@ -31,15 +31,17 @@ MAX_DIMENSION = 10_000
 HEIGHT_CAP = 1000
 
 # Each view's content height at a frame width, measured in chromium for typical hands
-# (tests/browser/test_wordpress_frame.py checks them): (width, height) points, nearest
+# (tests/browser/test_wordpress_frame.py checks them within 20 % at 600 px): (width, height) points, nearest
 # widths first; between two points the height is interpolated, outside them the nearest.
 HEIGHTS = {
-    "card": ((320, 866), (390, 795), (500, 664), (600, 647), (700, 594)),
-    "calculator": ((320, 1000), (600, 1000)),
-    "quiz": ((320, 1000), (600, 1000)),
-    "discard": ((320, 1000), (600, 1000)),
-    "discard-quiz": ((320, 813), (390, 709), (500, 691), (600, 592), (700, 538)),
-    "round": ((320, 1000), (600, 1000)),
+    "card": ((320, 830), (350, 760), (500, 640), (600, 600), (700, 560)),   # en, zh between
+    "calculator": ((320, 737), (350, 677), (390, 650), (500, 633)),
+    "calculator-form": ((320, HEIGHT_CAP),),     # no hand yet: the open form, over the cap
+    "quiz": ((320, HEIGHT_CAP), (350, 965), (390, 919), (500, 836), (600, 790), (700, 773)),
+    "teachers-quiz": ((320, 908), (350, 885), (390, 839), (500, 788), (600, 702), (700, 647)),
+    "discard": ((320, 840), (600, 840), (700, 665)),
+    "discard-quiz": ((320, 663), (350, 583), (500, 574), (600, 475), (700, 452)),
+    "round": ((320, HEIGHT_CAP),),
 }
 
 
@@ -56,7 +58,7 @@ def content_height(view: str, width: int) -> int:
     """The height a view's content takes in a frame this wide (see HEIGHTS).
 
     >>> content_height("card", 600), content_height("card", 550), content_height("card", 200)
-    (647, 656, 866)
+    (600, 620, 830)
     """
     points = HEIGHTS[view]
     if width <= points[0][0]:
@@ -80,9 +82,11 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     if path in ("/", "/ticks", "/card") and hand:
         return Frame("/card", query, Msg("Mahjong hand card: {hand}", hand=hand), "card")
     if path == "/embed":
-        return Frame("/embed", query, Msg("Mahjong scoring calculator"), "calculator")
+        return Frame("/embed", query, Msg("Mahjong scoring calculator"),
+                     "calculator" if hand else "calculator-form")
     if path in ("/practice", "/embed/practice") and (args.get("seed") or args.get("hands")):
-        return Frame("/embed/practice", query, Msg("Mahjong quiz: count the fan"), "quiz")
+        return Frame("/embed/practice", query, Msg("Mahjong quiz: count the fan"),
+                     "teachers-quiz" if args.get("hands") else "quiz")
     if path in ("/discard", "/embed/discard") and (args.get("hand") or args.get("melds")):
         return Frame("/embed/discard", query, Msg("What to discard"), "discard")
     if path == "/practice/discard" and args.get("seed"):
