@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from tests.production import free_port
-from tests.waiting import wait_until_up
+from tests.waiting import stop_group, wait_until_up
 
 WORDPRESS = Path("/usr/share/wordpress")
 CONFIGS = Path("/etc/wordpress")
@@ -68,13 +68,8 @@ class WordPress:
         return self
 
     def stop(self) -> None:
-        for proc in reversed(self.procs):
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        for proc in reversed(self.procs):   # each its own group: php -S forks its workers
+            stop_group(proc)
         self.procs.clear()
         self.config.unlink(missing_ok=True)
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -95,7 +90,8 @@ class WordPress:
             [_command("mariadbd"), "--no-defaults", f"--datadir={data}", f"--socket={socket}",
              f"--port={self.db_port}", "--bind-address=127.0.0.1", f"--init-file={init}",
              f"--pid-file={self.folder / 'db.pid'}", "--skip-log-bin", "--skip-name-resolve",
-             "--innodb-buffer-pool-size=32M", *user], stdout=log, stderr=subprocess.STDOUT))
+             "--innodb-buffer-pool-size=32M", *user], stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True))
         deadline = time.monotonic() + 60
         while "ready for connections" not in (self.folder / "db.log").read_text():
             if self.procs[-1].poll() is not None or time.monotonic() > deadline:
@@ -138,7 +134,7 @@ define('WP_ACCESSIBLE_HOSTS', '127.0.0.1');
         env = {"PATH": "/usr/bin:/bin", "PHP_CLI_SERVER_WORKERS": "4"}
         self.procs.append(subprocess.Popen(
             [_command("php"), "-S", f"127.0.0.1:{self.port}", "-t", str(WORDPRESS), str(router)],
-            cwd=WORDPRESS, env=env, stdout=log, stderr=subprocess.STDOUT))
+            cwd=WORDPRESS, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
         wait_until_up(f"http://127.0.0.1:{self.port}/wp-includes/js/wp-embed.js", self.procs[-1])
 
     def _install(self) -> None:
