@@ -13,7 +13,7 @@ RUN_STAMP  := $(VENV)/.run-$(HASH)
 TEST_STAMP := $(VENV)/.test-$(HASH)
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run dev test lint bench load load-heavy memory install chromium postgresql constraints fresh-clone catalogs translations
+.PHONY: run dev test lint bench load load-heavy memory install chromium postgresql wordpress constraints fresh-clone catalogs translations
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,13 +68,28 @@ postgresql:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; \
 	fi
 
+# Installs Debian's WordPress for the embedding tests unless it is there, with its default theme,
+# MariaDB's server and PHP's command line (the suite starts its own database and `php -S` web
+# server on loopback in a temporary folder: tests/wordpress.py; nothing runs as a service).
+WP_THEME := /usr/share/wordpress/wp-content/themes/twentytwentythree
+wordpress:
+	@if [ -f /usr/share/wordpress/wp-settings.php ] && [ -d $(WP_THEME) ] \
+			&& command -v mariadb-install-db >/dev/null && command -v php >/dev/null; then \
+		echo "wordpress: Debian's wordpress, mariadb-server and php-cli are present"; \
+	else \
+		echo "wordpress: installing Debian's wordpress, mariadb-server and php-cli for the embedding tests"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			wordpress wordpress-theme-twentytwentythree mariadb-server php-cli php-mysql; \
+	fi
+
 # ruff, then the layers: each package imports only those below it, no circles, Flask only in
 # app/web (pyproject.toml, [tool.importlinter]; README, "How the code is laid out").
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 
-test: $(TEST_STAMP) chromium postgresql lint catalogs
+test: $(TEST_STAMP) chromium postgresql wordpress lint catalogs
 	$(BIN)/python -m pytest
 
 # The gettext catalogs (app/translations/<locale>/LC_MESSAGES/messages.po), compiled to the

@@ -1,0 +1,214 @@
+"""On a real WordPress (Debian's package, tests/wordpress.py): a lesson author pastes calculator
+links, and every one becomes a working figure, with WordPress's own oEmbed filter and sandbox.
+
+The posts are saved as the block editor saves an embed block (and one as a classic-editor post,
+the link alone on a line), by a user with the Author role, so kses filters them as it would.
+Each post is read in chromium at a phone's and a desktop's width: the link became a visible
+frame, it fits its content (no scrollbar inside, no gap over 8 px, within wp-embed.js's 1000 px),
+the page never scrolls sideways on the phone, and the frame works: a changed hand is scored,
+a quiz is answered and its breakdown shown, the language switched. The block editor's preview
+(`/wp-json/oembed/1.0/proxy`, as the Author) answers 200 with the frame.
+"""
+from __future__ import annotations
+
+import json
+import re
+import time
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+from playwright.sync_api import Frame, Locator, Page, expect
+
+from tests.wordpress import AUTHOR, WordPress
+
+pytestmark = pytest.mark.browser
+
+HAND = "123m456m789m234p55s"
+# One post per view: the address a lesson author copies from the calculator, and how it is saved.
+VIEWS = {
+    "card": (f"/card?rules=hong-kong&hand={HAND}&by=self-draw&seat=S", "block"),
+    "result": (f"/?rules=hong-kong&hand={HAND}&by=self-draw&seat=S", "classic"),
+    "chinese-card": ("/card?rules=hong-kong&hand=111m222p333s444z55z&lang=zh-Hant", "block"),
+    "embed": ("/embed?rules=hong-kong", "block"),
+    "quiz": ("/practice?rules=hong-kong&level=patterns&seed=wordpress&n=1", "block"),
+    "discard": ("/discard?rules=hong-kong&hand=123m456p789s11z22z7z&seen=1z", "block"),
+    "discard-quiz": ("/practice/discard?rules=hong-kong&seed=wordpress&n=1", "block"),
+}
+WIDTHS = (390, 1280)
+MOST = 1000   # wp-embed.js clamps a frame's height to 200-1000 px
+GAP = 8
+CONTENT = ".wp-block-post-content"   # the post's text in WordPress's default theme
+
+
+def block_post(url: str) -> str:
+    """An embed block as the block editor saves it: the attributes as JSON with `&`, `<`, `>`
+    and `--` escaped (serializeAttributes), the address as text in the wrapper."""
+    attrs = json.dumps({"url": url, "type": "rich", "providerNameSlug": "mahjong-scoring-calculator",
+                        "responsive": True}, separators=(",", ":"))
+    for char, code in (("--", "\\u002d\\u002d"), ("<", "\\u003c"), (">", "\\u003e"),
+                       ("&", "\\u0026")):
+        attrs = attrs.replace(char, code)
+    slug = "mahjong-scoring-calculator"
+    return (f"<!-- wp:paragraph -->\n<p>Score this hand yourself:</p>\n<!-- /wp:paragraph -->\n\n"
+            f"<!-- wp:embed {attrs} -->\n"
+            f'<figure class="wp-block-embed is-type-rich is-provider-{slug} wp-block-embed-{slug}">'
+            f'<div class="wp-block-embed__wrapper">\n{url.replace("&", "&amp;")}\n</div></figure>\n'
+            f"<!-- /wp:embed -->\n\n"
+            f"<!-- wp:paragraph -->\n<p>Then read on.</p>\n<!-- /wp:paragraph -->")
+
+
+def classic_post(url: str) -> str:
+    """A classic-editor post: paragraphs, the address alone on a line."""
+    return f"Score this hand yourself:\n\n{url}\n\nThen read on."
+
+
+@pytest.fixture(scope="module")
+def wordpress(live_server):
+    """Debian's WordPress on loopback, its posts published by an Author: {view: post address}."""
+    site = WordPress(provider_port=urlsplit(live_server).port).start()
+    try:
+        posts = {}
+        for name, (path, editor) in VIEWS.items():
+            url = live_server + path
+            content = block_post(url) if editor == "block" else classic_post(url)
+            posts[name] = site.publish_as_author(f"Lesson: {name}", content)
+        site.posts = posts
+        yield site
+    finally:
+        site.stop()
+
+
+def embedded(page: Page, live_server: str) -> tuple[Locator, Frame]:
+    """The post's one frame of the calculator, loaded, and its page."""
+    iframe = page.locator(f'{CONTENT} iframe[src^="{live_server}/"]')
+    expect(iframe).to_have_count(1)
+    iframe.scroll_into_view_if_needed()
+    frame = iframe.element_handle().content_frame()
+    assert frame is not None
+    frame.wait_for_load_state("load")
+    expect(frame.locator("main")).to_be_visible()
+    return iframe, frame
+
+
+def assert_fits(page: Page, iframe: Locator, frame: Frame, name: str) -> int:
+    """The frame is shown (WordPress reveals it when the frame tells its height), is as tall as
+    its content within GAP px and at most MOST px, and has no scrollbar inside."""
+    deadline = time.monotonic() + 30   # generous: a busy machine lays frames out late
+    while True:
+        shown = iframe.evaluate("f => getComputedStyle(f).clip === 'auto' && "
+                                "getComputedStyle(f).position !== 'absolute'")
+        content = frame.evaluate(
+            "Math.ceil(document.documentElement.getBoundingClientRect().height)")
+        height = iframe.evaluate("f => f.clientHeight")   # inside its border
+        if (shown and 0 <= height - content <= GAP) or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(100)
+    assert shown, f"{name}: WordPress never revealed the frame (its height message never came)"
+    assert height - content <= GAP, f"{name}: a {height - content:.0f} px gap under the content"
+    sizes = frame.evaluate("[document.documentElement.scrollHeight, window.innerHeight,"
+                           " document.documentElement.scrollWidth, window.innerWidth]")
+    assert sizes[0] <= sizes[1] + 1, f"{name}: scrolls down inside: {sizes}"
+    assert sizes[2] <= sizes[3], f"{name}: scrolls sideways inside: {sizes}"
+    assert height <= MOST, f"{name}: {height} px, past wp-embed.js's {MOST} px"
+    return content
+
+
+def assert_no_sideways_scroll(page: Page, name: str) -> None:
+    widths = page.evaluate("[document.documentElement.scrollWidth,"
+                           " document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], f"{name}: the post scrolls sideways: {widths}"
+
+
+def open_post(page: Page, wordpress, name: str, width: int, live_server: str,
+              fits: bool = True) -> tuple[Locator, Frame]:
+    """The post of a view at a width, its frame loaded (and fitting, unless `fits` is False:
+    a test of what the frame does checks the fit after using it, the first test before)."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(wordpress.posts[name])
+    iframe, frame = embedded(page, live_server)
+    if fits:
+        assert_fits(page, iframe, frame, f"{name} at {width} px")
+    if width < 600:
+        assert_no_sideways_scroll(page, f"{name} at {width} px")
+    return iframe, frame
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", VIEWS)
+def test_a_pasted_link_becomes_a_sandboxed_frame_that_fits(page: Page, wordpress, live_server,
+                                                           name, width):
+    iframe, frame = open_post(page, wordpress, name, width, live_server)
+    # WordPress's filter and sandbox unchanged: scripts only, the secret in the address
+    expect(iframe).to_have_attribute("sandbox", "allow-scripts")
+    expect(iframe).to_have_attribute("src", re.compile(r"#\?secret=[A-Za-z0-9]+$"))
+    expect(iframe).to_have_attribute("frameborder", "0")
+    # the shape WordPress keeps: a blockquote fallback with a plain link, hidden once framed
+    fallback = page.locator("blockquote.wp-embedded-content")
+    expect(fallback).to_have_count(1)
+    expect(fallback.locator(f'a[href^="{live_server}/"]')).to_have_count(1)
+    expect(fallback).to_be_hidden()
+    # the address is no longer plain text in the post
+    assert live_server not in page.locator(CONTENT).inner_text()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_calculator_scores_a_changed_hand_in_the_post(page: Page, wordpress, live_server,
+                                                          width):
+    iframe, frame = open_post(page, wordpress, "embed", width, live_server, fits=False)
+    frame.get_by_label("Hand: concealed tiles").fill(HAND)
+    frame.get_by_role("button", name="Score", exact=True).first.click()
+    expect(frame.locator("#result-heading")).to_be_visible()
+    frame = iframe.element_handle().content_frame()
+    assert frame is not None
+    assert_fits(page, iframe, frame, f"embed with a result at {width} px")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_quiz_is_answered_and_shows_its_breakdown_in_the_post(page: Page, wordpress,
+                                                                  live_server, width):
+    iframe, frame = open_post(page, wordpress, "quiz", width, live_server, fits=False)
+    frame.get_by_label("Total fan").fill("3")
+    frame.get_by_role("button", name="Check my count").click()
+    expect(frame.locator("#verdict-heading")).to_be_visible()
+    expect(frame.locator("table", has=frame.locator("caption", has_text="Fan breakdown"))
+           ).to_be_visible()
+    assert_fits(page, iframe, frame, f"quiz with a verdict at {width} px")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_discard_quiz_is_answered_in_the_post(page: Page, wordpress, live_server, width):
+    iframe, frame = open_post(page, wordpress, "discard-quiz", width, live_server, fits=False)
+    frame.get_by_role("button", name=re.compile(r"^Discard ")).first.click()
+    expect(frame.get_by_role("status")).to_have_text(re.compile(r"^(Right|Not the best)"))
+    assert_fits(page, iframe, frame, f"discard quiz with a verdict at {width} px")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_framed_card_switches_language_in_the_post(page: Page, wordpress, live_server, width):
+    iframe, frame = open_post(page, wordpress, "chinese-card", width, live_server)
+    expect(frame.locator("html")).to_have_attribute("lang", "zh-Hant")
+    frame.locator('a[hreflang="en"]').click()
+    expect(frame.locator("html")).to_have_attribute("lang", "en")
+    expect(frame.locator("main")).to_contain_text("Open in the calculator")
+    assert_fits(page, iframe, frame, f"card switched to English at {width} px")
+
+
+def test_the_block_editors_preview_answers_with_the_frame(page: Page, wordpress, live_server):
+    """The block editor asks `/wp-json/oembed/1.0/proxy` as the logged-in author."""
+    # logging in from the form's own page, without opening a page of the site afterwards (its
+    # toolbar would load the author's picture from gravatar.com, which this machine cannot reach)
+    page.goto(f"{wordpress.url}/wp-login.php")
+    login = page.request.post(f"{wordpress.url}/wp-login.php", max_redirects=0, form={
+        "log": AUTHOR, "pwd": wordpress.author_password, "testcookie": "1",
+        "redirect_to": f"{wordpress.url}/wp-admin/"})
+    assert login.status == 302, f"{login.status}: {login.text()[:300]}"
+    nonce = page.request.get(f"{wordpress.url}/wp-admin/admin-ajax.php?action=rest-nonce")
+    assert nonce.ok, nonce.status
+    for name, (path, _) in VIEWS.items():
+        answer = page.request.get(
+            f"{wordpress.url}/wp-json/oembed/1.0/proxy?" + urlencode({"url": live_server + path}),
+            headers={"X-WP-Nonce": nonce.text()})
+        assert answer.status == 200, f"{name}: {answer.status} {answer.text()[:300]}"
+        html = answer.json()["html"]
+        assert re.search(rf'<iframe [^>]*src="{re.escape(live_server)}/', html), f"{name}: {html}"
+        assert "<blockquote" in html, f"{name}: no blockquote fallback: {html}"
