@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
 from app.practice.discard_practice import deal_discard
 from app.rules.loader import registry
+from tests.browser.axe_check import assert_axe_clean
 
 pytestmark = pytest.mark.browser
 
@@ -105,9 +105,4 @@ def test_no_horizontal_scrolling_at_360_px(page: Page, name):
 @pytest.mark.parametrize("name", PAGES)
 def test_axe_finds_no_violation(page: Page, name):
     page.goto(PAGES[name])
-    page.wait_for_load_state("load")
-    results = Axe().run(page)
-    report = "\n".join(f"{v['id']} ({v['impact']}): {v['help']} — "
-                       + "; ".join(", ".join(n["target"]) for n in v["nodes"][:5])
-                       for v in results.response["violations"])
-    assert results.violations_count == 0, f"{name}: {report}"
+    assert_axe_clean(page, name)

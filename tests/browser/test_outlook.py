@@ -3,8 +3,9 @@ sideways scrolling, no axe violation, in English and Chinese."""
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+
+from tests.browser.axe_check import assert_axe_clean
 
 pytestmark = pytest.mark.browser
 
@@ -34,9 +35,4 @@ def test_the_curves_are_readable_at_360_px_without_sideways_scrolling(page: Page
 @pytest.mark.parametrize("name", PAGES)
 def test_axe_finds_no_violation_on_the_outlook(page: Page, name):
     page.goto(PAGES[name])
-    page.wait_for_load_state("load")
-    results = Axe().run(page)
-    report = "\n".join(f"{v['id']} ({v['impact']}): {v['help']} — "
-                       + "; ".join(", ".join(n["target"]) for n in v["nodes"][:5])
-                       for v in results.response["violations"])
-    assert results.violations_count == 0, f"{name}: {report}"
+    assert_axe_clean(page, name)
