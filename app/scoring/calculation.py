@@ -373,7 +373,7 @@ class _Frame(NamedTuple):
     settings: Settings
     context: WinContext
     pricing: Pricing
-    check_tiles: bool   # the tiles themselves can be refused: no honours, or a missing suit
+    check_tiles: bool   # the tiles can be refused: no honours, a missing suit, no claimed chows
     table: Table
     assumed: tuple[Assumption, ...]
     taken: str | None
@@ -405,7 +405,8 @@ def _frame(ruleset: Ruleset, *raw: str | None) -> _Frame | None:
         return None
     taken = next((a.reason for a in table_assumed if a.field == "discarder"), None)
     return _Frame(settings, context, pricing(ruleset, settings, context.events, context.by),
-                  not ruleset.honours or bool(context.missing), table, assumed + table_assumed,
+                  not ruleset.honours or bool(context.missing) or not ruleset.claimed_chows,
+                  table, assumed + table_assumed,
                   taken, {})
 
 

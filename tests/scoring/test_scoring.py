@@ -1,6 +1,7 @@
 """The scoring engine on a small test ruleset: relations, dials, payments and their reasons."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import Counter
 from fractions import Fraction
@@ -382,3 +383,13 @@ def test_families_that_claim_chows_take_one():
     score = calculate({"rules": "hong-kong", "hand": "456m789m123p55p", "melds": "123m",
                        "by": "self-draw"}).score
     assert any("123m" in part for part in score.reading.grouping)
+
+
+def test_a_family_with_honours_that_claims_no_chows_refuses_one_on_every_path():
+    # the other fields are read once per combination (calculation._frame): the tiles' own check
+    # must still run for a family whose honours are in play but whose chows are not
+    no_chows = dataclasses.replace(registry()["hong-kong"], claimed_chows=False)
+    with pytest.raises(HandError) as err:
+        calculate({"rules": "hong-kong", "hand": "456m789m123p55p", "melds": "123m",
+                   "by": "self-draw"}, {"hong-kong": no_chows})
+    assert [e.field for e in err.value.errors] == ["melds"]
