@@ -400,17 +400,26 @@ def dials_summary(ruleset: Ruleset) -> str:
     where the address gives none ('minimum 3 fan · cap 13 · Full spicy · stake 1')."""
     from flask import request
     args = request.args
-    lang = page_lang()
+    ticked = sum(1 for v in args.getlist("options") for v in v.split(",") if v)
+    return _dials_summary(ruleset, page_lang(), args.get("curve", ""), args.get("payment", ""),
+                          args.get("cap", "").strip(), args.get("min", "").strip(),
+                          args.get("stake", "").strip(), ticked)
+
+
+# A page's dials are one of a few combinations: each is worded once a language (gettext and
+# the names cost more than the rest of the summary's page part).
+@lru_cache(maxsize=512)
+def _dials_summary(ruleset: Ruleset, lang: str, raw_curve: str, raw_payment: str, raw_cap: str,
+                   raw_min: str, raw_stake: str, ticked: int) -> str:
     dials = ruleset.dials
-    curve = ruleset.curves.get(args.get("curve", "")) or ruleset.curves.get(dials.curve)
-    payment = ruleset.payments.get(args.get("payment", "")) or ruleset.payments.get(dials.payment)
-    cap = args.get("cap", "").strip() or (str(dials.cap) if dials.cap is not None else "")
-    parts = [_("minimum %(fan)s fan", fan=args.get("min", "").strip() or dials.min),
+    curve = ruleset.curves.get(raw_curve) or ruleset.curves.get(dials.curve)
+    payment = ruleset.payments.get(raw_payment) or ruleset.payments.get(dials.payment)
+    cap = raw_cap or (str(dials.cap) if dials.cap is not None else "")
+    parts = [_("minimum %(fan)s fan", fan=raw_min or dials.min),
              _("cap %(fan)s", fan=cap) if cap else _("no cap")]
     parts += [c.name.in_lang(lang) for c in (curve, payment) if c is not None]
-    parts.append(_("stake %(stake)s", stake=args.get("stake", "").strip() or number(dials.stake)))
-    ticked = [v for v in args.getlist("options") for v in v.split(",") if v]
+    parts.append(_("stake %(stake)s", stake=raw_stake or number(dials.stake)))
     if ticked:
-        parts.append(_("1 house rule on") if len(ticked) == 1 else
-                     _("%(num)s house rules on", num=len(ticked)))
+        parts.append(_("1 house rule on") if ticked == 1 else
+                     _("%(num)s house rules on", num=ticked))
     return " · ".join(str(p) for p in parts)
