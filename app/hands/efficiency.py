@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
-from .readings import ShapeRules
+from .readings import ShapeRules, is_complete
 from .tiles import NUM_KINDS, SUIT_OFFSET, TERMINALS_AND_HONOURS, TILES, Tile, parse_tiles
 
 __all__ = ["clear_tables", "FormShanten", "Improvement", "DiscardOption", "Table", "counts_of", "standard_shanten",
@@ -119,7 +119,6 @@ _TABLE_LIMIT = 200_000   # entries; odd input (every request new) would otherwis
 
 def clear_tables() -> None:
     """Forget every suit seen so far (for benchmarks that time a cold start)."""
-    _WHOLE.clear()
     for cache in (_SUIT_TABLES, _HONOUR_TABLES, _PLAIN_SUIT_TABLES, _PLAIN_HONOUR_TABLES, _IDS,
                   _BY_ID, _SUIT_IDS, _HONOUR_IDS, _EXACT_SUIT_IDS, _EXACT_HONOUR_IDS, _JOINS,
                   _TOPS):
@@ -613,7 +612,8 @@ def discard_shanten(counts: Sequence[int], melds: int = 0, rules: ShapeRules = E
 
 def complete(counts: Sequence[int], melds: int = 0, rules: ShapeRules = EVERY_SHAPE,
              table: Table = PLAIN) -> bool:
-    """Whether 14 tiles (with the melds) make a whole hand in some form: shanten -1, sooner.
+    """Whether 14 tiles (with the melds) make a whole hand at this table: the shape by
+    readings.is_complete, and none of the declared missing suit held.
 
     >>> complete(counts_of(parse_tiles("123m456p789s11z222z"))), complete(counts_of(
     ...     parse_tiles("123m456p789s11z223z")))
@@ -623,63 +623,7 @@ def complete(counts: Sequence[int], melds: int = 0, rules: ShapeRules = EVERY_SH
         lo = SUIT_OFFSET[table.missing]
         if any(counts[lo:lo + 9]):
             return False
-    pairs = 0
-    for lo in (0, 9, 18):
-        shape = _whole_suit(tuple(counts[lo:lo + 9]))
-        if shape is None:
-            break
-        pairs += shape
-    else:
-        honours = counts[27:34]
-        if 1 not in honours and 4 not in honours:
-            pairs += honours.count(2)
-            if pairs == 1:
-                return True
-    if melds:
-        return False
-    twos = counts.count(2)
-    if rules.seven_pairs and (twos == 7 or rules.seven_pairs_quads
-                              and twos + 2 * counts.count(4) == 7):
-        return True
-    return (rules.thirteen_orphans and table.honours
-            and thirteen_orphans_shanten(counts) == -1)
-
-
-_WHOLE: dict[tuple[int, ...], int | None] = {}
-
-
-def _whole_suit(counts: tuple[int, ...]) -> int | None:
-    """A suit as sets alone (0), as sets and one pair (1), or neither (None); remembered."""
-    if counts in _WHOLE:
-        return _WHOLE[counts]
-    total = sum(counts)
-    found = None
-    if total % 3 == 0 and _sets_only(list(counts)):
-        found = 0
-    elif total % 3 == 2:
-        for i in range(9):
-            if counts[i] >= 2:
-                rest = list(counts)
-                rest[i] -= 2
-                if _sets_only(rest):
-                    found = 1
-                    break
-    _WHOLE[counts] = found
-    return found
-
-
-def _sets_only(c: list[int]) -> bool:
-    """Whether one suit's counts split into pongs and runs (the lowest tile decides)."""
-    for i in range(9):
-        n = c[i]
-        if n >= 3:
-            n -= 3   # a pong of the lowest tile; with runs, three runs are three pongs
-        if n:
-            if i > 6 or c[i + 1] < n or c[i + 2] < n:
-                return False
-            c[i + 1] -= n
-            c[i + 2] -= n
-    return True
+    return is_complete(counts, melds, rules)
 
 
 def _minus(counts: Sequence[int], index: int) -> list[int]:
