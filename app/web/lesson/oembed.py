@@ -143,10 +143,13 @@ def frame_html(permalink: str, src: str, title: str, width: int, height: int, sc
     `width`, `height`, `frameborder`, `title`), shows the link until the frame speaks
     wp-embed.js's messages, and strips the rest: `loading`, `style` and the `<script>`, which
     only other consumers run (embed.js fits the frame and hides the link once it speaks).
+    The frame's `width` is `100%`, the one width that survives the filter and fits a phone:
+    a classic-editor post gives its frames no `max-width` (the block library's rule is only
+    for embed blocks); where `style` survives, it caps the frame at `width` px.
     """
     return (f'<blockquote><a href="{escape(permalink)}">{escape(title)}</a></blockquote>'
-            f'<iframe src="{escape(src)}" width="{width}" height="{height}" frameborder="0" '
-            f'title="{escape(title)}" loading="lazy" style="border: 0; max-width: 100%">'
+            f'<iframe src="{escape(src)}" width="100%" height="{height}" frameborder="0" '
+            f'title="{escape(title)}" loading="lazy" style="border: 0; max-width: {width}px">'
             f'</iframe><script src="{escape(script)}" async></script>')
 
 
