@@ -14,6 +14,7 @@ from tests.browser.conftest import assert_loads_cleanly
 
 pytestmark = pytest.mark.browser
 
+HAND = "123m456m789m234p55s"
 HKC_HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "2p", "3p", "4p", "5s", "5s"]
 TILE_NAMES = {"m": "Character", "p": "Dot", "s": "Bamboo"}
 
@@ -221,6 +222,8 @@ def test_embedded_on_another_site_scores_and_fits_its_frame(page: Page, lesson_s
     expect(frame.locator("header.site")).to_have_count(0)
 
     frame.get_by_label("Hand: concealed tiles").fill("123m456m789m234p55s")
+    expect(frame.get_by_label("Self-draw 自摸")).to_be_hidden()   # folded: the hand comes first
+    frame.locator("details.more-of-hand > summary").click()
     frame.get_by_label("Self-draw 自摸").check()
     frame.get_by_role("radiogroup", name="Winner's seat").get_by_label("South", exact=False).check()
     frame.get_by_role("button", name="Score", exact=True).first.click()
@@ -248,6 +251,32 @@ def test_embedded_on_another_site_scores_and_fits_its_frame(page: Page, lesson_s
     expect(frame.get_by_role("heading", name=re.compile("Score a hand"))).to_be_visible()
     expect(frame.locator("details.change-hand")).to_have_attribute("open", "")
     assert abs(fitted_height(page, frame_el) - before) <= 2
+
+
+def test_the_embedded_calculators_fold_is_opened_and_sent_without_javascript(browser,
+                                                                             live_server, api):
+    """An empty /embed on a phone: the hand, the picker and Score first, within WordPress's
+    1000 px; how it was won folded, opened by its summary, and sent with the hand."""
+    context = browser.new_context(java_script_enabled=False, base_url=live_server,
+                                  viewport={"width": 342, "height": 900})   # a 390 px phone's post
+    page = context.new_page()
+    try:
+        page.goto("/embed?rules=hong-kong")
+        assert page.evaluate("document.documentElement.scrollHeight") <= 1000
+        expect(page.get_by_label("Self-draw 自摸")).to_be_hidden()
+        page.get_by_label("Hand: concealed tiles").fill(HAND)
+        page.get_by_text("How it was won, declared melds and the table rules").click()
+        page.get_by_label("Self-draw 自摸").check()
+        page.get_by_role("radiogroup", name="Winner's seat").get_by_label("South", exact=False).check()
+        page.get_by_role("button", name="Score", exact=True).first.click()
+        drawn = api("/api/score", rules="hong-kong", hand=HAND, by="self-draw", seat="S")
+        discard = api("/api/score", rules="hong-kong", hand=HAND)
+        assert drawn["total_fan"] != discard["total_fan"]   # the folded choice counts
+        expect(table(page, "Fan breakdown").locator("tfoot td.num")).to_have_text(
+            str(drawn["total_fan"]))
+        assert "by=self-draw" in page.url and "seat=S" in page.url
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("path", [

@@ -133,17 +133,12 @@ def open_post(page: Page, wordpress, name: str, width: int, live_server: str,
     return iframe, frame
 
 
-# Known gaps of issue 25, measured on Debian's WordPress 6.1 (strict: each must fail until it
-# is fixed, and then this list must shrink): the classic-editor post's frame keeps its width of
-# 600 (WordPress strips `style`; the default theme gives classic content's frames no max-width),
-# so the post scrolls sideways at 390 px; an empty /embed is its whole form (about 2,500 px
-# at 390, 2,200 at 1280); the unanswered quiz is about 1,140 px at 390.
-KNOWN_GAPS = {
-    ("result", 390): "the classic-editor post's frame is 600 px wide in a 390 px window",
-    ("embed", 390): "an empty /embed is its whole form, past 1000 px",
-    ("embed", 1280): "an empty /embed is its whole form, past 1000 px",
-    ("quiz", 390): "the unanswered quiz is about 1,140 px tall at 390 px",
-}
+# Known gaps, measured on Debian's WordPress 6.1: {(view, width): why}, each a strict xfail
+# (it must fail until it is fixed, and then leave this dict). None left: the classic-editor
+# post's frame is `width="100%"` (WordPress keeps no style, and its theme gives classic content's
+# frames no max-width), and the empty /embed and the unanswered quiz fold what is not their
+# first screen.
+KNOWN_GAPS: dict[tuple[str, int], str] = {}
 FIT_CASES = [pytest.param(name, width, id=f"{name}-{width}", marks=[pytest.mark.xfail(
                  strict=True, reason=f"issue 25, not yet: {KNOWN_GAPS[name, width]}")]
              if (name, width) in KNOWN_GAPS else [])

@@ -41,7 +41,8 @@ def test_a_result_permalink_answers_a_rich_object_framing_its_card(client):
     assert src.path == "/card"
     assert parse_qs(src.query) == parse_qs(urlsplit(RESULT).query)
     assert 'loading="lazy"' in answer["html"] and f'title="{answer["title"]}"' in answer["html"]
-    assert f'width="{answer["width"]}"' in answer["html"]
+    # as wide as its column (WordPress keeps no style), at most the answer's width where style is kept
+    assert 'width="100%"' in answer["html"] and f'max-width: {answer["width"]}px' in answer["html"]
     assert f'height="{answer["height"]}"' in answer["html"]
     card = client.get(src.path + "?" + src.query)
     assert card.status_code == 200 and "Open in the calculator" in card.get_data(as_text=True)
@@ -85,7 +86,7 @@ def test_the_answer_survives_wordpresss_filter_with_its_fallback_link_and_frame(
     assert html.unescape(link[1]) == url and html.unescape(link[2]) == answer["title"]
     attrs = dict(re.findall(r' ([a-z]+)="([^"]*)"', frame))
     assert html.unescape(attrs["src"]) == _frame_src(answer)
-    assert (attrs["width"], attrs["height"]) == (str(answer["width"]), str(answer["height"]))
+    assert (attrs["width"], attrs["height"]) == ("100%", str(answer["height"]))
     assert attrs["frameborder"] == "0" and html.unescape(attrs["title"]) == answer["title"]
 
 
@@ -221,6 +222,54 @@ def test_the_embed_view_folds_the_form_under_change_the_hand_once_there_is_a_res
 
 def test_the_full_calculator_does_not_fold_its_form(client):
     assert _change_hand(client.get(f"/?rules=hong-kong&hand={HAND}").get_data(as_text=True)) is None
+
+
+def _more_of_hand(text: str) -> str | None:
+    """How the embed view shows what is not its first screen: "open", "folded" or None."""
+    found = re.search(r'<details class="more-of-hand"( open)?>', text)
+    return None if found is None else ("open" if found[1] else "folded")
+
+
+def _form(text: str) -> str:
+    return re.search(r'<form class="calculator".*?</form>', text, re.S)[0]
+
+
+def test_an_empty_embed_shows_the_hand_and_score_first_and_folds_the_rest_inside_its_form(client):
+    form = _form(client.get("/embed?rules=hong-kong").get_data(as_text=True))
+    assert _more_of_hand(form) == "folded"   # inside the form: what it holds is sent with it
+    first, folded = form.split('<details class="more-of-hand"', 1)
+    assert 'name="hand"' in first and ">Score</button>" in first and 'name="add"' in first
+    for name in ("by", "seat", "discarder", "win", "melds", "events", "min", "stake"):
+        assert f'name="{name}"' in folded and f'name="{name}"' not in first, name
+
+
+@pytest.mark.parametrize("query", ["stake=abc", "melds=12m", "seat=Q"])
+def test_the_fold_opens_on_an_error_inside_it_and_keeps_what_was_typed(client, query):
+    page = client.get(f"/embed?rules=hong-kong&hand={HAND}&{query}").get_data(as_text=True)
+    assert _change_hand(page) == "open" and _more_of_hand(page) == "open"
+    if query == "melds=12m":
+        assert re.search(r'name="melds"[^>]*value="12m"', _form(page).split("more-of-hand")[1])
+
+
+def test_the_fold_stays_closed_on_an_error_in_the_hand_and_keeps_what_was_folded(client):
+    page = client.get("/embed?rules=hong-kong&hand=123m9z&melds=777m").get_data(as_text=True)
+    assert _change_hand(page) == "open" and _more_of_hand(page) == "folded"
+    assert re.search(r'name="melds"[^>]*value="777m"', page)
+
+
+def test_the_full_calculator_folds_nothing_of_its_form(client):
+    assert _more_of_hand(client.get("/?rules=hong-kong").get_data(as_text=True)) is None
+
+
+def test_an_embedded_series_keeps_its_links_under_another_series(client):
+    """Start a new series and the share link: folded in the embedded quiz, under the full one."""
+    query = "rules=hong-kong&level=patterns&seed=abc&n=1"
+    embedded = client.get(f"/embed/practice?{query}").get_data(as_text=True)
+    series = re.search(r'<details class="series">.*?</details>', embedded, re.S)[0]
+    assert "Start a new series" in series and embedded.count("Start a new series") == 1
+    full = client.get(f"/practice?{query}").get_data(as_text=True)
+    assert '<details class="series">' not in full and full.count("Start a new series") == 1
+    assert full.index("Start a new series") > full.index('id="answer-form"')
 
 
 def test_the_one_line_embed_script_is_served_as_javascript(client):

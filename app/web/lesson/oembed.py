@@ -37,8 +37,9 @@ HEIGHT_CAP = 1000
 HEIGHTS = {
     "card": ((320, 830), (350, 760), (500, 640), (600, 600), (700, 560)),   # en, zh between
     "calculator": ((320, 737), (350, 677), (390, 650), (500, 633)),
-    "calculator-form": ((320, HEIGHT_CAP),),     # no hand yet: the open form, over the cap
-    "quiz": ((320, HEIGHT_CAP), (350, 965), (390, 919), (500, 836), (600, 790), (700, 773)),
+    # no hand yet: the hand, the picker and Score, the rest folded (compact up to 640 px)
+    "calculator-form": ((320, 880), (500, 870), (640, 780), (650, 850), (700, 820)),
+    "quiz": ((320, 840), (390, 780), (500, 800), (600, 735), (700, 715)),
     "teachers-quiz": ((320, 908), (350, 885), (390, 839), (500, 788), (600, 702), (700, 647)),
     "discard": ((320, 840), (600, 840), (700, 665)),
     "discard-quiz": ((320, 663), (350, 583), (500, 574), (600, 475), (700, 452)),
@@ -143,10 +144,13 @@ def frame_html(permalink: str, src: str, title: str, width: int, height: int, sc
     `width`, `height`, `frameborder`, `title`), shows the link until the frame speaks
     wp-embed.js's messages, and strips the rest: `loading`, `style` and the `<script>`, which
     only other consumers run (embed.js fits the frame and hides the link once it speaks).
+    The frame's `width` is `100%`, the one width that survives the filter and fits a phone:
+    a classic-editor post gives its frames no `max-width` (the block library's rule is only
+    for embed blocks); where `style` survives, it caps the frame at `width` px.
     """
     return (f'<blockquote><a href="{escape(permalink)}">{escape(title)}</a></blockquote>'
-            f'<iframe src="{escape(src)}" width="{width}" height="{height}" frameborder="0" '
-            f'title="{escape(title)}" loading="lazy" style="border: 0; max-width: 100%">'
+            f'<iframe src="{escape(src)}" width="100%" height="{height}" frameborder="0" '
+            f'title="{escape(title)}" loading="lazy" style="border: 0; max-width: {width}px">'
             f'</iframe><script src="{escape(script)}" async></script>')
 
 
