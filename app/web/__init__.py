@@ -20,7 +20,7 @@ from app.base.resources import folder, ruleset_dir
 from app.rules.loader import load_all
 from app.scoring.budget import MAX_SCORINGS, TooMuchWork, close_budget, open_budget
 from app.scoring.calculation import price_example
-from app.web.common.forms import PART_CACHE_SIZE, PartCache, dials_summary
+from app.web.common.forms import PART_CACHE_SIZE, PartCache, dials_summary, kept, slot
 from app.web.common.links import LinkRequest
 from app.web.common.present import TEMPLATE_URLS
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
@@ -136,7 +136,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                  oembed_link=oembed.discovery_link, url_for=template_url_for,
                                  field_label=field_label, assumed_label=assumed_label, value_label=value_label,
                                  role_label=role_label, kind_label=kind_label, group_label=group_label,
-                                 wait_label=wait_label, dials_summary=dials_summary,
+                                 wait_label=wait_label, dials_summary=dials_summary, kept=kept, slot=slot,
                                  icon_uri=_icon_uri(Path(app.static_folder)))
     return app
 

@@ -30,6 +30,17 @@ QUERIES = [_query(r, h) for r in RULES for h in HANDS] + [
     _query("sichuan", "", draft="123m", target="meld"),
     "/?" + urlencode({"hand": HANDS[0]}),                                   # the default rules
     "/embed?" + urlencode({"rules": "sichuan", "hand": HANDS[0], "seat": "N"}),
+    # the kept sections (FormView.cached, kept): what each reads besides the fields
+    _query("hong-kong", HANDS[0], lang="en"), _query("hong-kong", HANDS[0], lang="zh-Hant"),
+    _query("hong-kong", HANDS[1], lang="zh-Hant"), _query("sichuan", HANDS[1], lang="zh-Hans"),
+    "/embed?" + urlencode({"rules": "hong-kong", "hand": HANDS[0], "lang": "zh-Hans"}),
+    "/embed?" + urlencode({"rules": "sichuan", "hand": "123m", "seat": "X"}),   # open, with errors
+    "/embed?" + urlencode({"rules": "sichuan", "hand": HANDS[1], "seat": "X"}),
+    "/embed?rules=hong-kong",
+    _query("hong-kong", "123m456m789m234p5s"),                              # the waits
+    "/?" + urlencode({"rules": "hong-kong", "fan": "5"}),                   # points only
+    _query("hong-kong", HANDS[0], sheet="hong-kong;a 123m456m789m234p55s", entry="2"),
+    _query("hong-kong", HANDS[0], sheet="\ue000hand\ue001"),                   # carried placeholder
 ]
 
 
@@ -52,6 +63,15 @@ def test_interleaved_rulesets_and_hands_give_the_html_of_fresh_renders(fresh_pag
         for query in QUERIES + QUERIES[::-1]:
             assert client.get(query).get_data(as_text=True) == fresh_pages[query], query
     assert client.application.extensions["form_parts"].entries
+
+
+def test_a_kept_section_is_kept_apart_for_each_mount_point():
+    fresh, kept = create_app({"FORM_PART_CACHE_SIZE": 0}).test_client(), create_app().test_client()
+    for _ in range(2):
+        for base in ("http://localhost/", "http://localhost/mahjong/"):
+            for query in (_query("hong-kong", HANDS[0]), _query("sichuan", HANDS[1], lang="zh-Hant")):
+                want = fresh.get(query, base_url=base).get_data(as_text=True)
+                assert kept.get(query, base_url=base).get_data(as_text=True) == want, (base, query)
 
 
 def test_a_typed_value_shows_in_its_own_field_only(fresh_pages):

@@ -7,8 +7,12 @@ import re
 from urllib.parse import unquote
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from werkzeug.sansio.utils import get_current_url
 
 from app.web import create_app
+from app.web.serving.hosts import absolute_url
 
 HAND = "rules=hong-kong&hand=123m456m789m234p55s&by=self-draw&seat=S"
 FORGED = {"X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https",
@@ -75,3 +79,14 @@ def test_with_a_public_name_a_forged_host_is_refused_and_bodies_name_the_public_
     response = _oembed(client, f"http://mahjong.example/?{HAND}", {"Host": "internal.example", **FORGED})
     assert response.status_code == 200
     assert _addresses(response.get_data(as_text=True)) == {"http://mahjong.example"}
+
+
+@given(st.sampled_from(["http", "https"]),
+       st.sampled_from(["localhost", "calc.example:8080", "xn--bcher-kva.example", "XN--BCHER-KVA.example"]),
+       st.sampled_from(["", "/", "/m", "/m/", "/%E9%BA%BB"]),
+       st.text(alphabet="/abc~%é?#:@ ", max_size=8).map(lambda p: "/" + p),
+       st.binary(max_size=24) | st.text(alphabet="az09=&,:+%~;/?@'!é", max_size=24)
+       .map(lambda q: q.encode("utf-8")))
+@settings(max_examples=400, deadline=None)
+def test_an_absolute_address_is_what_werkzeug_would_make(scheme, host, root, path, query):
+    assert absolute_url(scheme, host, root, path, query) == get_current_url(scheme, host, root, path, query)

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import wtforms.widgets
 import wtforms.widgets.core
+from flask import current_app, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from markupsafe import Markup, escape
@@ -27,7 +28,7 @@ from app.hands.hand import SEATS
 from app.hands.tiles import PLAYING_TILES
 from app.rules.model import Ruleset
 
-from .i18n import page_lang
+from .i18n import explicit_lang, page_lang
 from .present import field_label, number
 
 
@@ -303,11 +304,43 @@ class FormView:
         self.errors: dict[str, list[str]] = {}
         self.hidden_fields = hidden_fields(ruleset)
         self.typed_placeholder = any(PLACEHOLDER in v for values in self.raw.values() for v in values)
+        self.slots: dict[str, Markup] | None = None   # set while a section is rendered to be kept
 
     def data(self, name: str) -> str:
-        """A text field's value as WTForms keeps it: the first one sent, else ''."""
+        """A text field's value as WTForms keeps it: the first one sent, else ''; while a
+        section is rendered to be kept, the placeholder of a value that is there."""
         values = self.raw.get(name, ())
+        if self.slots is not None and values and values[0]:
+            return f"{PLACEHOLDER}{name}\ue001"
         return values[0] if values else ""
+
+    def cached(self, name: str, *key, slots: dict[str, Markup], caller: Callable[[], str]) -> Markup:
+        """A `{% call form.cached(name, …) %}` block of the page, rendered once for all it reads
+        and kept: the key the template gives, the page's language as the address names it and its
+        mount point, every field's choices and errors, and which typed fields hold text. Each
+        request writes its own typed values, and the `slots` (parts rendered apart, such as the
+        picker, shown with `form.slot(name)`), in their places."""
+        state = tuple((n, bool(self.data(n)) if self.text[n] else self.raw.get(n),
+                       tuple(self.errors.get(n, ()))) for n in self.text)
+        whole = ("section", name, _frozen(key), state, explicit_lang(), request.script_root)
+        if (not self.parts.size or self.typed_placeholder or _holds_placeholder(whole)
+                or any(PLACEHOLDER in str(html) for html in slots.values())):
+            self.slots = None
+            return Markup(caller())
+        chunks = self.parts.get(whole)
+        if chunks is None:
+            self.slots = slots
+            try:
+                chunks = self.parts.put(whole, tuple(_SLOT.split(str(caller()))))
+            finally:
+                self.slots = None
+        return Markup("".join([chunk if i % 2 == 0 else str(slots[chunk]) if chunk in slots
+                               else str(escape(self.data(chunk))) for i, chunk in enumerate(chunks)]))
+
+    def slot(self, name: str, slots: dict[str, Markup]) -> Markup:
+        """A part of a kept section rendered apart (see `cached`): its placeholder while the
+        section is rendered to be kept, else the part itself."""
+        return Markup(f"{PLACEHOLDER}{name}\ue001") if self.slots is not None else slots[name]
 
     def attach_errors(self, errors: tuple[FieldError, ...]) -> list[str]:
         """Put each core error next to its field; return those that belong to no field."""
@@ -337,6 +370,9 @@ class FormView:
         if chunks is None:
             html = self._render(macro, names, args, whole_form, placeholders=True)
             chunks = self.parts.put(key, tuple(_SLOT.split(str(html))))
+        if self.slots is not None:   # inside a section being kept: the placeholders stay
+            return Markup("".join([chunk if i % 2 == 0 else f"{PLACEHOLDER}{chunk}\ue001"
+                                   for i, chunk in enumerate(chunks)]))
         return Markup("".join([chunk if i % 2 == 0 else str(escape(self.data(chunk)))
                                for i, chunk in enumerate(chunks)]))
 
@@ -362,6 +398,40 @@ class FormView:
                 form[n].errors = list(self.errors[n])
         render = self.parts.macro(macro)
         return render(form, self.ruleset, *args) if whole_form else render(form[names[0]], *args)
+
+
+def kept(name: str, *key, slots: dict[str, Markup], caller: Callable[[], str]) -> Markup:
+    """A `{% call kept(name, …) %}` block of a page that reads only the page's language, its
+    mount point, the key the template gives and the `slots`, each shown with `slot(name)`:
+    rendered once a key and kept in the form parts' cache, each request's slots written in.
+    Nothing in the block but the slots may come from the request."""
+    parts: PartCache = current_app.extensions["form_parts"]
+    whole = ("kept", name, _frozen(key), explicit_lang(), request.script_root)
+    chunks = parts.get(whole) if parts.size else None
+    if chunks is None:
+        chunks = tuple(_SLOT.split(str(caller())))
+        if parts.size:
+            parts.put(whole, chunks)
+    return Markup("".join([chunk if i % 2 == 0 else str(slots[chunk]) for i, chunk in enumerate(chunks)]))
+
+
+def slot(name: str) -> Markup:
+    """Where a `kept` block's slot goes."""
+    return Markup(f"{PLACEHOLDER}{name}\ue001")
+
+
+def _frozen(value):
+    """A key's lists as tuples, so that it can be kept."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, tuple | list) else value
+
+
+def _holds_placeholder(value) -> bool:
+    """Whether any text in a (nested) key holds the placeholder character."""
+    if isinstance(value, str):
+        return PLACEHOLDER in value
+    if isinstance(value, tuple | list):
+        return any(_holds_placeholder(v) for v in value)
+    return False
 
 
 class PartCache:
@@ -398,7 +468,6 @@ class PartCache:
 def dials_summary(ruleset: Ruleset) -> str:
     """What the folded table rules say of themselves: each dial's value now, the ruleset's own
     where the address gives none ('minimum 3 fan · cap 13 · Full spicy · stake 1')."""
-    from flask import request
     args = request.args
     ticked = sum(1 for v in args.getlist("options") for v in v.split(",") if v)
     return _dials_summary(ruleset, page_lang(), args.get("curve", ""), args.get("payment", ""),

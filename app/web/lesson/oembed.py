@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from typing import NamedTuple
-from urllib.parse import unquote, urlencode, urlsplit
+from urllib.parse import quote_plus, unquote, urlencode, urlsplit
 
 from flask import Blueprint, abort, current_app, jsonify, request
 from flask_babel import force_locale
@@ -196,4 +196,4 @@ def discovery_link() -> str:
     url = public_url()
     if frame_for(url, public_host(), current_app.extensions["rulesets"]) is None:
         return ""
-    return public_root() + "/oembed?" + urlencode({"url": url, "format": "json"})
+    return f"{public_root()}/oembed?url={quote_plus(url)}&format=json"   # as urlencode writes it
