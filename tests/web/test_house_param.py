@@ -2,12 +2,15 @@
 the family's `rules=`, honoured by every page and the API as the single `rules=<family>~<code>`."""
 from __future__ import annotations
 
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.rules.house import House, PatternChange, encode, split
 from app.web import create_app
+from app.web.common.present import PERMALINK_ORDER, permalink
 
 # cap 5 and seven pairs on at 4 fan: the hand below is refused by the family (seven pairs off)
 VARIANT = encode(House("hong-kong", dials=(("cap", 5),), patterns=(PatternChange("seven-pairs", fan=4, on=True),)))
@@ -84,3 +87,11 @@ def test_etags_differ_by_house(client):
     tags = {client.get("/card", query_string={"rules": FAMILY, "house": code, **HAND}).headers.get("ETag")
             for code in (CODE, split(encode(House("hong-kong", patterns=(PatternChange("seven-pairs", fan=3, on=True),))))[1])}
     assert len(tags) == 2 and None not in tags
+
+
+@given(st.dictionaries(st.sampled_from([k for k in PERMALINK_ORDER if k not in ("rules", "house")]),
+                       st.text(alphabet="az09_.~,:-+ &=%é/?#\n;'!*()Ｚ５", max_size=12) | st.text(max_size=6)))
+@settings(max_examples=400, deadline=None)
+def test_a_permalink_is_written_as_urlencode_writes_it(params):
+    items = [(k, params[k]) for k in PERMALINK_ORDER if params.get(k)]
+    assert permalink(params, "/card") == (f"/card?{urlencode(items, safe=',:')}" if items else "/card")

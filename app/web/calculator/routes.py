@@ -71,6 +71,7 @@ def _calculator(embed: bool):
     loose: list[str] = []
     calc = waits = None
     link = ""
+    canonical: dict[str, str] = {}
     status = 200
     building = False
     if action is not None and problem is not None:
@@ -81,7 +82,8 @@ def _calculator(embed: bool):
                 waits = calculate_waits(params, rulesets)
             else:
                 calc = calculate(params, rulesets)
-                link = permalink(canonical_params(calc, params))
+                canonical = canonical_params(calc, params)
+                link = permalink(canonical)
         except HandError as err:
             loose = form.attach_errors(err.errors)
             building = _still_building(params, err.errors)
@@ -93,7 +95,7 @@ def _calculator(embed: bool):
         embed=embed, permalink=link, picker=picker_state(params, shown), palette=palette(shown),
         arithmetic=explain_points(calc) if calc else "",
         ticks_link=_ticks_link(calc, params) if calc and calc.hand is not None else "",
-        card_link=card_link(calc, params) if calc else "",
+        card_link=card_link(calc, params, canonical) if calc else "",
         fan="" if params.get("hand") else params.get("fan", ""), meld_kinds=MELD_KINDS,
         building=building, carried=_carried(params), sheet_add=_sheet_add(calc, params) if calc and not embed else ""), status
 

@@ -323,7 +323,9 @@ class FormView:
         state = tuple((n, bool(self.data(n)) if self.text[n] else self.raw.get(n),
                        tuple(self.errors.get(n, ()))) for n in self.text)
         whole = ("section", name, _frozen(key), state, explicit_lang(), request.script_root)
-        if (not self.parts.size or self.typed_placeholder or _holds_placeholder(whole)
+        # typed_placeholder looks at every value sent for a field, the rest at the key and errors
+        if (not self.parts.size or self.typed_placeholder or _holds_placeholder(key)
+                or any(PLACEHOLDER in e for errors in self.errors.values() for e in errors)
                 or any(PLACEHOLDER in str(html) for html in slots.values())):
             self.slots = None
             return Markup(caller())

@@ -5,7 +5,7 @@ import re
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
-from urllib.parse import urlencode
+from urllib.parse import quote_plus
 
 from flask import current_app, g, has_request_context, request, url_for
 from markupsafe import Markup, escape
@@ -91,8 +91,20 @@ def permalink(params: Mapping[str, str], path: str = "/") -> str:
     family, code = split(params.get("rules", ""))
     if code:
         params = {**params, "rules": family, "house": code}
-    items = [(k, params[k]) for k in PERMALINK_ORDER if params.get(k)]
-    return f"{path}?{urlencode(items, safe=',:')}" if items else path
+    query = "&".join([f"{k}={_quoted(params[k])}" for k in PERMALINK_ORDER if params.get(k)])
+    return f"{path}?{query}" if query else path
+
+
+def _quoted(value: str) -> str:
+    """A value as urlencode(…, safe=",:") writes it: most are plain and stay as they are.
+
+    >>> _quoted("123m,ckong:5555z"), _quoted("a b&c")
+    ('123m,ckong:5555z', 'a+b%26c')
+    """
+    return value if _PLAIN_VALUE.fullmatch(value) else quote_plus(value, safe=",:")
+
+
+_PLAIN_VALUE = re.compile(r"[A-Za-z0-9_.~,:-]*")   # what quote_plus(safe=",:") keeps as it is
 
 
 def canonical_params(calc: Calculation, given: Mapping[str, str]) -> dict[str, str]:

@@ -88,9 +88,10 @@ def card():
     return page, 400 if figure["errors"] else 200
 
 
-def card_link(calc, params: dict[str, str]) -> str:
-    """The card of a scored hand ("Embed this hand" on a result page)."""
-    return permalink(canonical_params(calc, params), "/card")
+def card_link(calc, params: dict[str, str], canonical: dict[str, str] | None = None) -> str:
+    """The card of a scored hand ("Embed this hand" on a result page); `canonical` is the
+    request's canonical_params when the page has them already."""
+    return permalink(canonical or canonical_params(calc, params), "/card")
 
 
 @bp.app_template_global()
