@@ -32,7 +32,7 @@ from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.efficiency import complete, discard_shanten, improving_tiles, shanten
 from app.hands.readings import ShapeRules
-from app.hands.tiles import NUM_KINDS, TILES, Tile, canonical
+from app.hands.tiles import NUM_KINDS, TILES, Tile, counts_notation
 from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork, opened, step_aside
 from app.scoring.calculation import calculate
@@ -223,8 +223,7 @@ class Search:
             if found is not False:
                 return found
             search._scorings += 1
-            trial = dict(base, hand=canonical(TILES[i] for i in range(NUM_KINDS)
-                                              for _ in range(counts[i])),
+            trial = dict(base, hand=counts_notation(counts),
                          win=TILES[kind].code, by="self-draw")
             try:
                 calc = calculate(trial, rulesets)   # counted in the outlook's budget (_weigh)
@@ -324,14 +323,9 @@ class Search:
         best = None
         if len(nexts) == 1:
             best = nexts[0]
-        elif nexts:
-            value, win, ready = [], [], []
-            for t in range(self.draws + 1):
-                top = max((n.value[t], n.win[t], n.ready[t]) for n in nexts)
-                value.append(top[0])
-                win.append(top[1])
-                ready.append(top[2])
-            best = Chances(tuple(value), tuple(win), tuple(ready))
+        elif nexts:   # each t's best (value, win, ready) triple, the loops in zip and max
+            by_t = zip(*(zip(n.value, n.win, n.ready) for n in nexts))
+            best = Chances(*zip(*map(max, by_t)))
         self._best[key] = best
         return best
 
@@ -367,11 +361,21 @@ _ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
 
 def _near_kinds(counts: tuple[int, ...], kinds: tuple[int, ...]) -> list[int]:
     """The kinds a draw of which could complete these tiles: one held or within two of one
-    held in its suit, or a terminal or honour (thirteen orphans)."""
-    return [k for k in kinds
-            if k in _ORPHANS or counts[k]
-            or (k < 27 and any(counts[j] for j in range(max(k - k % 9, k - 2),
-                                                         min(k - k % 9 + 9, k + 3))))]
+    held in its suit, or a terminal or honour (thirteen orphans).
+
+    >>> _near_kinds(tuple(1 if i == 4 else 0 for i in range(34)), tuple(range(34)))[:6]
+    [0, 2, 3, 4, 5, 6]
+    """
+    near = set(_ORPHANS)
+    for j, n in enumerate(counts):
+        if n:
+            near.update(_WINDOW[j])
+    return [k for k in kinds if k in near]
+
+
+# each kind and those within two of it in its suit (an honour: itself)
+_WINDOW = tuple(tuple(range(max(j - 2, j - j % 9), min(j + 3, j - j % 9 + 9))) if j < 27 else (j,)
+                for j in range(NUM_KINDS))
 
 
 def _reasons(choice: DiscardChoice, chances: Chances, result: DiscardResult) -> tuple[str, ...]:

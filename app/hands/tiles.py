@@ -314,3 +314,17 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
 def canonical(tiles: Iterable[Tile]) -> str:
     """Write tiles sorted, in compact notation."""
     return format_tiles(sorted(tiles))
+
+
+def counts_notation(counts: Sequence[int]) -> str:
+    """canonical() of the tiles a vector of counts over the 34 kinds holds, written directly.
+
+    >>> counts_notation([1, 1, 1] + [0] * 24 + [2, 0, 0, 0, 0, 0, 3])
+    '123m11777z'
+    """
+    return "".join(body + suit for suit, lo, n in _SUIT_SPANS
+                   if (body := "".join(_RANKS[r] * counts[lo + r] for r in range(n))))
+
+
+_SUIT_SPANS = (("m", 0, 9), ("p", 9, 9), ("s", 18, 9), ("z", 27, 7))
+_RANKS = "123456789"

@@ -20,7 +20,14 @@ from app.base.resources import folder, ruleset_dir
 from app.rules.loader import load_all
 from app.scoring.budget import MAX_SCORINGS, TooMuchWork, close_budget, open_budget
 from app.scoring.calculation import price_example
-from app.web.common.forms import PART_CACHE_SIZE, PartCache, dials_summary, kept, slot
+from app.web.common.forms import (
+    PART_CACHE_SIZE,
+    SECTION_CACHE_SIZE,
+    PartCache,
+    dials_summary,
+    kept,
+    slot,
+)
 from app.web.common.links import LinkRequest
 from app.web.common.present import TEMPLATE_URLS
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
@@ -77,6 +84,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["rulesets"] = load_all(Path(app.config["RULESET_DIR"]), price=price_example)
     app.extensions["form_parts"] = PartCache(
         lambda: app.jinja_env.get_template("macros.html").module, app.config["FORM_PART_CACHE_SIZE"])
+    # whole sections of a page (forms.FormView.cached, forms.kept): fewer, each about 9 KB
+    app.extensions["kept_sections"] = PartCache(
+        lambda: None, min(SECTION_CACHE_SIZE, app.config["FORM_PART_CACHE_SIZE"]))
     app.extensions["template_urls"] = PartCache(lambda: None, TEMPLATE_URLS)   # url_for's, kept
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]

@@ -10,6 +10,7 @@ from app.hands.tiles import (
     PLAYING_TILES,
     TILES,
     canonical,
+    counts_notation,
     format_tiles,
     parse_tiles,
     plain_indexes,
@@ -26,6 +27,14 @@ def test_notation_round_trips_any_sequence_of_tiles(tiles):
 @given(st.lists(st.sampled_from(TILES), max_size=30))
 def test_canonical_notation_is_sorted_and_round_trips(tiles):
     assert parse_tiles(canonical(tiles)) == tuple(sorted(tiles))
+
+
+@given(st.lists(st.sampled_from(PLAYING_TILES), max_size=30))
+def test_counts_are_written_as_canonical_writes_their_tiles(tiles):
+    counts = [0] * 34
+    for t in tiles:
+        counts[int(t)] += 1
+    assert counts_notation(counts) == canonical(tiles)
 
 
 @given(st.lists(st.sampled_from(PLAYING_TILES), max_size=30))

@@ -54,6 +54,7 @@ def fresh_pages():
         assert response.status_code == 200, query
         pages[query] = response.get_data(as_text=True)
     assert not client.application.extensions["form_parts"].entries
+    assert not client.application.extensions["kept_sections"].entries
     return pages
 
 
@@ -63,6 +64,7 @@ def test_interleaved_rulesets_and_hands_give_the_html_of_fresh_renders(fresh_pag
         for query in QUERIES + QUERIES[::-1]:
             assert client.get(query).get_data(as_text=True) == fresh_pages[query], query
     assert client.application.extensions["form_parts"].entries
+    assert client.application.extensions["kept_sections"].entries
 
 
 def test_a_kept_section_is_kept_apart_for_each_mount_point():

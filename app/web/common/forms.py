@@ -269,6 +269,7 @@ PICKER_TILES = PLAYING_TILES
 # writes its own escaped value there.
 
 PART_CACHE_SIZE = 2048
+SECTION_CACHE_SIZE = 256   # whole kept sections: a page's common combinations, 9 KB or so each
 GROUP_FIELDS = {   # the fields each macro that takes a whole form reads (see macros.html)
     "table_fields": ("by", "seat", "round", "discarder", "won", "liable"),
     "dials": ("min", "cap", "curve", "payment", "stake", "options"),
@@ -323,17 +324,18 @@ class FormView:
         state = tuple((n, bool(self.data(n)) if self.text[n] else self.raw.get(n),
                        tuple(self.errors.get(n, ()))) for n in self.text)
         whole = ("section", name, _frozen(key), state, explicit_lang(), request.script_root)
+        sections: PartCache = current_app.extensions["kept_sections"]
         # typed_placeholder looks at every value sent for a field, the rest at the key and errors
-        if (not self.parts.size or self.typed_placeholder or _holds_placeholder(key)
+        if (not sections.size or self.typed_placeholder or _holds_placeholder(key)
                 or any(PLACEHOLDER in e for errors in self.errors.values() for e in errors)
                 or any(PLACEHOLDER in str(html) for html in slots.values())):
             self.slots = None
             return Markup(caller())
-        chunks = self.parts.get(whole)
+        chunks = sections.get(whole)
         if chunks is None:
             self.slots = slots
             try:
-                chunks = self.parts.put(whole, tuple(_SLOT.split(str(caller()))))
+                chunks = sections.put(whole, tuple(_SLOT.split(str(caller()))))
             finally:
                 self.slots = None
         return Markup("".join([chunk if i % 2 == 0 else str(slots[chunk]) if chunk in slots
@@ -405,9 +407,9 @@ class FormView:
 def kept(name: str, *key, slots: dict[str, Markup], caller: Callable[[], str]) -> Markup:
     """A `{% call kept(name, …) %}` block of a page that reads only the page's language, its
     mount point, the key the template gives and the `slots`, each shown with `slot(name)`:
-    rendered once a key and kept in the form parts' cache, each request's slots written in.
+    rendered once a key and kept with the page's other sections, each request's slots written in.
     Nothing in the block but the slots may come from the request."""
-    parts: PartCache = current_app.extensions["form_parts"]
+    parts: PartCache = current_app.extensions["kept_sections"]
     whole = ("kept", name, _frozen(key), explicit_lang(), request.script_root)
     chunks = parts.get(whole) if parts.size else None
     if chunks is None:
