@@ -564,9 +564,11 @@ def discard_shanten(counts: Sequence[int], melds: int = 0, rules: ShapeRules = E
     """
     live, missing_dead = _dead_count(counts, table)
     kinds = [i for i in range(NUM_KINDS) if counts[i]]
-    if 4 in live:   # the four-state tables: rare enough to work out one by one
-        return {i: shanten(_minus(counts, i), melds, rules, table) for i in kinds}
-    m, p, s, z, _ = _suit_ids(live)
+    # a tile held four times: the four-state tables, for every suit and each discard (they
+    # agree with the plain ones on a suit with no tile four times), and honours held four
+    # times are dead tiles
+    exact = 4 in live
+    m, p, s, z, honour_dead = _suit_ids(live)
     low, high = _join_id(m, p), _join_id(s, z)
     others = (_join_id(p, high), _join_id(m, high), _join_id(low, z), _join_id(low, s))
     slots = 4 - melds
@@ -584,20 +586,21 @@ def discard_shanten(counts: Sequence[int], melds: int = 0, rules: ShapeRules = E
         if dead_lo <= i < dead_lo + 9:
             if unchanged is None:
                 unchanged = 8 - 2 * melds - _top_id(low, high, slots)
-            best, dead = unchanged, missing_dead - 1
+            best, dead = unchanged, missing_dead - 1 + honour_dead
         else:
             if i < 27:
                 lo = i - i % 9
                 part = list(live[lo:lo + 9])
                 part[i - lo] -= 1
-                cut = _suit_id(tuple(part), False)
+                cut, cut_dead = _suit_id(tuple(part), exact), honour_dead
                 suit = lo // 9
             else:
                 part = list(live[27:34])
                 part[i - 27] -= 1
-                cut = _honour_id(tuple(part), False)[0]
+                cut, cut_dead = _honour_id(tuple(part), exact)
                 suit = 3
-            best, dead = 8 - 2 * melds - _top_id(cut, others[suit], slots), missing_dead
+            best = 8 - 2 * melds - _top_id(cut, others[suit], slots)
+            dead = missing_dead + cut_dead
         if dead and best != -1:
             best = max(best, dead)
         if pairs < best and not dead_lo <= i < dead_lo + 9:

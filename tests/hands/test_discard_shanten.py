@@ -73,3 +73,26 @@ def test_the_special_forms_are_complete_only_where_the_rules_allow_them(tiles, r
     counts = counts_of(parse_tiles(tiles))
     assert complete(counts, 0, rules) is whole
     assert (shanten(counts, 0, rules) == -1) is whole
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_hand_holding_a_tile_four_times_too(seed):
+    rng = random.Random(500 + seed)
+    tried = 0
+    for counts, melds, rules, table in _hands(500 + seed, 4000):
+        if 4 not in counts:
+            four = rng.choice([i for i in range(34 if table.honours else 27) if counts[i]])
+            gone = [i for i in range(34) if counts[i] and i != four]
+            while counts[four] < 4 and gone:
+                counts[four] += 1
+                counts[gone.pop(rng.randrange(len(gone)))] -= 1
+                gone = [i for i in range(34) if counts[i] and i != four]
+        if 4 not in counts:
+            continue
+        tried += 1
+        after = discard_shanten(counts, melds, rules, table)
+        for i, found in after.items():
+            less = list(counts)
+            less[i] -= 1
+            assert found == shanten(less, melds, rules, table), (counts, melds, rules, table, i)
+    assert tried > 1000
