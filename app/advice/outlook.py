@@ -324,8 +324,8 @@ class Search:
         if len(nexts) == 1:
             best = nexts[0]
         elif nexts:   # each t's best (value, win, ready) triple, the loops in zip and max
-            by_t = zip(*(zip(n.value, n.win, n.ready) for n in nexts))
-            best = Chances(*zip(*map(max, by_t)))
+            by_t = zip(*(zip(n.value, n.win, n.ready, strict=True) for n in nexts), strict=True)
+            best = Chances(*zip(*map(max, by_t), strict=True))
         self._best[key] = best
         return best
 
