@@ -8,7 +8,9 @@ wins only by self-draw; a drawn kind's chance is its copies neither seen, nor in
 starting 14 tiles, nor in the hand now, over all such copies (a tile thrown away never
 returns to the wall; flowers and other players are left out). After each draw the player
 keeps the drawn tile only when it lowers the shanten, then throws the tile that is best
-from there; any other draw is thrown at once. A tile that completes the hand is a win
+from there; any other draw is thrown at once, except at a dead wait: a ready hand none of
+whose draws can win may keep a draw for a discard that leaves it ready with a wait that
+can (a same-shanten exchange). A tile that completes the hand is a win
 when the rules let it be declared (the minimum, the missing suit, the family's forms) and
 is worth what the winner collects by self-draw under the request's dials, cap included;
 a completion the rules refuse is thrown like any other tile.
@@ -18,9 +20,11 @@ after a discard (13 tiles, shanten s) the value with t draws left is the average
 next draw of the value after that draw with t - 1; after a draw (14 tiles) it is the best
 of the discards that keep the lowered shanten, or of throwing the drawn tile. States are
 remembered by their tile counts, and each distinct winning hand is priced once, through
-the one scoring core (`calculate`). The bound (OUTLOOK_BOUND): only draws that lower the
-shanten change the hand, so same-shanten exchanges are not weighed; discards more than
-MAX_SHANTEN tiles from ready are past the bound and keep the current order after the others.
+the one scoring core (`calculate`). The bound (OUTLOOK_BOUND): draws that lower the shanten
+change the hand, and at a dead wait the exchanges into a wait that can win; other
+same-shanten exchanges (a better wait, a shape of more fan before ready, a dead wait into
+another dead one) are not weighed; discards more than MAX_SHANTEN tiles from ready are past
+the bound and keep the current order after the others.
 """
 from __future__ import annotations
 
@@ -48,10 +52,13 @@ MAX_STATES = 5_000      # hand states one request may weigh (its work budget; th
 MAX_SCORINGS = 2_000    # distinct winning hands one request may price (the most seen: 821)
 OUTLOOK_MODEL = Msg("one player draws alone and wins only by self-draw; each draw's chance is"
                     " the copies neither seen nor in the hand (a discard never returns); a drawn"
-                    " tile is kept only when it brings the hand closer to ready; a win counts"
-                    " only when the rules let it be declared, worth what the winner collects")
-OUTLOOK_BOUND = Msg("exact within its model for discards up to {most} tiles from ready; draws"
-                    " that change the shape without coming closer are not weighed", most=MAX_SHANTEN)
+                    " tile is kept when it brings the hand closer to ready, or when the hand is"
+                    " ready but no wait can be declared and keeping it gives a wait that can;"
+                    " a win counts only when the rules let it be declared, worth what the"
+                    " winner collects")
+OUTLOOK_BOUND = Msg("exact within its model for discards up to {most} tiles from ready; other"
+                    " draws that change the shape without coming closer (a better wait, more"
+                    " fan before ready) are not weighed", most=MAX_SHANTEN)
 OUTLOOK_ORDER = Msg("more expected value, then a higher chance to win, then the usual order")
 STEP_ASIDE_EVERY = 64   # states weighed between two steps aside
 PARAMS = ("outlook", "draws")   # the request fields this reads (the rest are the discard's)
@@ -72,6 +79,7 @@ class DiscardOutlook:
     choice: DiscardChoice
     chances: Chances | None
     reasons: tuple[str, ...]
+    alive: frozenset[str] = frozenset()   # the patterns of the wins it can still reach
 
     @property
     def tile(self) -> Tile:
@@ -164,22 +172,47 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
     order = {c.tile: i for i, c in enumerate(choices)}
     weighed.sort(key=lambda o: (o.chances is None, -round(o.value, 9), -round(o.win, 12),
                                 order[o.tile]))
-    return OutlookResult(draws, _compared(weighed, choices[0]), "", search.states,
+    return OutlookResult(draws, _compared(weighed, choices[0], result.ruleset), "", search.states,
                          search.scorings)
 
 
-def _compared(weighed: list[DiscardOutlook], usual: DiscardChoice) -> tuple[DiscardOutlook, ...]:
-    """Say why the best discard by value is not the usual order's first, when it is not."""
+def _compared(weighed: list[DiscardOutlook], usual: DiscardChoice,
+              ruleset: Ruleset) -> tuple[DiscardOutlook, ...]:
+    """Say why the best discard by value is not the usual order's first, when it is not: what
+    it is worth against it, and the patterns the one keeps alive and the other gives up."""
     best = weighed[0]
     if best.chances is None or best.tile == usual.tile:
         return tuple(weighed)
     first = next(o for o in weighed if o.tile == usual.tile)
     if first.chances is None:
         return tuple(weighed)
-    said = Msg("worth more than {tile}, the usual first choice: expected {value} against"
-               " {other}", tile=usual.tile.code, value=_amount(best.value),
-               other=_amount(first.value))
-    return tuple(replace(o, reasons=o.reasons + (said,)) if o is best else o for o in weighed)
+    said = [Msg("worth more than {tile}, the usual first choice: expected {value} against"
+                " {other}", tile=usual.tile.code, value=_amount(best.value),
+                other=_amount(first.value))]
+    kept = _headline(best.alive - first.alive, ruleset)
+    if kept:
+        said.append(Msg("keeps {patterns} alive", patterns=kept))
+        first = replace(first, reasons=first.reasons + (
+            Msg("gives up {patterns}", patterns=kept),))
+    best = replace(best, reasons=best.reasons + tuple(said))
+    return tuple(best if o.tile == best.tile else first if o.tile == first.tile else o
+                 for o in weighed)
+
+
+MOST_NAMED = 3   # patterns named in "keeps ... alive"
+
+
+def _headline(ids: frozenset[str], ruleset: Ruleset) -> str:
+    """The patterns worth the most of `ids`, at most MOST_NAMED, named in the reader's language
+    ("Full flush 清一色, All pongs 對對糊"); "" when there are none."""
+    patterns = sorted((ruleset.pattern(i) for i in ids), key=lambda p: (-p.fan, p.position))
+    names = [p.name for p in patterns[:MOST_NAMED]]
+    if not names:
+        return ""
+    said = names[0]
+    for name in names[1:]:
+        said = Msg("{a}, {b}", a=said, b=name)
+    return said
 
 
 def _weigh_one(choice: DiscardChoice, search: Search, result: DiscardResult) -> DiscardOutlook:
@@ -189,7 +222,8 @@ def _weigh_one(choice: DiscardChoice, search: Search, result: DiscardResult) -> 
     after = list(result.hand.concealed_counts)
     after[choice.tile] -= 1
     chances = search.chances(tuple(after))
-    return DiscardOutlook(choice, chances, _reasons(choice, chances, result))
+    return DiscardOutlook(choice, chances, _reasons(choice, chances, result),
+                          search.alive[tuple(after)])
 
 
 class Search:
@@ -200,12 +234,15 @@ class Search:
         self.start, self.melds, self.rules, self.table = start, melds, rules, table
         self.kinds = kinds                  # the kinds in the set (no honours in Sichuan)
         self.draws = draws
-        self.price = price                  # (14 counts, winning kind) -> collects, or None
+        self.price = price   # (14 counts, winning kind) -> (collects, patterns), or None
         self.max_states = max_states
         self.states = 0
         self._memo: dict[tuple[int, ...], Chances] = {}
         self._shanten: dict[tuple[int, ...], int] = {}
         self._best: dict[tuple, Chances | None] = {}
+        self._win_memo: dict[tuple[int, ...], tuple[float, float, frozenset[str]]] = {}
+        self.alive: dict[tuple[int, ...], frozenset[str]] = {}   # 13 tiles -> the patterns of
+        self._best_alive: dict[tuple, frozenset[str]] = {}       # the wins they can still reach
         self._scorings = 0
 
     @classmethod
@@ -215,10 +252,11 @@ class Search:
         kinds = tuple(range(NUM_KINDS if ruleset.honours else 27))
         base = {k: v for k, v in result.params.items()
                 if k not in NOT_PRICED and k not in ("lang", "by", "discarder", *PARAMS)}
-        priced: dict[tuple, float | None] = {}
+        priced: dict[tuple, tuple[float, frozenset[str]] | None] = {}
         search: Search
 
-        def price(counts: tuple[int, ...], kind: int) -> float | None:
+        def price(counts: tuple[int, ...], kind: int) -> tuple[float, frozenset[str]] | None:
+            """What the winner collects and the patterns counted, or None when refused."""
             found = priced.get((counts, kind), False)
             if found is not False:
                 return found
@@ -231,7 +269,8 @@ class Search:
                 calc = None
             value = None
             if calc is not None and not calc.score.below_minimum:
-                value = float(next((p.amount for p in calc.payments if p.role == "winner"), 0))
+                value = (float(next((p.amount for p in calc.payments if p.role == "winner"), 0)),
+                         frozenset(i.pattern.id for i in calc.score.counted))
             priced[(counts, kind)] = value
             return value
 
@@ -267,25 +306,36 @@ class Search:
         found = self._memo.get(counts)
         if found is not None:
             return found
+        self._count_state()
+        s = self.shanten_of(counts)
+        left, total = self._chance(counts)
+        if s == 0:
+            found, alive = self._ready(counts, left, total)
+        else:
+            useful = [int(i.tile) for i in improving_tiles(counts, self.melds, self.rules,
+                                                            self.table, counts) if left[i.tile]]
+            found, alive = self._far(counts, s, useful, left, total)
+        self._memo[counts] = found
+        self.alive[counts] = alive
+        return found
+
+    def _count_state(self) -> None:
+        """One more state weighed: past the budget, stop; now and then, step aside."""
         self.states += 1
         if self.states > self.max_states:
             raise _OverBudget
         if not self.states % STEP_ASIDE_EVERY:
             step_aside()   # let a cooperative server's other requests run (budget.py)
-        s = self.shanten_of(counts)
-        left, total = self._chance(counts)
-        if s == 0:
-            found = self._ready(counts, left, total)
-        else:
-            useful = [int(i.tile) for i in improving_tiles(counts, self.melds, self.rules,
-                                                            self.table, counts) if left[i.tile]]
-            found = self._far(counts, s, useful, left, total)
-        self._memo[counts] = found
-        return found
 
-    def _ready(self, counts, left, total) -> Chances:
-        """A ready hand: each winning draw wins; any other is thrown and the hand waits on."""
+    def _wins(self, counts: tuple[int, ...]) -> tuple[float, float, frozenset[str]]:
+        """A ready hand's next draw: the chance it wins, what that is worth on average (times
+        the chance), and the patterns of those wins. Remembered."""
+        found = self._win_memo.get(counts)
+        if found is not None:
+            return found
+        left, total = self._chance(counts)
         gain, p_win = 0.0, 0.0
+        alive: frozenset[str] = frozenset()
         for k in _near_kinds(counts, self.kinds):
             if not left[k]:
                 continue
@@ -294,17 +344,57 @@ class Search:
             grown = tuple(grown)
             if not complete(grown, self.melds, self.rules, self.table):
                 continue
-            value = self.price(grown, k)
-            if value is not None:
+            priced = self.price(grown, k)
+            if priced is not None:
                 p = left[k] / total
                 p_win += p
-                gain += p * value
+                gain += p * priced[0]
+                alive |= priced[1]
+        found = self._win_memo[counts] = (p_win, gain, alive)
+        return found
+
+    def _ready(self, counts, left, total) -> tuple[Chances, frozenset[str]]:
+        """A ready hand: each winning draw wins; any other is thrown and the hand waits on,
+        unless no draw can win (a dead wait): then it may exchange (_exchanges)."""
+        p_win, gain, alive = self._wins(counts)
+        if p_win == 0:
+            return self._exchanges(counts, left, total)
         stay = 1.0 - p_win
         value, win = [0.0], [0.0]
         for _ in range(self.draws):
             value.append(gain + stay * value[-1])
             win.append(p_win + stay * win[-1])
-        return Chances(tuple(value), tuple(win), (1.0,) * (self.draws + 1))
+        return Chances(tuple(value), tuple(win), (1.0,) * (self.draws + 1)), alive
+
+    def _exchanges(self, counts, left, total) -> tuple[Chances, frozenset[str]]:
+        """A ready hand none of whose draws can win (below the minimum, a form refused): each
+        draw may be kept for a discard that leaves the hand ready with a wait that can win (a
+        same-shanten exchange), or thrown. A hand reached so waits as it is (one exchange at a
+        time: an exchange into another dead wait is worth no more than throwing the draw)."""
+        options = []
+        alive: frozenset[str] = frozenset()
+        for k in self.kinds:
+            if not left[k]:
+                continue
+            grown = list(counts)
+            grown[k] += 1
+            grown = tuple(grown)
+            cut = list(grown)
+            live = []
+            for d, after_shanten in discard_shanten(grown, self.melds, self.rules,
+                                                    self.table).items():
+                if after_shanten == 0 and d != k:
+                    cut[d] -= 1
+                    kept = tuple(cut)
+                    cut[d] += 1
+                    if kept not in self._win_memo:
+                        self._count_state()   # a hand looked at is work, kept or not
+                    if self._wins(kept)[0] > 0:
+                        live.append(self.chances(kept))
+                        alive |= self.alive[kept]
+            if live:
+                options.append((left[k] / total, _best_of(live)))
+        return _mixed(options, self.draws, 1.0), alive
 
     def _after_draw(self, grown: tuple[int, ...], s: int) -> Chances | None:
         """The best, by draws left, of the discards of 14 tiles that leave `s` from ready
@@ -313,47 +403,63 @@ class Search:
         if key in self._best:
             return self._best[key]
         nexts = []
+        alive: frozenset[str] = frozenset()
         cut = list(grown)
         for d, after_shanten in discard_shanten(grown, self.melds, self.rules,
                                                 self.table).items():
             if after_shanten == s:
                 cut[d] -= 1
-                nexts.append(self.chances(tuple(cut)))
+                kept = tuple(cut)
+                nexts.append(self.chances(kept))
+                alive |= self.alive[kept]
                 cut[d] += 1
-        best = None
-        if len(nexts) == 1:
-            best = nexts[0]
-        elif nexts:   # each t's best (value, win, ready) triple, the loops in zip and max
-            by_t = zip(*(zip(n.value, n.win, n.ready, strict=True) for n in nexts), strict=True)
-            best = Chances(*zip(*map(max, by_t), strict=True))
+        best = _best_of(nexts) if nexts else None
         self._best[key] = best
+        self._best_alive[key] = alive
         return best
 
-    def _far(self, counts, s, useful, left, total) -> Chances:
+    def _far(self, counts, s, useful, left, total) -> tuple[Chances, frozenset[str]]:
         """A hand not yet ready: a useful draw is kept and the best discard thrown, or thrown."""
         options = []   # per useful draw: its chance and the best it leads to
+        alive: frozenset[str] = frozenset()
         for k in useful:
             grown = list(counts)
             grown[k] += 1
-            best = self._after_draw(tuple(grown), s - 1)
+            grown = tuple(grown)
+            best = self._after_draw(grown, s - 1)
             if best is not None:
                 options.append((left[k] / total, best))
-        stay = 1.0 - sum(p for p, _ in options)
-        value, win, ready = [0.0], [0.0], [0.0]
-        for here in range(self.draws):
-            v0, w0, r0 = value[here], win[here], ready[here]
-            v, w, r = stay * v0, stay * w0, stay * r0
-            for p, best in options:
-                bv, bw, br = best.value[here], best.win[here], best.ready[here]
-                if (bv, bw, br) < (v0, w0, r0):   # throwing the drawn tile is better
-                    bv, bw, br = v0, w0, r0
-                v += p * bv
-                w += p * bw
-                r += p * br
-            value.append(v)
-            win.append(w)
-            ready.append(r)
-        return Chances(tuple(value), tuple(win), tuple(ready))
+                alive |= self._best_alive[(grown, s - 1)]
+        return _mixed(options, self.draws, 0.0), alive
+
+
+def _best_of(nexts: list[Chances]) -> Chances:
+    """Each t's best (value, win, ready) triple of several states' figures (zip and max)."""
+    if len(nexts) == 1:
+        return nexts[0]
+    by_t = zip(*(zip(n.value, n.win, n.ready, strict=True) for n in nexts), strict=True)
+    return Chances(*zip(*map(max, by_t), strict=True))
+
+
+def _mixed(options: list[tuple[float, Chances]], draws: int, ready_now: float) -> Chances:
+    """A state's figures by draws left, when each option (a draw's chance and the best it
+    leads to) is taken only where it beats staying as it is, and any other draw is thrown."""
+    stay = 1.0 - sum(p for p, _ in options)
+    value, win, ready = [0.0], [0.0], [ready_now]
+    for here in range(draws):
+        v0, w0, r0 = value[here], win[here], ready[here]
+        v, w, r = stay * v0, stay * w0, stay * r0
+        for p, best in options:
+            bv, bw, br = best.value[here], best.win[here], best.ready[here]
+            if (bv, bw, br) < (v0, w0, r0):   # throwing the drawn tile is better
+                bv, bw, br = v0, w0, r0
+            v += p * bv
+            w += p * bw
+            r += p * br
+        value.append(v)
+        win.append(w)
+        ready.append(r)
+    return Chances(tuple(value), tuple(win), tuple(ready))
 
 
 _ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
@@ -384,8 +490,10 @@ def _reasons(choice: DiscardChoice, chances: Chances, result: DiscardResult) -> 
                    ready=_percent(chances.ready[-1]), win=_percent(chances.win[-1]),
                    value=_amount(chances.value[-1]))]
     if choice.ready and not choice.can_win:
-        reasons.append(Msg("ready now but no wait can be declared (minimum {min} fan): it only"
-                           " wins by a change the model does not weigh", min=result.settings.min))
+        reasons.append(_cannot_win_now(choice, result.settings.min))
+        if chances.win[-1] > 0:
+            reasons.append(Msg("it can still win by keeping a draw for a wait that can be"
+                               " declared"))
     elif chances.ready[-1] > 0 and chances.win[-1] == 0:
         reasons.append(Msg("it can get ready, but no winning hand it reaches can be declared"
                            " (minimum {min} fan)", min=result.settings.min))
@@ -393,6 +501,21 @@ def _reasons(choice: DiscardChoice, chances: Chances, result: DiscardResult) -> 
         reasons.append(Msg("a tile of the declared missing suit ({suit}): it must go",
                            suit=suit_name(result.ruleset, result.table.missing)))
     return tuple(reasons)
+
+
+def _cannot_win_now(choice: DiscardChoice, minimum: int) -> str:
+    """Why a ready discard cannot win: its best wait's fan against the minimum, or the rules'
+    refusal (the missing suit, a form the family does not allow)."""
+    fans = [calc.score.total_fan for w in choice.waits
+            for calc in (w.value.calculation, w.value.self_drawn) if calc is not None]
+    if fans:
+        most = max(fans)
+        return (Msg("ready now but {fan} fan at most: cannot win under the {min}-fan minimum",
+                    fan=most, min=minimum) if most != 1 else
+                Msg("ready now but 1 fan: cannot win under the {min}-fan minimum", min=minimum))
+    if choice.waits:
+        return Msg("ready now but cannot win: {refusal}", refusal=choice.waits[0].value.refusal)
+    return Msg("ready now, but every tile that completes it is already in the hand")
 
 
 def _percent(p: float) -> str:

@@ -4,8 +4,8 @@
   plain expectimax, each win priced straight through `calculate`; it agrees to float rounding;
 - Monte Carlo: seeded games played one draw at a time, keeping and throwing tiles as the
   recurrence's own choices say; the recurrence's chance to win lies in the simulation's 99%
-  interval. `MAHJONG_OUTLOOK_HANDS=3` (default 1) plays that many hands a family and shanten
-  (3 x 6 families and dials x shanten 0-2 = 54 hands).
+  interval. `MAHJONG_OUTLOOK_HANDS` (default 3) plays that many hands a family and shanten
+  (3 x 6 families and dials x shanten 0-2 = 54 hands), and two dead waits their exchanges.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from app.scoring.calculation import calculate
 from tests.advice.outlook_hands import FAMILIES, dealt
 
 RULESETS = registry()
-HANDS = int(os.environ.get("MAHJONG_OUTLOOK_HANDS", "1"))
+HANDS = int(os.environ.get("MAHJONG_OUTLOOK_HANDS", "3"))
 GAMES = int(os.environ.get("MAHJONG_OUTLOOK_GAMES", "600"))
 Z99 = 2.5758
 
@@ -85,6 +85,31 @@ class Oracle:
                     grown[d] += 1
         return kept
 
+    def wins(self, counts, kind) -> bool:
+        grown = list(counts)
+        grown[kind] += 1
+        return self.shanten(grown) == -1 and self.price(grown, kind) is not None
+
+    def dead(self, counts) -> bool:
+        """Ready, but no tile left to draw wins with a hand the rules let be declared."""
+        left = self.left(counts)
+        return self.shanten(counts) == 0 and not any(
+            left[kind] and self.wins(counts, kind) for kind in range(NUM_KINDS))
+
+    def exchanges(self, counts, kind):
+        """A dead wait's 13-tile hands after drawing `kind`: the drawn tile thrown, or kept
+        for any other discard that leaves a ready hand whose wait is not dead."""
+        grown = list(counts)
+        grown[kind] += 1
+        kept = [tuple(counts)]
+        for d in range(NUM_KINDS):
+            if grown[d] and d != kind:
+                grown[d] -= 1
+                if self.shanten(grown) == 0 and not self.dead(grown):
+                    kept.append(tuple(grown))
+                grown[d] += 1
+        return kept
+
     def exhaustive(self, counts, t) -> tuple[float, float, float]:
         """(value, chance to win, chance to be ready) with t draws left: every sequence."""
         s = self.shanten(counts)
@@ -92,6 +117,7 @@ class Oracle:
             return 0.0, 0.0, float(s == 0)
         left = self.left(counts)
         total = sum(left)
+        dead = self.dead(counts)
         value = win = ready = 0.0
         for kind in range(NUM_KINDS):
             if not left[kind]:
@@ -99,8 +125,11 @@ class Oracle:
             p = left[kind] / total
             grown = list(counts)
             grown[kind] += 1
-            if s == 0 and self.shanten(grown) == -1 and self.price(grown, kind) is not None:
+            if s == 0 and self.wins(counts, kind):
                 outcome = (self.price(grown, kind), 1.0, 1.0)
+            elif dead:
+                outcome = max(self.exhaustive(kept, t - 1)
+                              for kept in self.exchanges(counts, kind))
             elif s == 0:
                 outcome = self.exhaustive(counts, t - 1)
             else:
@@ -120,11 +149,13 @@ class Oracle:
             s = self.shanten(counts)
             grown = list(counts)
             grown[kind] += 1
-            if s == 0:
-                if self.shanten(grown) == -1 and self.price(grown, kind) is not None:
-                    return True, self.price(grown, kind)
+            if s == 0 and self.wins(counts, kind):
+                return True, self.price(grown, kind)
+            if s == 0 and not self.dead(counts):
                 continue
-            counts = max(self.after_draw(counts, kind, s), key=lambda kept: (
+            kept_ones = (self.exchanges(counts, kind) if s == 0 else
+                         self.after_draw(counts, kind, s))
+            counts = max(kept_ones, key=lambda kept: (
                 search.chances(kept).value[t - 1], search.chances(kept).win[t - 1],
                 search.chances(kept).ready[t - 1]))
         return False, 0.0
@@ -147,6 +178,10 @@ SMALL = [  # (params, discard, draws): small enough to enumerate every draw sequ
     ({"rules": "sichuan", "hand": "123m456m789p23555p", "missing": "s"}, "5p", 3),
     ({"rules": "sichuan", "hand": "123m456m789p2356p1s", "missing": "s"}, "1s", 2),
     ({"rules": "family", "hand": "1199m2288p3377s4z5z"}, "5z", 2),
+    # ready now, but no wait reaches the minimum: the dead wait's exchanges
+    ({"rules": "family", "hand": "44455599m12s4447z", "min": "5"}, "7z", 2),
+    ({"rules": "hong-kong", "hand": "888m1155568888p8s", "min": "5"}, "8s", 2),
+    ({"rules": "hong-kong-course", "hand": "111m466888p44555z", "min": "5"}, "6p", 2),
 ]
 
 
@@ -167,6 +202,22 @@ def test_a_ready_hand_below_the_minimum_is_worth_nothing_and_never_wins():
     assert chances.ready[5] == 1.0 and chances.win[5] == 0.0 and chances.value[5] == 0.0
 
 
+DEAD_WAITS = [  # ready after the discard, but no wait reaches the minimum
+    ({"rules": "family", "hand": "44455599m12s4447z", "min": "5"}, "7z"),
+    ({"rules": "hong-kong", "hand": "888m1155568888p8s", "min": "5"}, "8s"),
+]
+
+
+@pytest.mark.parametrize("params, discard", DEAD_WAITS)
+def test_a_dead_wait_can_still_win_by_an_exchange_and_says_so(params, discard):
+    found = _outlook(**params)
+    dead = next(o for o in found.choices if o.tile.code == discard)
+    assert dead.choice.ready and not dead.choice.can_win
+    assert dead.win > 0 and dead.value > 0
+    assert any(r.startswith("ready now but ") and "-fan minimum" in r for r in dead.reasons)
+    assert "it can still win by keeping a draw for a wait that can be declared" in dead.reasons
+
+
 # each family at its own dials, and Hong Kong at a 6-fan minimum, where many wins are refused
 DIALS = [(rules, {}) for rules in FAMILIES] + [("hong-kong", {"min": "6"})]
 MONTE_CARLO = [(rules, dials, shanten, i) for rules, dials in DIALS for shanten in (0, 1, 2)
@@ -177,17 +228,25 @@ MONTE_CARLO = [(rules, dials, shanten, i) for rules, dials in DIALS for shanten 
 def test_simulated_games_agree_with_the_chance_to_win(rules, dials, shanten, i):
     params = {**dealt(rules, shanten, HANDS, RULESETS)[i], **dials}
     oracle = Oracle(params)
-    draws = 12
-    search = _search(oracle, draws)
     best = oracle.result.choices[0]   # the usual order's first discard: the efficient one
-    counts = _after(oracle, best.tile.code)
+    _simulate(oracle, best.tile.code, f"{rules}-{shanten}-{i}")
+
+
+@pytest.mark.parametrize("params, discard", DEAD_WAITS)
+def test_simulated_games_agree_on_a_dead_waits_exchanges(params, discard):
+    _simulate(Oracle(params), discard, params["hand"])
+
+
+def _simulate(oracle: Oracle, discard: str, seed: str, draws: int = 12) -> None:
+    search = _search(oracle, draws)
+    counts = _after(oracle, discard)
     expected = search.chances(counts)
-    rng = random.Random(f"{rules}-{shanten}-{i}")
+    rng = random.Random(seed)
     played = [oracle.play(counts, draws, search, rng) for _ in range(GAMES)]
     wins = sum(won for won, _ in played)
     p = expected.win[draws]
     half = Z99 * math.sqrt(max(p * (1 - p), 1e-9) / GAMES) + 1 / GAMES
-    assert abs(wins / GAMES - p) <= half, (params, best.tile.code, wins, p)
+    assert abs(wins / GAMES - p) <= half, (oracle.params, discard, wins, p)
 
 
 # --- the answer as a whole ------------------------------------------------------------------
@@ -246,3 +305,14 @@ def test_a_slower_flush_can_be_worth_more_than_the_quick_discard(minimum):
     assert best.choice.option.shanten > quick.choice.option.shanten
     assert best.value > 3 * quick.value and best.value > 0
     assert any("worth more than 7z, the usual first choice" in r for r in best.reasons)
+
+
+def test_the_flush_discard_says_which_patterns_it_keeps_alive_and_the_quick_one_gives_up():
+    params = {"rules": "hong-kong", "hand": "123333667p57s667z"}
+    result = calculate_discards(params, RULESETS)
+    found = outlook(result, 12, RULESETS)
+    best, quick = found.choices[0], next(o for o in found.choices if o.tile.code == "7z")
+    flush = str(RULESETS["hong-kong"].pattern("half-flush").name)
+    assert "half-flush" in best.alive and "half-flush" not in quick.alive
+    assert f"keeps {flush} alive" in best.reasons
+    assert f"gives up {flush}" in quick.reasons
