@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 from app.base.errors import HandError
 from app.base.i18n import Msg
-from app.hands.efficiency import complete, discard_shanten, improving_tiles, shanten
+from app.hands.efficiency import complete, discard_shanten, form_shanten, improving_tiles
 from app.hands.readings import ShapeRules
 from app.hands.tiles import NUM_KINDS, TILES, Tile, counts_notation
 from app.rules.model import Ruleset
@@ -238,7 +238,6 @@ class Search:
         self.max_states = max_states
         self.states = 0
         self._memo: dict[tuple[int, ...], Chances] = {}
-        self._shanten: dict[tuple[int, ...], int] = {}
         self._best: dict[tuple, Chances | None] = {}
         self._win_memo: dict[tuple[int, ...], tuple[float, float, frozenset[str]]] = {}
         self.alive: dict[tuple[int, ...], frozenset[str]] = {}   # 13 tiles -> the patterns of
@@ -283,12 +282,6 @@ class Search:
     def scorings(self) -> int:
         return self._scorings
 
-    def shanten_of(self, counts: tuple[int, ...]) -> int:
-        found = self._shanten.get(counts)
-        if found is None:
-            found = self._shanten[counts] = shanten(counts, self.melds, self.rules, self.table)
-        return found
-
     def _chance(self, counts: tuple[int, ...]) -> tuple[list[float], float]:
         """Each kind's chance to be drawn next (0 for kinds not in the set), and their copies."""
         seen, start = self.table.seen, self.start
@@ -307,13 +300,15 @@ class Search:
         if found is not None:
             return found
         self._count_state()
-        s = self.shanten_of(counts)
+        forms = form_shanten(counts, self.melds, self.rules, self.table)
+        s = forms.best
         left, total = self._chance(counts)
         if s == 0:
             found, alive = self._ready(counts, left, total)
         else:
             useful = [int(i.tile) for i in improving_tiles(counts, self.melds, self.rules,
-                                                            self.table, counts) if left[i.tile]]
+                                                            self.table, counts, forms)
+                      if left[i.tile]]
             found, alive = self._far(counts, s, useful, left, total)
         self._memo[counts] = found
         self.alive[counts] = alive

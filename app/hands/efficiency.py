@@ -647,16 +647,18 @@ class Improvement:
 
 
 def improving_tiles(counts: Sequence[int], melds: int = 0, rules: ShapeRules = EVERY_SHAPE,
-                    table: Table = PLAIN, held: Sequence[int] | None = None
-                    ) -> tuple[Improvement, ...]:
+                    table: Table = PLAIN, held: Sequence[int] | None = None,
+                    forms: FormShanten | None = None) -> tuple[Improvement, ...]:
     """Every tile whose draw lowers the shanten of a 13-tile hand, with the copies left.
 
     `held` counts every tile of the player's own (concealed and melds; default: counts).
     A tile all four of whose copies are the player's own cannot be drawn, so it is left
-    out; one whose other copies are all seen is listed with 0 left.
+    out; one whose other copies are all seen is listed with 0 left. `forms`: the hand's
+    form_shanten when the caller has it already.
     """
     held = counts if held is None else held
-    forms = form_shanten(counts, melds, rules, table)
+    if forms is None:
+        forms = form_shanten(counts, melds, rules, table)
     return _improving(counts, melds, rules, table, held, forms)
 
 
