@@ -127,6 +127,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_scoring.py hong-kong
 	$(BIN)/python tests/bench/bench_scoring.py sichuan
 	$(BIN)/python tests/bench/bench_discard.py
+	$(BIN)/python tests/bench/bench_shanten_engines.py
 
 # On demand, never in CI: the production command on loopback under wrk for 60 s a run at
 # 32 and 128 connections (tests/load/run_load.sh; installs Debian's wrk when it is missing).

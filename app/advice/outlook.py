@@ -34,7 +34,8 @@ from typing import NamedTuple
 
 from app.base.errors import HandError
 from app.base.i18n import Msg
-from app.hands.efficiency import complete, discard_shanten, form_shanten, improving_tiles
+from app.hands.efficiency import discard_shanten
+from app.hands.quick import improving_kinds, keeping_discards, waiting_kinds
 from app.hands.readings import ShapeRules
 from app.hands.tiles import NUM_KINDS, TILES, Tile, counts_notation
 from app.rules.model import Ruleset
@@ -233,6 +234,8 @@ class Search:
                  kinds: tuple[int, ...], draws: int, price, max_states: int) -> None:
         self.start, self.melds, self.rules, self.table = start, melds, rules, table
         self.kinds = kinds                  # the kinds in the set (no honours in Sichuan)
+        in_set = frozenset(kinds)           # each kind's copies not seen (0 out of the set)
+        self._unseen = tuple(4 - table.seen[i] if i in in_set else 0 for i in range(NUM_KINDS))
         self.draws = draws
         self.price = price   # (14 counts, winning kind) -> (collects, patterns), or None
         self.max_states = max_states
@@ -284,15 +287,10 @@ class Search:
 
     def _chance(self, counts: tuple[int, ...]) -> tuple[list[float], float]:
         """Each kind's chance to be drawn next (0 for kinds not in the set), and their copies."""
-        seen, start = self.table.seen, self.start
-        left = [0.0] * NUM_KINDS
-        total = 0
-        for i in self.kinds:
-            n = 4 - seen[i] - max(start[i], counts[i])
-            if n > 0:
-                left[i] = n
-                total += n
-        return left, total
+        # a kind's copies to draw: not seen, and in neither the starting tiles nor the hand
+        left = [n if (n := u - (s if s > c else c)) > 0 else 0
+                for u, s, c in zip(self._unseen, self.start, counts, strict=True)]
+        return left, sum(left)
 
     def chances(self, counts: tuple[int, ...]) -> Chances:
         """The figures of a 13-tile state (after a discard), by draws left."""
@@ -300,15 +298,12 @@ class Search:
         if found is not None:
             return found
         self._count_state()
-        forms = form_shanten(counts, self.melds, self.rules, self.table)
-        s = forms.best
+        s, improving = improving_kinds(counts, self.melds, self.rules, self.table)
         left, total = self._chance(counts)
         if s == 0:
             found, alive = self._ready(counts, left, total)
         else:
-            useful = [int(i.tile) for i in improving_tiles(counts, self.melds, self.rules,
-                                                            self.table, counts, forms)
-                      if left[i.tile]]
+            useful = [k for k in improving if left[k]]
             found, alive = self._far(counts, s, useful, left, total)
         self._memo[counts] = found
         self.alive[counts] = alive
@@ -331,15 +326,13 @@ class Search:
         left, total = self._chance(counts)
         gain, p_win = 0.0, 0.0
         alive: frozenset[str] = frozenset()
-        for k in _near_kinds(counts, self.kinds):
+        for k in waiting_kinds(counts, self.melds, self.rules, self.table,
+                               _near_kinds(counts, self.kinds)):
             if not left[k]:
                 continue
             grown = list(counts)
             grown[k] += 1
-            grown = tuple(grown)
-            if not complete(grown, self.melds, self.rules, self.table):
-                continue
-            priced = self.price(grown, k)
+            priced = self.price(tuple(grown), k)
             if priced is not None:
                 p = left[k] / total
                 p_win += p
@@ -400,14 +393,12 @@ class Search:
         nexts = []
         alive: frozenset[str] = frozenset()
         cut = list(grown)
-        for d, after_shanten in discard_shanten(grown, self.melds, self.rules,
-                                                self.table).items():
-            if after_shanten == s:
-                cut[d] -= 1
-                kept = tuple(cut)
-                nexts.append(self.chances(kept))
-                alive |= self.alive[kept]
-                cut[d] += 1
+        for d in keeping_discards(grown, self.melds, self.rules, self.table, s):
+            cut[d] -= 1
+            kept = tuple(cut)
+            nexts.append(self.chances(kept))
+            alive |= self.alive[kept]
+            cut[d] += 1
         best = _best_of(nexts) if nexts else None
         self._best[key] = best
         self._best_alive[key] = alive
@@ -440,17 +431,21 @@ def _mixed(options: list[tuple[float, Chances]], draws: int, ready_now: float) -
     """A state's figures by draws left, when each option (a draw's chance and the best it
     leads to) is taken only where it beats staying as it is, and any other draw is thrown."""
     stay = 1.0 - sum(p for p, _ in options)
+    rows = [(p, tuple(zip(b.value, b.win, b.ready, strict=True))) for p, b in options]
     value, win, ready = [0.0], [0.0], [ready_now]
+    own = (0.0, 0.0, ready_now)
     for here in range(draws):
-        v0, w0, r0 = value[here], win[here], ready[here]
+        v0, w0, r0 = own
         v, w, r = stay * v0, stay * w0, stay * r0
-        for p, best in options:
-            bv, bw, br = best.value[here], best.win[here], best.ready[here]
-            if (bv, bw, br) < (v0, w0, r0):   # throwing the drawn tile is better
-                bv, bw, br = v0, w0, r0
+        for p, by_t in rows:
+            taken = by_t[here]
+            if taken < own:   # throwing the drawn tile is better
+                taken = own
+            bv, bw, br = taken
             v += p * bv
             w += p * bw
             r += p * br
+        own = (v, w, r)
         value.append(v)
         win.append(w)
         ready.append(r)

@@ -1,0 +1,143 @@
+"""The outlook's three questions of a hand, asked thousands of times a request, answered quickly.
+
+For a 13-tile hand: its shanten and the kinds whose draw lowers it (`improving_kinds`), or when
+it is ready, the kinds that complete it (`waiting_kinds`); for 14 tiles: the discards that keep
+its shanten (`keeping_discards`). efficiency.py answers each under any table's rules; where
+the rules are the ones `xiangting` knows (Rust, on PyPI: the standard form, seven pairs of
+distinct kinds, thirteen orphans; every tile in play), and it is installed, it answers instead,
+6 to 14 times sooner (tests/bench/bench_shanten_engines.py). That is so for the family rules,
+and for a Sichuan hand holding no tile four times and none of its missing suit whose seven
+pairs (four alike as two pairs) are further from ready than its sets and a pair: its answer
+is then the standard form's in both engines (without honours, thirteen orphans is never
+closer than six tiles). Both engines give the same
+answers (tests/hands/test_quick.py holds them equal); xiangting is a speed-up, never a rule.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .efficiency import (
+    Table,
+    complete,
+    discard_shanten,
+    form_shanten,
+    improving_tiles,
+    seven_pairs_shanten,
+    thirteen_orphans_shanten,
+)
+from .readings import ShapeRules
+from .tiles import NUM_KINDS, SUIT_OFFSET
+
+try:
+    import xiangting as _xt
+except ImportError:   # an optional speed-up (the `fast` extra): efficiency.py answers alone
+    _xt = None
+
+_FOUR = _xt.PlayerCount.FOUR if _xt is not None else None
+_RIICHI = ShapeRules(seven_pairs=True, seven_pairs_quads=False, thirteen_orphans=True)
+_SICHUAN = ShapeRules(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=False)
+ORPHANS_FAR = 6   # without honours, thirteen orphans is at least this far from ready
+
+
+def exact(counts: Sequence[int], melds: int, rules: ShapeRules, table: Table) -> bool:
+    """Whether xiangting may be asked about these tiles at this table (`_trusted` then says
+    whether its answer stands): no melds, and none of a declared missing suit held.
+
+    >>> exact([1] * 13 + [0] * 21, 0, _RIICHI, Table()) == (_xt is not None)
+    True
+    >>> exact([0] * 18 + [1] * 13 + [0] * 3, 0, _RIICHI, Table(honours=False, missing="s"))
+    False
+    """
+    if _xt is None or melds:
+        return False
+    if table.missing is None:
+        return True
+    lo = SUIT_OFFSET[table.missing]
+    return not any(counts[lo:lo + 9])
+
+
+def _trusted(counts: Sequence[int], rules: ShapeRules, table: Table, rn: int) -> bool:
+    """Whether xiangting's replacement number `rn` (its shanten + 1, the best of the standard
+    form, seven pairs of distinct kinds and thirteen orphans) stands for this table's shanten:
+    each special form is either one the table allows as xiangting counts it, or further from
+    ready than xiangting's answer in both engines' counting (so the answer is the other
+    forms'). Seven pairs where four alike count as two (Sichuan) is never nearer in
+    xiangting's counting than in the table's, so it is the table's that must be further;
+    without honours thirteen orphans is never nearer than six.
+    """
+    s = rn - 1
+    # four alike as two pairs changes nothing while no kind is held three times or more (a
+    # draw makes at most a pong, which is one pair either way, and kinds enough stay)
+    quads = rules.seven_pairs and rules.seven_pairs_quads and max(counts) > 2
+    if (not rules.seven_pairs or quads) and seven_pairs_shanten(counts, quads, table) <= s:
+        return False
+    orphans_as_xiangting = rules.thirteen_orphans and table.honours and table.missing is None
+    if not orphans_as_xiangting:
+        far = ORPHANS_FAR if not table.honours else thirteen_orphans_shanten(counts)
+        if far <= s:
+            return False
+    return True
+
+
+def improving_kinds(counts: Sequence[int], melds: int, rules: ShapeRules, table: Table
+                    ) -> tuple[int, tuple[int, ...]]:
+    """A 13-tile hand's shanten and, when it is not ready, the kinds whose draw lowers it (held
+    four times or not: the caller weighs the copies left); at 0 or -1 no kinds."""
+    if exact(counts, melds, rules, table):
+        rn, bits = _xt.calculate_necessary_tiles(counts, _FOUR)
+        if _trusted(counts, rules, table, rn):
+            return rn - 1, (_kinds(bits, table) if rn > 1 else ())
+    return _slow_improving(counts, melds, rules, table)
+
+
+def _slow_improving(counts, melds, rules, table) -> tuple[int, tuple[int, ...]]:
+    forms = form_shanten(counts, melds, rules, table)
+    if forms.best <= 0:
+        return forms.best, ()
+    return forms.best, tuple(int(i.tile) for i in improving_tiles(counts, melds, rules, table,
+                                                                  counts, forms))
+
+
+def waiting_kinds(counts: Sequence[int], melds: int, rules: ShapeRules, table: Table,
+                  near: Sequence[int]) -> tuple[int, ...]:
+    """The kinds that complete a ready 13-tile hand, of `near` (every kind that could: the
+    caller's list, for efficiency.py's whole-hand test of each)."""
+    if exact(counts, melds, rules, table):
+        rn, bits = _xt.calculate_necessary_tiles(counts, _FOUR)
+        if rn == 1 and _trusted(counts, rules, table, rn):
+            return _kinds(bits, table)
+    found = []
+    grown = list(counts)
+    for k in near:
+        grown[k] += 1
+        if complete(grown, melds, rules, table):
+            found.append(k)
+        grown[k] -= 1
+    return tuple(found)
+
+
+def keeping_discards(counts: Sequence[int], melds: int, rules: ShapeRules, table: Table,
+                     shanten: int) -> tuple[int, ...]:
+    """The distinct discards of 14 tiles that leave `shanten`, which must be the 14 tiles' own
+    (the best any discard leaves)."""
+    if shanten >= 0 and exact(counts, melds, rules, table):
+        rn, bits = _xt.calculate_unnecessary_tiles(counts, _FOUR)
+        if rn - 1 == shanten and _trusted(counts, rules, table, rn):
+            return _kinds(bits)
+    return tuple(d for d, after in discard_shanten(counts, melds, rules, table).items()
+                 if after == shanten)
+
+
+def _kinds(bits: int, table: Table | None = None) -> tuple[int, ...]:
+    """The kinds of a xiangting bit set, lowest first; with a table, those it lets be drawn
+    and kept (no honours in Sichuan, none of the missing suit).
+
+    >>> _kinds(0b101), _kinds(0b101, Table(missing="m"))
+    ((0, 2), ())
+    """
+    found = []
+    while bits:
+        low = bits & -bits
+        found.append(low.bit_length() - 1)
+        bits ^= low
+    return tuple(k for k in found if k < NUM_KINDS and (table is None or table.drawable(k)))
