@@ -246,3 +246,14 @@ def test_a_slower_flush_can_be_worth_more_than_the_quick_discard(minimum):
     assert best.choice.option.shanten > quick.choice.option.shanten
     assert best.value > 3 * quick.value and best.value > 0
     assert any("worth more than 7z, the usual first choice" in r for r in best.reasons)
+
+
+def test_the_same_hand_written_two_ways_is_one_cache_entry():
+    written = [{"rules": "hong-kong", "hand": "123m456p78s1122z57z", "seen": "1z5z"},
+               {"rules": "hong-kong", "hand": "7z5z2z2z1z1z8s7s6p5p4p3m2m1m", "seen": "5z1z",
+                "min": "3", "by": "discard"}]   # the tiles reversed, one by one; the default minimum
+    results = [calculate_discards(params, RULESETS) for params in written]
+    first, second = (outlook(r, 9, RULESETS) for r in results)
+    assert second is first   # the second asked is the first's answer, from the cache
+    other = calculate_discards({**written[0], "min": "4"}, RULESETS)
+    assert outlook(other, 9, RULESETS) is not first   # other dials, another entry
