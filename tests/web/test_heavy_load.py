@@ -3,8 +3,11 @@
 32 connections from a separate load process replay, for 15 s, the heaviest accepted requests
 of the pages that score little but render much (the round ledger with three nine-gates hands
 at the wall's end, what to discard for a nine-gates hand, its waits page) and of the
-settlement API, while this process alone asks `/api/health` every 50 ms
-(`tests/load/heavy_load.py`, whose on-demand run is `make load-heavy`).
+settlement API, and worst-case outlooks (`outlook=1`: the hands that weigh the most states,
+page and API, and one past the work budget), while this process alone asks `/api/health`
+every 50 ms (`tests/load/heavy_load.py`, whose on-demand run is `make load-heavy`). The
+outlook caches its answers, so each distinct outlook is worked out at most once a worker
+here (a few seconds of both cores at the start); the on-demand run cycles through 648.
 
 The bounds: a median under 300 ms and a p99 under 1.5 s. Measured on a 2-core machine shared
 with other work (load average 4-5), requests taking turns in each worker
@@ -40,6 +43,33 @@ def heavy() -> list[tuple[str, str, bytes | None]]:
                     "N": {"status": "not-ready"}}}}).encode())]
 
 
+def _outlook_query(entry: tuple[str, str, int, int], draws: int) -> str:
+    rules, hand, _, _ = entry
+    return urlencode({**heavy_load._outlook_params(rules, hand), "outlook": "1", "draws": draws})
+
+
+@pytest.fixture(scope="module")
+def outlooks() -> list[tuple[str, str, bytes | None]]:
+    """The four heaviest outlooks, API at 18 draws and page at 30, and the one past the budget."""
+    heaviest = heavy_load.OUTLOOK_HANDS[:4]
+    return ([("GET", "/api/discard?" + _outlook_query(e, 18), None) for e in heaviest]
+            + [("GET", "/discard?" + _outlook_query(e, 30), None) for e in heaviest]
+            + [("GET", "/api/discard?" + _outlook_query(heavy_load.PAST_BUDGET, 18), None)])
+
+
+def test_worst_case_outlooks_are_weighed_within_the_budget_or_bounded_and_said(outlooks):
+    client = heavy_load.counting_app().test_client()
+    answers = [client.get(path) for _, path, _ in outlooks]
+    assert [a.status_code for a in answers] == [200] * len(outlooks)
+    weighed = [a.get_json()["outlook"] for a in answers[:4]]
+    assert [o["states"] for o in weighed] == [e[2] for e in heavy_load.OUTLOOK_HANDS[:4]]
+    assert all(o["exact"] and not o["bounded"] for o in weighed)
+    past = answers[-1].get_json()["outlook"]
+    assert not past["exact"] and "more work than one request may do" in past["bounded"]
+    assert past["scorings"] == heavy_load.PAST_BUDGET[3]
+    assert all('class="win-curve"' in a.get_data(as_text=True) for a in answers[4:8])
+
+
 def test_heavy_requests_are_accepted_and_priced_within_the_budget(heavy):
     app = heavy_load.counting_app()
     for method, path, body in heavy:
@@ -48,12 +78,13 @@ def test_heavy_requests_are_accepted_and_priced_within_the_budget(heavy):
         assert scorings >= 9, (path, scorings)   # each prices many waits: a heavy request
 
 
-def test_health_stays_answered_under_32_heavy_connections(tmp_path: Path, heavy):
+def test_health_stays_answered_under_32_heavy_connections(tmp_path: Path, heavy, outlooks):
     with ProductionServer(tmp_path, env={"FLASK_DEBUG": None}) as server:
-        for method, path, body in heavy:   # warm both workers
+        for method, path, body in heavy:   # warm both workers (the outlooks: cold, on purpose)
             heavy_load.ask(server.port, method, path, body)
             heavy_load.ask(server.port, method, path, body)
-        got = heavy_load.replay_all(server.port, heavy, duration=SECONDS, connections=CONNECTIONS)
+        got = heavy_load.replay_all(server.port, heavy + outlooks, duration=SECONDS,
+                                    connections=CONNECTIONS)
     assert got["answers"] > 100, got     # the load was real: the heavy pages were served
     assert got["server_errors"] == 0, got
     assert got["bad"] == 0, got
