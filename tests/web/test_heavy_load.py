@@ -68,6 +68,9 @@ def test_worst_case_outlooks_are_weighed_within_the_budget_or_bounded_and_said(o
     assert not past["exact"] and "more work than one request may do" in past["bounded"]
     assert past["scorings"] == heavy_load.PAST_BUDGET[3]
     assert all('class="win-curve"' in a.get_data(as_text=True) for a in answers[4:8])
+    page = client.get("/discard?" + _outlook_query(heavy_load.PAST_BUDGET, 18))
+    assert page.status_code == 200
+    assert "Not weighed: more work than one request may do" in page.get_data(as_text=True)
 
 
 def test_heavy_requests_are_accepted_and_priced_within_the_budget(heavy):
