@@ -134,8 +134,9 @@ bench: $(TEST_STAMP)
 load: $(RUN_STAMP)
 	bash tests/load/run_load.sh
 
-# On demand: each endpoint's heaviest accepted request from 32 connections for 20 s a run, the
-# health check's p99 (tests/load/heavy_load.py), and memory after 100,000 distinct requests.
+# On demand: each endpoint's heaviest accepted request (the outlook, whose answers are cached: 324
+# distinct worst cases an endpoint) from 32 connections for 20 s a run, the health check's p99
+# (tests/load/heavy_load.py), and memory after 100,000 distinct requests.
 load-heavy: $(TEST_STAMP)
 	$(BIN)/python tests/load/heavy_load.py
 

@@ -35,6 +35,7 @@ from typing import NamedTuple
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.efficiency import discard_shanten
+from app.hands.hand import WinBy
 from app.hands.quick import improving_kinds, keeping_discards, waiting_kinds
 from app.hands.readings import ShapeRules
 from app.hands.tiles import NUM_KINDS, TILES, Tile, counts_notation
@@ -139,9 +140,7 @@ _CACHE_SIZE = 256
 def outlook(result: DiscardResult, draws: int, rulesets: Mapping[str, Ruleset] | None = None,
             max_states: int = MAX_STATES, max_scorings: int = MAX_SCORINGS) -> OutlookResult:
     """Weigh each discard of an analysed hand over `draws` draws, best first (OUTLOOK_ORDER)."""
-    key = (result.ruleset.id, tuple(sorted((k, v) for k, v in result.params.items()
-                                            if k not in ("lang", *PARAMS))),
-           draws, max_states, max_scorings)
+    key = cache_key(result, draws, max_states, max_scorings)
     found = _CACHE.get(key)
     if found is not None:
         return found
@@ -150,6 +149,24 @@ def outlook(result: DiscardResult, draws: int, rulesets: Mapping[str, Ruleset] |
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[key] = found
     return found
+
+
+# the request fields cache_key takes as read (the hand, the table, the dials), not as typed
+_READ = ("lang", "rules", "hand", "win", "melds", "by", "discarder", "seen", "seat", "round",
+         "flowers", "seasons", "events", "missing", "min", "cap", "curve", "payment", "stake",
+         "options", "ticks", "fan", *PARAMS)
+
+
+def cache_key(result: DiscardResult, draws: int, max_states: int, max_scorings: int) -> tuple:
+    """The outlook's cache key: the hand's counts and melds, the seen tiles and the dials as
+    read (so `123m` and `1m2m3m`, or tiles in another order, are one entry), and any other
+    field as typed."""
+    hand = result.hand
+    rest = tuple(sorted((k, v.strip()) for k, v in result.params.items()
+                        if k not in _READ and v.strip()))
+    return (result.ruleset.id, result.settings, tuple(hand.concealed_counts),
+            tuple(sorted(m.token for m in hand.melds)), replace(hand.context, by=WinBy.SELF_DRAW),
+            result.table.seen, rest, draws, max_states, max_scorings)
 
 
 def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,

@@ -316,3 +316,14 @@ def test_the_flush_discard_says_which_patterns_it_keeps_alive_and_the_quick_one_
     assert "half-flush" in best.alive and "half-flush" not in quick.alive
     assert f"keeps {flush} alive" in best.reasons
     assert f"gives up {flush}" in quick.reasons
+
+
+def test_the_same_hand_written_two_ways_is_one_cache_entry():
+    written = [{"rules": "hong-kong", "hand": "123m456p78s1122z57z", "seen": "1z5z"},
+               {"rules": "hong-kong", "hand": "7z5z2z2z1z1z8s7s6p5p4p3m2m1m", "seen": "5z1z",
+                "min": "3", "by": "discard"}]   # the tiles reversed, one by one; the default minimum
+    results = [calculate_discards(params, RULESETS) for params in written]
+    first, second = (outlook(r, 9, RULESETS) for r in results)
+    assert second is first   # the second asked is the first's answer, from the cache
+    other = calculate_discards({**written[0], "min": "4"}, RULESETS)
+    assert outlook(other, 9, RULESETS) is not first   # other dials, another entry

@@ -6,14 +6,20 @@
 
 Starts the production command (`make run HOST=127.0.0.1` on a free loopback port, as
 tests/production.py does), then for each endpoint in turn (the game sheet page and its CSV,
-the round ledger, the settlement API, what to discard (page and API), waits, a quiz, a result
-page, a card, the score API):
+the round ledger, the settlement API, what to discard (page and API), its outlook (page and
+API), waits, a quiz, a result page, a card, the score API):
 
 - times its heaviest accepted request alone (the best of 3 on the idle server: the work it
   takes, printed for the README);
 - replays it from CONNECTIONS connections (threads of a separate load process) for DURATION
   seconds while this process asks `/api/health` every 50 ms, and prints the endpoint's answers and latency and the health
   checks' p50/p99.
+
+The outlook (`outlook=1`) caches its answers, so one repeated request would measure the cache:
+its endpoints cycle through many distinct worst-case requests instead (OUTLOOK_HANDS, each at
+several `draws=` and `seen=`; the API and the page different ones), one hand past the work
+budget (its bounded answer). `python tests/load/heavy_load.py find-outlooks` is the search
+that finds such hands (DURATION x 3 seconds a family and measure).
 
 Each heavy request is checked first to be accepted (200) and within the scoring budget
 (app/scoring/budget.py). Traffic goes to 127.0.0.1 only; every client stops at its deadline
@@ -37,8 +43,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from app.advice import outlook as outlook_module  # noqa: E402
+from app.advice.discard import calculate_discards  # noqa: E402
 from app.hands.description import parse_hand  # noqa: E402
 from app.hands.readings import waits  # noqa: E402
+from app.hands.tiles import TILES, canonical, parse_tiles  # noqa: E402
 from app.rules.loader import load_all  # noqa: E402
 from app.scoring import budget  # noqa: E402
 from app.web import create_app  # noqa: E402
@@ -50,6 +59,35 @@ ONLY = [n.strip() for n in os.environ.get("ONLY", "").split(",") if n.strip()]  
 HEALTH_EVERY = 0.05
 CLIENT_TIMEOUT = 60   # seconds a load client waits for its answer (status 0 past it)
 NINE_GATES = "1112345678999"
+# The outlook's worst cases: the hands that made it weigh the most hand states (or price the
+# most winning hands) within its budget, found 2026-12-03 by hill-climbs as `find_outlooks`
+# does (several seeds and starting hands, a few minutes each) and from random hands; the 80
+# that tests/advice/outlook_hands.py deals (8 a family and shanten 1-2) reach 680 states.
+# (rules, hand, states, winning hands priced), the Sichuan ones with bamboo missing.
+OUTLOOK_HANDS = [
+    ("family", "2345678m4567p4s77z", 1783, 1870),
+    ("hong-kong", "344456778m3456p8s", 1432, 1760),
+    ("family", "1233456m5678p7s77z", 1341, 1339),
+    ("sichuan", "14567m122235678p", 1254, 1292),
+    ("sichuan", "356789m34567799p", 1169, 1350),
+    ("sichuan-sbr", "34457m122356789p", 1046, 996),
+    ("family", "2456m456788p2333s", 1029, 1141),
+    ("sichuan-sbr", "345688m12346778p", 997, 1032),
+    ("sichuan-sbr", "34566789m23458p5s", 870, 834),      # holds a tile of the missing suit
+    ("hong-kong", "2345667m7p123347s", 824, 789),
+    ("hong-kong", "1235m4678p6678s66z", 817, 630),
+    ("sichuan", "233345m1235678p4s", 742, 719),          # holds a tile of the missing suit
+    ("hong-kong", "12345678m2p789s47z", 725, 606),
+    ("hong-kong", "24567899m39p6789s", 707, 626),        # 2-shanten
+    ("hong-kong-course", "3345678m1557s222z", 680, 632),
+    ("family", "23345m27999p2224s", 675, 710),
+    ("hong-kong", "3m23344556668p38s", 624, 639),        # 2-shanten
+]
+# past the budget: 2,001 winning hands priced when the outlook stops (MAX_SCORINGS, 2,000),
+# after 1,442 states; its answer is the usual order, said so
+PAST_BUDGET = ("hong-kong", "34445667m34567p5s", 1442, 2001)
+OUTLOOK_DRAWS = (18, 24, 30)
+OUTLOOK_SEEN = 12   # `seen=` variants a hand and draws: none, then one unheld tile each
 
 
 def _ready_hands(suit: str, k: int, rng: random.Random) -> list[str]:
@@ -98,8 +136,66 @@ def heaviest_sheet(app) -> str:
     return urllib.parse.urlencode({"rules": "sichuan", "hands": "\n".join(lines)}, safe=",:=/")
 
 
-def heavy_requests(app) -> list[tuple[str, str, str, bytes | None]]:
-    """(name, method, path, body): the heaviest accepted request of each endpoint found."""
+def _outlook_params(rules: str, hand: str) -> dict[str, str]:
+    return {"rules": rules, "hand": hand, **({"missing": "s"} if rules.startswith("sichuan") else {})}
+
+
+def outlook_queries() -> list[str]:
+    """Distinct worst-case outlook queries: each hand (and PAST_BUDGET) at each of OUTLOOK_DRAWS
+    and OUTLOOK_SEEN `seen=` tiles (none, or one kind it does not hold), heaviest hand first."""
+    queries = []
+    for rules, hand, _, _ in [*OUTLOOK_HANDS, PAST_BUDGET]:
+        held = {t.code for t in parse_tiles(hand)}
+        kinds = [t.code for t in TILES[:27 if rules.startswith("sichuan") else 34]]
+        seen = [""] + [k for k in kinds if k not in held][:OUTLOOK_SEEN - 1]
+        for draws in OUTLOOK_DRAWS:
+            for tile in seen:
+                params = {**_outlook_params(rules, hand), "outlook": "1", "draws": str(draws)}
+                queries.append(urllib.parse.urlencode({**params, "seen": tile} if tile else params))
+    return queries
+
+
+def find_outlooks(rules: str, seconds: float, seed: int = 27, most: str = "states") -> tuple:
+    """A seeded hill-climb for the hand of these rules whose outlook weighs the most states (or
+    prices the most winning hands, most="scorings"), without the budget: each step changes one
+    or two tiles of the best hand so far and keeps the change when it weighs no fewer, and now
+    and then a fresh random hand is tried. (count, hand, states, scorings) of the best found."""
+    rng = random.Random(f"{rules}-{seed}")
+    rulesets = load_all(ROOT / "rulesets")
+    kinds = range(27) if rules.startswith("sichuan") else range(34)
+    wall = [k for k in kinds for _ in range(4)]
+
+    def weigh(counts: list[int]) -> tuple:
+        hand = canonical(TILES[k] for k in sorted(counts))
+        try:
+            result = calculate_discards(_outlook_params(rules, hand), rulesets)
+        except ValueError:
+            return (-1, hand, 0, 0)
+        if result.shanten not in (1, 2):
+            return (-1, hand, 0, 0)
+        outlook_module._CACHE.clear()
+        found = outlook_module.outlook(result, 18, rulesets, max_states=10**5, max_scorings=10**5)
+        return (found.states if most == "states" else found.scorings, hand, found.states,
+                found.scorings)
+
+    best, tiles = (-1, "", 0, 0), rng.sample(wall, 14)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        trial = rng.sample(wall, 14) if best[0] < 0 or rng.random() < 0.05 else list(tiles)
+        if best[0] >= 0 and trial == tiles:
+            for _ in range(rng.choice((1, 1, 2))):
+                trial[rng.randrange(14)] = rng.choice(kinds)
+        if max(trial.count(k) for k in trial) > 4:
+            continue
+        got = weigh(trial)
+        if got[0] >= best[0]:
+            best, tiles = got, trial
+    return best
+
+
+def heavy_requests(app) -> list[tuple[str, str, tuple[str, ...], bytes | None]]:
+    """(name, method, paths, body): the heaviest accepted request of each endpoint found, or
+    for the outlook many distinct ones (outlook_queries, half to the API and half to the page)."""
     sheet = heaviest_sheet(app)
     wall = f"wall E hand={NINE_GATES}p;S hand={NINE_GATES}s;W hand={NINE_GATES}m;N not-ready"
     settle = json.dumps({"rules": "sichuan", "events": [], "end": {"type": "wall", "hands": {
@@ -110,19 +206,22 @@ def heavy_requests(app) -> list[tuple[str, str, str, bytes | None]]:
         [("hands", f"123m456m789m{n}{n}{n}p55s by=self-draw") for n in range(1, 10)] * 4)
     course = "rules=hong-kong-course&hand=123m789m55s&melds=777p,ckong:5555z&by=self-draw&flowers=13" \
              "&events=kong-replacement"
+    outlook = outlook_queries()
     return [
-        ("sheet page", "GET", "/sheet?" + sheet, None),
-        ("sheet CSV", "GET", "/sheet.csv?" + sheet, None),
-        ("round ledger", "GET", "/round?" + urllib.parse.urlencode({"rules": "sichuan", "round": wall}), None),
-        ("settle API", "POST", "/api/settle", settle),
-        ("discard page", "GET", "/discard?" + discard, None),
-        ("discard API", "GET", "/api/discard?" + discard, None),
-        ("waits API", "GET", f"/api/waits?rules=sichuan&hand={NINE_GATES}p", None),
-        ("waits page", "GET", f"/?rules=sichuan&hand={NINE_GATES}p", None),
-        ("quiz", "GET", "/practice?" + quiz, None),
-        ("result page", "GET", "/?" + course, None),
-        ("card", "GET", "/card?" + course, None),
-        ("score API", "GET", "/api/score?" + course, None),
+        ("sheet page", "GET", ("/sheet?" + sheet,), None),
+        ("sheet CSV", "GET", ("/sheet.csv?" + sheet,), None),
+        ("round ledger", "GET", ("/round?" + urllib.parse.urlencode({"rules": "sichuan", "round": wall}),), None),
+        ("settle API", "POST", ("/api/settle",), settle),
+        ("discard page", "GET", ("/discard?" + discard,), None),
+        ("discard API", "GET", ("/api/discard?" + discard,), None),
+        ("waits API", "GET", (f"/api/waits?rules=sichuan&hand={NINE_GATES}p",), None),
+        ("waits page", "GET", (f"/?rules=sichuan&hand={NINE_GATES}p",), None),
+        ("quiz", "GET", ("/practice?" + quiz,), None),
+        ("result page", "GET", ("/?" + course,), None),
+        ("card", "GET", ("/card?" + course,), None),
+        ("score API", "GET", ("/api/score?" + course,), None),
+        ("outlook API", "GET", tuple("/api/discard?" + q for q in outlook[0::2]), None),
+        ("outlook page", "GET", tuple("/discard?" + q for q in outlook[1::2]), None),
     ]
 
 
@@ -148,17 +247,18 @@ def percentile(values: list[float], share: float) -> float:
 
 def _clients(port: int, requests: list[tuple[str, str, bytes | None]], connections: int,
              duration: float, out) -> None:
-    """In the load process: `connections` clients, the k-th replaying requests[k % n], until
-    the deadline."""
+    """In the load process: `connections` clients until the deadline, the k-th asking
+    requests[k], requests[k + connections], ... (mod n): one request each when n divides
+    `connections`, and every request in turn before any is asked again when n is larger."""
     deadline = time.monotonic() + duration
     results: list[tuple[int, float]] = []
 
-    def client(method: str, path: str, body: bytes | None):
+    def client(k: int):
         while time.monotonic() < deadline:   # a heavy answer queues behind 31 others: wait for it
-            results.append(ask(port, method, path, body, timeout=CLIENT_TIMEOUT))
+            results.append(ask(port, *requests[k % len(requests)], timeout=CLIENT_TIMEOUT))
+            k += connections
 
-    threads = [threading.Thread(target=client, args=requests[k % len(requests)], daemon=True)
-               for k in range(connections)]
+    threads = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(connections)]
     for t in threads:
         t.start()
     for t in threads:
@@ -210,21 +310,24 @@ def main() -> int:
           f" load average {os.getloadavg()[0]:.1f}, {CONNECTIONS} connections, {DURATION:.0f} s an endpoint")
     failed = False
     with tempfile.TemporaryDirectory() as tmp, ProductionServer(Path(tmp), env={"FLASK_DEBUG": None}) as server:
-        for name, method, path, body in requests:
+        for name, method, paths, body in requests:
             if ONLY and name not in ONLY:
                 continue
-            status, scorings = _scorings(app, method, path, body)
-            if status != 200:
-                print(f"{name}: not accepted ({status})")
+            checked = [_scorings(app, method, p, body) for p in paths[::max(1, len(paths) // 20)]]
+            status, scorings = checked[0]
+            if any(s != 200 for s, _ in checked):
+                print(f"{name}: not accepted ({sorted({s for s, _ in checked})})")
                 failed = True
                 continue
-            ask(server.port, method, path, body)   # warm both workers' templates
-            ask(server.port, method, path, body)
-            alone = min(ask(server.port, method, path, body)[1] for _ in range(3))
-            got = replay(server.port, method, path, body)
+            for path in (paths[-1], paths[-2 % len(paths)]):   # warm both workers' templates
+                ask(server.port, method, path, body)
+            alone = min(ask(server.port, method, paths[i % len(paths)], body)[1] for i in range(3))
+            got = replay_all(server.port, [(method, p, body) for p in paths])
             bad = got["bad"] or got["health_bad"] or got["health_p99"] >= 1.0
             failed |= bool(bad)
-            print(f"{name:13} {len(path) + len(body or b''):>5} B, {scorings:>3} scorings, alone {alone * 1000:6.1f} ms"
+            size = len(paths[0]) + len(body or b"")
+            print(f"{name:13} {size:>5} B, {scorings:>3} scorings, alone {alone * 1000:6.1f} ms"
+                  f"{f', {len(paths)} distinct (outlook scorings not counted here)' if len(paths) > 1 else ''}"
                   f" | {got['answers'] / DURATION:6.1f} req/s, p50 {got['p50'] * 1000:6.0f} ms,"
                   f" p99 {got['p99'] * 1000:6.0f} ms, not 200: {got['bad']}"
                   f" | health p50 {got['health_p50'] * 1000:5.0f} ms, p99 {got['health_p99'] * 1000:5.0f} ms"
@@ -235,4 +338,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["find-outlooks"]:   # a minute a family and measure: OUTLOOK_HANDS
+        for family in ("hong-kong", "family", "sichuan", "sichuan-sbr", "hong-kong-course"):
+            for measure in ("states", "scorings"):
+                print(family, measure, find_outlooks(family, DURATION * 3, most=measure), flush=True)
+        sys.exit(0)
     sys.exit(main())

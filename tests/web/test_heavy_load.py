@@ -3,8 +3,11 @@
 32 connections from a separate load process replay, for 15 s, the heaviest accepted requests
 of the pages that score little but render much (the round ledger with three nine-gates hands
 at the wall's end, what to discard for a nine-gates hand, its waits page) and of the
-settlement API, while this process alone asks `/api/health` every 50 ms
-(`tests/load/heavy_load.py`, whose on-demand run is `make load-heavy`).
+settlement API, and worst-case outlooks (`outlook=1`: the hands that weigh the most states,
+page and API, and one past the work budget), while this process alone asks `/api/health`
+every 50 ms (`tests/load/heavy_load.py`, whose on-demand run is `make load-heavy`). The
+outlook caches its answers, so each distinct outlook is worked out at most once a worker
+here (a second or two of both cores at the start); the on-demand run cycles through 648.
 
 The bounds: a median under 300 ms and a p99 under 1.5 s. Measured on a 2-core machine shared
 with other work (load average 4-5), requests taking turns in each worker
@@ -40,6 +43,38 @@ def heavy() -> list[tuple[str, str, bytes | None]]:
                     "N": {"status": "not-ready"}}}}).encode())]
 
 
+def _outlook_query(entry: tuple[str, str, int, int], draws: int) -> str:
+    rules, hand, _, _ = entry
+    return urlencode({**heavy_load._outlook_params(rules, hand), "outlook": "1", "draws": draws})
+
+
+@pytest.fixture(scope="module")
+def outlooks() -> list[tuple[str, str, bytes | None]]:
+    """The heaviest outlook (API, 18 draws), the next (page, 30 draws), the one past the budget
+    (API). Three, not more: with the four heaviest at both endpoints (nine), one run on this
+    busy machine served 100 answers or fewer in 15 s, most of them outlooks worked out cold."""
+    first, second = heavy_load.OUTLOOK_HANDS[:2]
+    return [("GET", "/api/discard?" + _outlook_query(first, 18), None),
+            ("GET", "/discard?" + _outlook_query(second, 30), None),
+            ("GET", "/api/discard?" + _outlook_query(heavy_load.PAST_BUDGET, 18), None)]
+
+
+def test_worst_case_outlooks_are_weighed_within_the_budget_or_bounded_and_said(outlooks):
+    client = heavy_load.counting_app().test_client()
+    heaviest, page, past = (client.get(path) for _, path, _ in outlooks)
+    assert [a.status_code for a in (heaviest, page, past)] == [200] * 3
+    weighed = heaviest.get_json()["outlook"]
+    assert weighed["exact"] and not weighed["bounded"]
+    assert (weighed["states"], weighed["scorings"]) == heavy_load.OUTLOOK_HANDS[0][2:]
+    assert 'class="win-curve"' in page.get_data(as_text=True)
+    bounded = past.get_json()["outlook"]
+    assert not bounded["exact"] and "more work than one request may do" in bounded["bounded"]
+    assert bounded["scorings"] == heavy_load.PAST_BUDGET[3]
+    said = client.get("/discard?" + _outlook_query(heavy_load.PAST_BUDGET, 18))
+    assert said.status_code == 200
+    assert "Not weighed: more work than one request may do" in said.get_data(as_text=True)
+
+
 def test_heavy_requests_are_accepted_and_priced_within_the_budget(heavy):
     app = heavy_load.counting_app()
     for method, path, body in heavy:
@@ -48,12 +83,13 @@ def test_heavy_requests_are_accepted_and_priced_within_the_budget(heavy):
         assert scorings >= 9, (path, scorings)   # each prices many waits: a heavy request
 
 
-def test_health_stays_answered_under_32_heavy_connections(tmp_path: Path, heavy):
+def test_health_stays_answered_under_32_heavy_connections(tmp_path: Path, heavy, outlooks):
     with ProductionServer(tmp_path, env={"FLASK_DEBUG": None}) as server:
-        for method, path, body in heavy:   # warm both workers
+        for method, path, body in heavy:   # warm both workers (the outlooks: cold, on purpose)
             heavy_load.ask(server.port, method, path, body)
             heavy_load.ask(server.port, method, path, body)
-        got = heavy_load.replay_all(server.port, heavy, duration=SECONDS, connections=CONNECTIONS)
+        got = heavy_load.replay_all(server.port, heavy + outlooks, duration=SECONDS,
+                                    connections=CONNECTIONS)
     assert got["answers"] > 100, got     # the load was real: the heavy pages were served
     assert got["server_errors"] == 0, got
     assert got["bad"] == 0, got
