@@ -1,5 +1,5 @@
 """What would you discard? (app/practice/discard_practice.py and /practice/discard): seeded deals
-marked against the discard analysis."""
+and teachers' hands, marked by the outlook's expected value, else against the discard analysis."""
 from __future__ import annotations
 
 import re
@@ -7,9 +7,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from app.advice.outlook import DEFAULT_DRAWS, outlook
 from app.base.errors import HandError
 from app.hands.tiles import tile
-from app.practice.discard_practice import check_discard, deal_discard
+from app.practice.discard_practice import check_discard, deal_discard, question
 from app.rules.loader import registry
 from app.web import create_app
 from tests.html_tables import Page
@@ -63,6 +64,72 @@ def test_a_tile_the_hand_does_not_hold_cannot_be_discarded():
     with pytest.raises(HandError) as caught:
         check_discard(dealt, tile(absent))
     assert caught.value.errors[0].field == "discard"
+
+
+def _differing(rid: str = "hong-kong"):
+    """The first demo deal whose best by expected value is not the usual order's first, its outlook."""
+    for n in range(1, 30):
+        dealt = deal_discard(RULESETS[rid], "demo", n)
+        found = outlook(dealt.analysis, DEFAULT_DRAWS, RULESETS)
+        top = round(found.choices[0].value, 9)
+        if not found.bounded and top > 0 and all(
+                round(o.value, 9) < top for o in found.choices if o.tile in {c.tile for c in dealt.best}):
+            return dealt, found
+    raise AssertionError("no demo deal of 30 where expected value and the usual order differ")
+
+
+def test_the_usual_first_choice_is_not_the_best_when_another_is_worth_more():
+    dealt, found = _differing()
+    usual = dealt.best[0]
+    verdict = check_discard(dealt, usual.tile, found)
+    best = found.choices[0]
+    assert verdict.by_value and not verdict.correct
+    assert verdict.best[0].tile == best.tile
+    mine = next(o for o in found.choices if o.tile == usual.tile)
+    assert verdict.why == (f"expected {mine.value:.2f} with a {100 * mine.win:.1f}% chance to win,"
+                           f" against {best.value:.2f} and {100 * best.win:.1f}% after discarding"
+                           f" {best.tile.code}")
+    assert verdict.best_reasons == "; ".join(best.reasons)
+    assert check_discard(dealt, usual.tile).correct   # the usual order alone would have said right
+
+
+def test_the_best_discard_by_expected_value_is_right():
+    dealt, found = _differing()
+    verdict = check_discard(dealt, found.choices[0].tile, found)
+    assert verdict.by_value and verdict.correct
+    assert not check_discard(dealt, found.choices[0].tile).correct   # and the usual order said wrong
+
+
+def test_every_discard_as_valuable_as_the_best_is_right():
+    for n in range(1, 30):
+        dealt = deal_discard(RULESETS["hong-kong"], "demo", n)
+        found = outlook(dealt.analysis, DEFAULT_DRAWS, RULESETS)
+        tied = [o for o in found.choices if o.chances and round(o.value, 9) == round(found.choices[0].value, 9)]
+        if len(tied) > 1:
+            break
+    else:
+        pytest.skip("no tie by expected value in 30 demo deals")
+    assert all(check_discard(dealt, o.tile, found).correct for o in tied)
+
+
+def test_a_hand_the_outlook_cannot_weigh_is_marked_by_the_usual_order_and_says_so():
+    dealt, _ = _differing()
+    over_budget = outlook(dealt.analysis, DEFAULT_DRAWS, RULESETS, max_states=1)
+    assert over_budget.bounded
+    verdict = check_discard(dealt, dealt.best[0].tile, over_budget)
+    assert not verdict.by_value and verdict.correct and verdict.unweighed == over_budget.bounded
+
+
+def test_a_teachers_hand_is_a_question_and_a_bad_one_says_what_is_wrong():
+    dealt = question(RULESETS["hong-kong"], {"hand": "1113678m67778p4s6z", "seat": "N", "round": "E"})
+    assert dealt.params == {"rules": "hong-kong", "hand": "1113678m67778p4s6z", "seat": "N",
+                            "round": "E"}
+    assert len(dealt.analysis.choices) > 2
+    for hand, words in [("123m456p789s11z22z", "13 tiles"), ("xyz", "unexpected character"),
+                        ("", "give the 14 tiles"), ("11122233344455m", "already a winning hand")]:
+        with pytest.raises(HandError) as caught:
+            question(RULESETS["hong-kong"], {"hand": hand})
+        assert caught.value.errors[0].field == "hand" and words in caught.value.errors[0].message
 
 
 def test_a_new_series_gets_a_seed_in_its_link(client):
