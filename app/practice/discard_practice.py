@@ -188,12 +188,12 @@ class DiscardVerdict:
             return joined(mine.reasons)
         best = self.outlook_of(self.best[0])
         if mine.chances is None:
-            return Msg("it leaves the hand {far}, past what the outlook weighs; discarding {tile}"
-                       " is expected to win {best} with a {win}% chance to win",
+            return Msg("it leaves the hand {far}, past what the outlook weighs; discarding {tile}:"
+                       " expected {best} and {win}% to win",
                        far=_from_ready(self.chosen.option.shanten), tile=best.tile.code,
                        best=amount(best.value), win=percent(best.win))
-        return Msg("expected {mine} with a {mine_win}% chance to win, against {best} and {win}%"
-                   " after discarding {tile}", mine=amount(mine.value), mine_win=percent(mine.win),
+        return Msg("expected {mine} and {mine_win}% to win; discarding {tile}: expected {best}"
+                   " and {win}% to win", mine=amount(mine.value), mine_win=percent(mine.win),
                    best=amount(best.value), win=percent(best.win), tile=best.tile.code)
 
     @property

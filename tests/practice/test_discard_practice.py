@@ -86,9 +86,9 @@ def test_the_usual_first_choice_is_not_the_best_when_another_is_worth_more():
     assert verdict.by_value and not verdict.correct
     assert verdict.best[0].tile == best.tile
     mine = next(o for o in found.choices if o.tile == usual.tile)
-    assert verdict.why == (f"expected {mine.value:.2f} with a {100 * mine.win:.1f}% chance to win,"
-                           f" against {best.value:.2f} and {100 * best.win:.1f}% after discarding"
-                           f" {best.tile.code}")
+    assert verdict.why == (f"expected {mine.value:.2f} and {100 * mine.win:.1f}% to win;"
+                           f" discarding {best.tile.code}: expected {best.value:.2f} and"
+                           f" {100 * best.win:.1f}% to win")
     assert verdict.best_reasons == "; ".join(best.reasons)
     assert check_discard(dealt, usual.tile).correct   # the usual order alone would have said right
 
@@ -176,3 +176,67 @@ def test_bad_practice_input_says_what_is_wrong(client, query, status, words):
 def test_the_embedded_practice_has_no_site_header(client):
     text = client.get("/practice/discard?rules=sichuan&seed=demo&n=1&embed=1").get_data(as_text=True)
     assert '<header class="site">' not in text and 'aria-label="Discard ' in text
+
+
+def _held(text: str) -> list[str]:
+    """The tiles a practice page offers to discard, in order."""
+    return re.findall(r'name="discard" value="([0-9][mpsz])"', text)
+
+
+TEACHERS = "/practice/discard?rules=hong-kong&hand=1113678m67778p4s6z&seat=N&round=E"
+
+
+def test_a_teachers_link_asks_exactly_that_hand_and_marks_it_by_expected_value(client):
+    response = client.get(TEACHERS)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 200 and "Set-Cookie" not in response.headers
+    assert "".join(_held(text)) == "1m1m1m3m6m7m8m6p7p7p7p8p4s6z"
+    link = next(a for a in Page(text).links if a.get("class") == "question-link")
+    assert link["href"] == TEACHERS and ">Link to this question</a>" in text
+    dealt = question(RULESETS["hong-kong"], {"hand": "1113678m67778p4s6z", "seat": "N", "round": "E"})
+    found = outlook(dealt.analysis, DEFAULT_DRAWS, RULESETS)
+    usual, best = dealt.best[0].tile.code, found.choices[0].tile.code
+    assert usual != best
+    text = client.get(f"{TEACHERS}&discard={usual}").get_data(as_text=True)
+    assert f"Not the best: discard {best}." in text and f"Your {usual}: expected " in text
+    assert f"Why {best}: " in text and f"over {DEFAULT_DRAWS} draws" in text
+    rows = Page(text).table("Outlook")
+    assert rows is not None and len(rows) == 1 + len(found.choices)
+    assert f"Right: discard {best}." in client.get(f"{TEACHERS}&discard={best}").get_data(as_text=True)
+
+
+def test_a_teachers_link_takes_its_draws_and_works_embedded(client):
+    text = client.get(f"{TEACHERS}&draws=10&embed=1&discard=7p").get_data(as_text=True)
+    page = Page(text)
+    assert '<header class="site">' not in text and "over 10 draws" in text
+    link = next(a for a in page.links if a.get("class") == "question-link")
+    assert link["href"] == f"{TEACHERS}&draws=10&embed=1"
+    hidden = {(i["name"], i["value"]) for i in page.inputs if i.get("type") == "hidden"}
+    assert hidden >= {("hand", "1113678m67778p4s6z"), ("seat", "N"), ("round", "E"),
+                      ("draws", "10"), ("embed", "1")}
+
+
+def test_a_seeded_hand_links_to_itself_as_a_question(client):
+    dealt = deal_discard(RULESETS["sichuan"], "demo", 2)
+    text = client.get("/practice/discard?rules=sichuan&seed=demo&n=2").get_data(as_text=True)
+    page = Page(text)
+    link = next(a for a in page.links if a.get("class") == "question-link")["href"]
+    query = {k: v[0] for k, v in parse_qs(urlsplit(link).query).items()}
+    assert query == dict(dealt.params)
+    assert _held(client.get(link).get_data(as_text=True)) == _held(text)
+
+
+@pytest.mark.parametrize(("query", "field", "words"), [
+    ("hand=123m456p789s11z22z", "hand", "13 tiles in the hand"),
+    ("hand=123m456p789s11z22zq", "hand", "unexpected character"),
+    ("hand=11122233344455m", "hand", "already a winning hand"),
+    ("hand=123m456p789s11z22z7z&draws=99", "draws", "is not a number of draws"),
+])
+def test_a_bad_teachers_link_says_what_is_wrong_beside_the_field(client, query, field, words):
+    response = client.get(f"/practice/discard?rules=hong-kong&{query}")
+    text = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert any(words in e for e in Page(text).errors[field])
+    given = parse_qs(query)[field][0]
+    assert Page(text).input(id=field, name=field)["value"] == given
+    assert "The question could not be asked" in text
