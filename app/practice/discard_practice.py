@@ -187,6 +187,8 @@ class DiscardVerdict:
         if self.correct:
             return joined(mine.reasons)
         best = self.outlook_of(self.best[0])
+        if best.choice.must_go and not mine.choice.must_go:
+            return Msg("a tile of the declared missing suit must go first")
         if mine.chances is None:
             return Msg("it leaves the hand {far}, past what the outlook weighs; discarding {tile}:"
                        " expected {best} and {win}% to win",
@@ -232,17 +234,29 @@ def check_discard(dealt: DiscardDeal, tile: Tile, found: OutlookResult | None = 
 
 
 def value_best(found: OutlookResult) -> tuple[DiscardChoice, ...]:
-    """Every discard whose expected value equals the best's (to rounding), outlook order."""
-    top = round(found.choices[0].value, 9)
-    return tuple(o.choice for o in found.choices
-                 if o.chances is not None and round(o.value, 9) == top)
+    """Every discard whose expected value equals the best's (to rounding), outlook order.
+
+    Tiles of the declared missing suit go first (a rule, not a preference): while the hand
+    holds one, only they are compared.
+    """
+    candidates = _candidates(found)
+    top = max(round(o.value, 9) for o in candidates)
+    return tuple(o.choice for o in candidates if round(o.value, 9) == top)
+
+
+def _candidates(found: OutlookResult) -> list[DiscardOutlook]:
+    weighed = [o for o in found.choices if o.chances is not None]
+    if any(o.choice.must_go for o in found.choices):
+        weighed = [o for o in weighed if o.choice.must_go]
+    return weighed
 
 
 def unweighed(found: OutlookResult) -> str:
     """Why the outlook cannot mark this hand, or "" when it can."""
     if found.bounded:
         return found.bounded
-    if found.choices[0].chances is None or round(found.choices[0].value, 9) <= 0:
+    candidates = _candidates(found)
+    if not candidates or max(round(o.value, 9) for o in candidates) <= 0:
         return Msg("no discard can win a hand the rules let be declared within {n} draws",
                    n=found.draws)
     return ""

@@ -44,6 +44,11 @@ def test_a_sichuan_deal_holding_its_missing_suit_expects_that_suit_first():
         other = next(c for c in dealt.analysis.choices if not c.must_go)
         verdict = check_discard(dealt, other.tile)
         assert not verdict.correct and verdict.why == "a tile of the declared missing suit must go first"
+        found = outlook(dealt.analysis, DEFAULT_DRAWS, RULESETS)   # by expected value as well
+        for choice in (other, next(o.choice for o in found.choices if not o.choice.must_go)):
+            verdict = check_discard(dealt, choice.tile, found)
+            assert verdict.by_value and all(c.must_go for c in verdict.best)
+            assert not verdict.correct and verdict.why == "a tile of the declared missing suit must go first"
 
 
 def test_the_best_discard_is_right_and_a_worse_one_is_told_why():
