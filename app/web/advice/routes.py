@@ -33,7 +33,13 @@ from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.description import message_of
 from app.hands.tiles import TILES, canonical, format_tiles, parse_tiles, tile
-from app.practice.discard_practice import QUESTION_FIELDS, check_discard, deal_discard, question
+from app.practice.discard_practice import (
+    QUESTION_FIELDS,
+    DiscardDeal,
+    check_discard,
+    deal_discard,
+    question,
+)
 from app.scoring.budget import TooMuchWork
 from app.web.common.forms import DiscardForm, attach_errors, set_choices
 from app.web.common.i18n import with_lang
@@ -280,31 +286,11 @@ def discard_practice():
     except HandError as err:
         problems += attach_errors(form, err.errors) if form else [e.message for e in err.errors]
     if asked:
-        dealt, status = None, 400
-        if not problems:
-            try:
-                dealt = question(ruleset, params)
-            except HandError as err:
-                problems += attach_errors(form, err.errors)
-            except TooMuchWork as err:   # the form comes back filled in, the refusal beside the field
-                problems += attach_errors(form, err.errors)
-                status = 413
-        if dealt is None or form.errors:
-            return render(problems=problems, dealt=None), status
-        n = 1
+        (dealt, status), n = teachers_deal(params, ruleset, form, problems), 1
     else:
-        if not SEED.fullmatch(seed):
-            problems.append(not_a_seed(seed))
-        number = params.get("n", "1").strip() or "1"
-        n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
-        if not 1 <= n <= MAX_HAND:
-            problems.append(not_in_series(number, MAX_HAND))
-        if problems:
-            return render(problems=problems, dealt=None, n=n), 400
-        try:
-            dealt = deal_discard(ruleset, seed, n)
-        except RuntimeError as err:   # never seen in the tests, but say so
-            return render(problems=[try_another(err)], dealt=None, n=n), 400
+        (dealt, n), status = series_deal(params, ruleset, seed, problems), 400
+    if dealt is None:
+        return render(problems=problems, dealt=None, n=n), status
     drawn = {"draws": params["draws"].strip()} if params.get("draws", "").strip() else {}
     record = _record(params.get("score", "")) if not asked else (0, 0)
     verdict, problem, found = None, "", None
@@ -335,6 +321,40 @@ def discard_practice():
         curves={o.tile.code: win_curve(o.chances.win) for o in shown.choices if o.chances}
         if shown else {},
         choices=sorted({t for t in dealt.hand.concealed}))
+
+
+def teachers_deal(params: Mapping[str, str], ruleset, form: DiscardForm, problems: list[str]
+                  ) -> tuple[DiscardDeal | None, int]:
+    """The teacher's hand as a question, or None and the status (errors beside the fields)."""
+    if problems:
+        return None, 400
+    try:
+        dealt = question(ruleset, params)
+    except HandError as err:
+        problems += attach_errors(form, err.errors)
+        return None, 400
+    except TooMuchWork as err:   # the form comes back filled in, the refusal beside the field
+        problems += attach_errors(form, err.errors)
+        return None, 413
+    return (None, 400) if form.errors else (dealt, 200)
+
+
+def series_deal(params: Mapping[str, str], ruleset, seed: str, problems: list[str]
+                ) -> tuple[DiscardDeal | None, int]:
+    """Hand n of the seeded series and n, or None when the link is bad (problems said)."""
+    if not SEED.fullmatch(seed):
+        problems.append(not_a_seed(seed))
+    number = params.get("n", "1").strip() or "1"
+    n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
+    if not 1 <= n <= MAX_HAND:
+        problems.append(not_in_series(number, MAX_HAND))
+    if problems:
+        return None, n
+    try:
+        return deal_discard(ruleset, seed, n), n
+    except RuntimeError as err:   # never seen in the tests, but say so
+        problems.append(try_another(err))
+        return None, n
 
 
 def question_form(params: Mapping[str, str], ruleset, rulesets) -> DiscardForm:
