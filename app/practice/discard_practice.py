@@ -257,8 +257,8 @@ def unweighed(found: OutlookResult) -> str:
         return found.bounded
     candidates = _candidates(found)
     if not candidates or max(round(o.value, 9) for o in candidates) <= 0:
-        return Msg("no discard can win a hand the rules let be declared within {n} draws",
-                   n=found.draws)
+        return Msg("no discard can win a hand the rules let be declared within {n} draws: the"
+                   " usual order", n=found.draws)
     return ""
 
 

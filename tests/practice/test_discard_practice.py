@@ -245,3 +245,10 @@ def test_a_bad_teachers_link_says_what_is_wrong_beside_the_field(client, query, 
     given = parse_qs(query)[field][0]
     assert Page(text).input(id=field, name=field)["value"] == given
     assert "The question could not be asked" in text
+
+
+def test_a_question_past_the_outlooks_bound_is_marked_by_the_usual_order_and_says_so(client):
+    text = client.get("/practice/discard?rules=hong-kong&hand=147m258p369s12345z&discard=5z"
+                      ).get_data(as_text=True)
+    assert "Not marked by expected value: " in text and "is past the bound" in text
+    assert Page(text).table("Outlook") is None and Page(text).table("Discards") is not None
