@@ -127,3 +127,12 @@ def test_no_horizontal_scrolling_at_360_px(page: Page, name):
 def test_axe_finds_no_violation(page: Page, name):
     page.goto(PAGES[name])
     assert_axe_clean(page, name)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_an_embedded_wrong_answer_by_expected_value_fits_a_post_at_390_px(page: Page, lang):
+    """A WordPress frame is at most 1000 px tall: the verdict, its reasons and the folded tables."""
+    page.set_viewport_size({"width": 390, "height": 740})
+    page.goto(f"/practice/discard?rules=hong-kong&seed=demo&n=1&embed=1&discard=6z&lang={lang}")
+    expect(page.get_by_role("status")).to_have_text(re.compile(r"^(Not the best|不是最好)"))
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1000
