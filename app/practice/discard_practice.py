@@ -3,9 +3,14 @@
 A hand is a pure function of (ruleset, seed, n), so one link deals the same hand to a whole
 class: a winning hand of the Count the Fan dealer (app/practice/dealer.py, plain level) with one or
 two of its concealed tiles swapped for tiles from the rest of the wall (in Sichuan sometimes
-one of the declared missing suit, which must then go first). The analysis of
-app/advice/discard.py is the answer key: a discard is right when nothing stands before it in the
-documented order (it ties with the best).
+one of the declared missing suit, which must then go first). A teacher's own hand is a
+question too (`question`: the hand description of /discard, 14 tiles).
+
+The answer key is the outlook (app/advice/outlook.py) when it can weigh the hand: a discard is
+right when its expected value equals the best's (ties all count). When it cannot (past its
+bound, over its budget, or no discard can win within the draws), the analysis of
+app/advice/discard.py marks it: right when nothing stands before it in the documented order,
+and the verdict says why the usual order was used.
 
 >>> from app.rules.loader import registry
 >>> first = deal_discard(registry()["hong-kong"], "class-7", 1)
@@ -18,9 +23,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.advice.discard import DiscardChoice, DiscardResult, calculate_discards, joined
+from app.advice.outlook import DiscardOutlook, OutlookResult
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.hand import Hand
@@ -34,6 +40,9 @@ MAX_TRIES = 60
 # The dealt hand's context that still holds before the discard; the winning moment's
 # facts (how it was won, events) do not.
 KEPT = ("melds", "seat", "round", "flowers", "seasons", "missing", "options")
+# What a teacher's question may give beside `rules`: the hand, its context, the tiles seen and
+# the dials (INTERFACE.md's names).
+QUESTION_FIELDS = ("hand", *KEPT, "seen", "min", "cap", "curve", "payment", "stake")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +92,19 @@ def deal_discard(ruleset: Ruleset, seed: str, n: int = 1) -> DiscardDeal:
                            rules=ruleset.id, seed=repr(seed)))
 
 
+def question(ruleset: Ruleset, params: Mapping[str, str]) -> DiscardDeal:
+    """A teacher's hand as a question; HandError (by field) when it is no 14-tile hand to play."""
+    asked = {"rules": ruleset.id, **{k: params[k].strip() for k in QUESTION_FIELDS
+                                     if params.get(k, "").strip()}}
+    if "hand" not in asked:
+        raise HandError.single("hand", Msg("give the 14 tiles of the question"))
+    analysis = calculate_discards(asked, {ruleset.id: ruleset})
+    if analysis.shanten < 0:
+        raise HandError.single("hand", Msg("{hand} is already a winning hand: nothing to ask",
+                                           hand=asked["hand"][:60]))
+    return DiscardDeal(ruleset, "", 1, asked, analysis)
+
+
 def _spoiled(rng: random.Random, ruleset: Ruleset, won: Hand,
              options: str) -> dict[str, str] | None:
     """The winning hand with one or two concealed tiles swapped for others from the wall."""
@@ -120,18 +142,30 @@ def _in_play(ruleset: Ruleset, index: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class DiscardVerdict:
-    """The player's discard against the analysis."""
+    """The player's discard against the answer key: the outlook's, or the usual order's."""
 
     chosen: DiscardChoice
     best: tuple[DiscardChoice, ...]
+    weighed: OutlookResult | None = None   # the outlook that marked it; None: the usual order
+    unweighed: str = ""                     # why the usual order marked it though the outlook was asked
 
     @property
     def correct(self) -> bool:
         return any(c.tile == self.chosen.tile for c in self.best)
 
     @property
+    def by_value(self) -> bool:
+        """Whether expected value marked it."""
+        return self.weighed is not None
+
+    def outlook_of(self, choice: DiscardChoice) -> DiscardOutlook:
+        return next(o for o in self.weighed.choices if o.tile == choice.tile)
+
+    @property
     def why(self) -> str:
-        """What separates the player's discard from the best, in the order's own terms."""
+        """What separates the player's discard from the best, in the answer key's own terms."""
+        if self.by_value:
+            return self._why_by_value()
         if self.correct:
             return joined(self.chosen.reasons)
         best, mine = self.best[0], self.chosen
@@ -148,6 +182,29 @@ class DiscardVerdict:
         return Msg("as close to ready with as many improving tiles, but its waits are worth"
                    " {mine} against {best}", mine=fmt(mine.value), best=fmt(best.value))
 
+    def _why_by_value(self) -> str:
+        mine = self.outlook_of(self.chosen)
+        if self.correct:
+            return joined(mine.reasons)
+        best = self.outlook_of(self.best[0])
+        if best.choice.must_go and not mine.choice.must_go:
+            return Msg("a tile of the declared missing suit must go first")
+        if mine.chances is None:
+            return Msg("it leaves the hand {far}, past what the outlook weighs; discarding {tile}:"
+                       " expected {best} and {win}% to win",
+                       far=_from_ready(self.chosen.option.shanten), tile=best.tile.code,
+                       best=amount(best.value), win=percent(best.win))
+        return Msg("expected {mine} and {mine_win}% to win; discarding {tile}: expected {best}"
+                   " and {win}% to win", mine=amount(mine.value), mine_win=percent(mine.win),
+                   best=amount(best.value), win=percent(best.win), tile=best.tile.code)
+
+    @property
+    def best_reasons(self) -> str:
+        """The outlook's reasons for the best discard by value (empty when not by value)."""
+        if not self.by_value:
+            return ""
+        return joined(self.outlook_of(self.best[0]).reasons)
+
 
 def _from_ready(shanten: int) -> Msg:
     if shanten == 0:
@@ -157,9 +214,70 @@ def _from_ready(shanten: int) -> Msg:
     return Msg("{n} tiles from ready", n=shanten)
 
 
-def check_discard(dealt: DiscardDeal, tile: Tile) -> DiscardVerdict:
-    """Mark a discard; HandError when the hand holds no such tile."""
-    for choice in dealt.analysis.choices:
-        if choice.tile == tile:
-            return DiscardVerdict(choice, dealt.best)
-    raise HandError.single("discard", Msg("the hand holds no {tile} to discard", tile=tile.code))
+def check_discard(dealt: DiscardDeal, tile: Tile, found: OutlookResult | None = None
+                  ) -> DiscardVerdict:
+    """Mark a discard, by expected value when `found` weighs the hand, else by the usual order.
+
+    HandError when the hand holds no such tile.
+    """
+    chosen = next((c for c in dealt.analysis.choices if c.tile == tile), None)
+    if chosen is None:
+        raise HandError.single("discard", Msg("the hand holds no {tile} to discard",
+                                              tile=tile.code))
+    usual = DiscardVerdict(chosen, dealt.best)
+    if found is None:
+        return usual
+    why_not = unweighed(found)
+    if why_not:
+        return replace(usual, unweighed=why_not)
+    return DiscardVerdict(chosen, value_best(found), found)
+
+
+def value_best(found: OutlookResult) -> tuple[DiscardChoice, ...]:
+    """Every discard whose expected value equals the best's (to rounding), outlook order.
+
+    Tiles of the declared missing suit go first (a rule, not a preference): while the hand
+    holds one, only they are compared.
+    """
+    candidates = _candidates(found)
+    top = max(round(o.value, 9) for o in candidates)
+    return tuple(o.choice for o in candidates if round(o.value, 9) == top)
+
+
+def _candidates(found: OutlookResult) -> list[DiscardOutlook]:
+    weighed = [o for o in found.choices if o.chances is not None]
+    if any(o.choice.must_go for o in found.choices):
+        weighed = [o for o in weighed if o.choice.must_go]
+    return weighed
+
+
+def unweighed(found: OutlookResult) -> str:
+    """Why the outlook cannot mark this hand, or "" when it can."""
+    if found.bounded:
+        return found.bounded
+    candidates = _candidates(found)
+    if not candidates or max(round(o.value, 9) for o in candidates) <= 0:
+        return Msg("no discard can win a hand the rules let be declared within {n} draws: the"
+                   " usual order", n=found.draws)
+    return ""
+
+
+def percent(p: float) -> str:
+    """A chance as a percentage, one decimal.
+
+    >>> percent(0.12345), percent(1.0), percent(0.0004)
+    ('12.3', '100', '0.04')
+    """
+    if 0 < p < 0.001:
+        return f"{100 * p:.2f}"
+    said = f"{100 * p:.1f}"
+    return said[:-2] if said.endswith(".0") else said
+
+
+def amount(value: float) -> str:
+    """An expected amount, two decimals at most.
+
+    >>> amount(3.0), amount(2.345)
+    ('3', '2.35')
+    """
+    return fmt(round(value)) if abs(value - round(value)) < 0.005 else f"{value:.2f}"

@@ -10,7 +10,8 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from app.practice.discard_practice import deal_discard
+from app.advice.outlook import DEFAULT_DRAWS, outlook
+from app.practice.discard_practice import check_discard, deal_discard
 from app.rules.loader import registry
 from tests.browser.axe_check import assert_axe_clean
 
@@ -24,6 +25,7 @@ PAGES = {
     "errors": "/discard?rules=hong-kong&hand=123m&seen=1111z",
     "embed": "/embed/discard?rules=sichuan&hand=1111m3344p5566s79s",
     "practice": "/practice/discard?rules=sichuan&seed=demo&n=1&discard=1m&score=1/1",
+    "question": "/practice/discard?rules=hong-kong&hand=1113678m67778p4s6z&seat=N&round=E&discard=6z",
 }
 
 
@@ -73,18 +75,37 @@ def test_sichuan_shows_the_missing_suit_first_with_its_reason(page: Page):
 
 
 def test_practice_a_discard_by_clicking_a_tile_and_see_why(page: Page):
-    dealt = deal_discard(registry()["hong-kong"], "demo", 3)
+    rulesets = registry()
+    dealt = deal_discard(rulesets["hong-kong"], "demo", 3)
+    found = outlook(dealt.analysis, DEFAULT_DRAWS, rulesets)
     worse = dealt.analysis.choices[-1].tile
+    best = check_discard(dealt, worse, found).best[0].tile   # by expected value
     page.goto("/practice/discard?rules=hong-kong&seed=demo&n=3")
     page.get_by_role("button", name=f"Discard {worse.label}").first.click()
-    expect(page.get_by_role("status")).to_have_text(re.compile(
-        rf"^Not the best: discard {dealt.best[0].tile.code}"))
+    expect(page.get_by_role("status")).to_have_text(re.compile(rf"^Not the best: discard {best.code}"))
+    expect(table(page, "Outlook").locator("tbody tr")).to_have_count(len(found.choices))
     expect(table(page, "Discards").locator("tbody tr")).to_have_count(len(dealt.analysis.choices))
     expect(page.locator("#record")).to_contain_text("0 / 1")
     page.get_by_role("link", name="Try this hand again").click()
-    page.get_by_role("button", name=f"Discard {dealt.best[0].tile.label}").first.click()
-    expect(page.get_by_role("status")).to_have_text(f"Right: discard {dealt.best[0].tile.code}.")
+    page.get_by_role("button", name=f"Discard {best.label}").first.click()
+    expect(page.get_by_role("status")).to_have_text(f"Right: discard {best.code}.")
     expect(page.locator("#record")).to_contain_text("1 / 1")
+
+
+def test_a_teachers_link_opens_the_question_and_a_bad_one_shows_its_field(page: Page, console_errors):
+    page.goto("/practice/discard?rules=hong-kong&seed=demo&n=3")
+    page.get_by_role("link", name="Link to this question").click()
+    expect(page).to_have_url(re.compile(r"/practice/discard\?rules=hong-kong&hand="))
+    expect(page.get_by_role("heading", name=re.compile("^A question"))).to_be_visible()
+    page.get_by_text("Change the question").click()
+    page.get_by_label("Hand: 14 tiles, the one just drawn included").fill("123m456p789s11z22z")
+    page.get_by_role("button", name="Ask this hand").click()
+    expect(page.locator("#hand-error")).to_contain_text("13 tiles in the hand")
+    expect(page.get_by_label("Hand: 14 tiles, the one just drawn included")).to_have_value(
+        "123m456p789s11z22z")
+    refused = [e for e in console_errors if "status of 400" in e and "hand=123m456p789s11z22z" in e]
+    assert len(refused) == 1   # the bad question is answered 400, as it should be
+    console_errors[:] = [e for e in console_errors if e not in refused]
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -106,3 +127,12 @@ def test_no_horizontal_scrolling_at_360_px(page: Page, name):
 def test_axe_finds_no_violation(page: Page, name):
     page.goto(PAGES[name])
     assert_axe_clean(page, name)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_an_embedded_wrong_answer_by_expected_value_fits_a_post_at_390_px(page: Page, lang):
+    """A WordPress frame is at most 1000 px tall: the verdict, its reasons and the folded tables."""
+    page.set_viewport_size({"width": 390, "height": 740})
+    page.goto(f"/practice/discard?rules=hong-kong&seed=demo&n=1&embed=1&discard=6z&lang={lang}")
+    expect(page.get_by_role("status")).to_have_text(re.compile(r"^(Not the best|不是最好)"))
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1000

@@ -57,6 +57,10 @@ PAGES = {
     "practice-discard": "/practice/discard?rules=hong-kong&seed=42&n=1",
     "practice-discard-verdict": "/practice/discard?rules=sichuan&seed=42&n=1&score=1/2&discard=8m",
     "practice-discard-error": "/practice/discard?rules=hong-kong&seed=a.b&n=0",
+    "practice-discard-question": "/practice/discard?rules=hong-kong&hand=1113678m67778p4s6z&seat=N"
+                                 "&round=E&discard=6z",
+    "practice-discard-question-error": "/practice/discard?rules=sichuan&hand=123m456p789s11z22z"
+                                       "&draws=99",
     "points": "/points?rules=hong-kong&fan=5",
     "points-below": "/points?rules=hong-kong&fan=1&min=3&cap=10&stake=2&by=self-draw",
     "points-error": "/points?rules=hong-kong&fan=1.5",

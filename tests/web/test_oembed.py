@@ -172,6 +172,7 @@ def test_with_a_public_name_the_discovery_href_names_it(monkeypatch):
     (f"{ROOT}/discard?rules=hong-kong&hand={HAND}6s", "/embed/discard"),
     (f"{ROOT}/embed/discard?rules=hong-kong&hand={HAND}6s", "/embed/discard"),
     (f"{ROOT}/practice/discard?rules=hong-kong&seed=7&n=2", "/practice/discard"),
+    (f"{ROOT}/practice/discard?rules=hong-kong&hand=1113678m67778p4s6z", "/practice/discard"),
 ])
 def test_the_discard_question_and_its_quiz_frame_their_embedded_view(client, url, frame_path):
     response = _oembed(client, url)
@@ -180,8 +181,10 @@ def test_the_discard_question_and_its_quiz_frame_their_embedded_view(client, url
     assert src.path == frame_path
     query = parse_qs(src.query)
     assert query["rules"] == ["hong-kong"]
-    if frame_path == "/practice/discard":
+    if frame_path == "/practice/discard" and "seed" in query:
         assert query["seed"] == ["7"] and query["n"] == ["2"] and query["embed"] == ["1"]
+    elif frame_path == "/practice/discard":   # a teacher's one question
+        assert query["hand"] == ["1113678m67778p4s6z"] and query["embed"] == ["1"]
     else:
         assert query["hand"] == [f"{HAND}6s"]
     framed = client.get(f"{src.path}?{src.query}")

@@ -3,8 +3,10 @@ the practice "What would you discard?" (/practice/discard).
 
 The page is the calculator's tile picker with a 14-tile hand; the answer is a table of
 every distinct discard, best first, each ready discard linking to its waits' breakdowns
-(calculator permalinks). The practice deals seeded hands (app/practice/discard_practice.py) and
-marks the discard chosen against that table; every state is a link, the score included.
+(calculator permalinks). The practice deals seeded hands (app/practice/discard_practice.py), or
+asks a teacher's hand (`hand=` and its context, the /discard vocabulary), and marks the discard
+chosen by the outlook's expected value over `draws` (the usual order when the outlook cannot
+weigh it); every state is a link, the score included.
 """
 from __future__ import annotations
 
@@ -31,7 +33,13 @@ from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.description import message_of
 from app.hands.tiles import TILES, canonical, format_tiles, parse_tiles, tile
-from app.practice.discard_practice import check_discard, deal_discard
+from app.practice.discard_practice import (
+    QUESTION_FIELDS,
+    DiscardDeal,
+    check_discard,
+    deal_discard,
+    question,
+)
 from app.scoring.budget import TooMuchWork
 from app.web.common.forms import DiscardForm, attach_errors, set_choices
 from app.web.common.i18n import with_lang
@@ -247,9 +255,12 @@ SEED = re.compile(r"[A-Za-z0-9_-]{1,40}")
 SCORE = re.compile(r"([0-9]{1,4})/([0-9]{1,4})")
 
 
+QUESTION_SHOWN = ("hand", "melds", "missing", "seen", "draws")   # the question form's fields
+
+
 @bp.get("/practice/discard")
 def discard_practice():
-    """Deal hand n of a seeded series; mark the discard chosen against the analysis."""
+    """Deal hand n of a seeded series, or a teacher's hand; mark the discard chosen."""
     params = page_params()
     embed = params.get("embed") == "1"
     rulesets = current_app.extensions["rulesets"]
@@ -259,47 +270,114 @@ def discard_practice():
     if ruleset is None:
         problems.append(unknown_ruleset(rid, rulesets))
         ruleset = rulesets[current_app.config["DEFAULT_RULES"]]
+    asked = "hand" in params   # a teacher's question: the hand itself, no series
     seed = params.get("seed", "").strip()
-    if not seed and not problems:   # a new series: give it a seed, so the link replays it
+    if not asked and not seed and not problems:   # a new series: a seed, so the link replays it
         return new_series(practice_link(ruleset.id, secrets.token_hex(4), 1, "", embed))
+    form = question_form(params, ruleset, rulesets) if asked else None
+    render = partial(render_template, "practice_discard.html", ruleset=ruleset, embed=embed,
+                     rulesets=sorted(rulesets.values(), key=lambda r: r.id), seed=seed, n=1,
+                     form=form, asked=asked, default_draws=DEFAULT_DRAWS,
+                     kept={k: params[k] for k in QUESTION_FIELDS
+                           if form and k in form.hidden_fields and params.get(k, "").strip()})
+    draws = DEFAULT_DRAWS
+    try:
+        draws = read_draws(params)
+    except HandError as err:
+        problems += attach_errors(form, err.errors) if form else [e.message for e in err.errors]
+    if asked:
+        (dealt, status), n = teachers_deal(params, ruleset, form, problems), 1
+    else:
+        (dealt, n), status = series_deal(params, ruleset, seed, problems), 400
+    if dealt is None:
+        return render(problems=problems, dealt=None, n=n), status
+    drawn = {"draws": params["draws"].strip()} if params.get("draws", "").strip() else {}
+    record = _record(params.get("score", "")) if not asked else (0, 0)
+    verdict, problem, found = None, "", None
+    chosen = params.get("discard", "").strip()
+    if chosen:
+        try:
+            picked = tile(chosen)
+            check_discard(dealt, picked)   # a tile the hand holds, before weighing anything
+            found = outlook(dealt.analysis, draws, rulesets)
+            verdict = check_discard(dealt, picked, found)
+        except ValueError as err:   # NotationError or HandError: not a tile, or not held
+            problem = err.errors[0].message if isinstance(err, HandError) else message_of(err)
+    after = (record[0] + int(verdict.correct), record[1] + 1) if verdict else record
+    links = {(c.tile.code, w.tile_code): wait_link(dealt.analysis, c, w.tile_code)
+             for c in dealt.analysis.choices for w in c.waits}
+    link = question_link({**dealt.params, **drawn}, embed)
+    shown = found if verdict is not None and verdict.by_value else None
+    return render(
+        problems=[], dealt=dealt, hand=dealt.hand, verdict=verdict, problem=problem, n=n,
+        record=record, after=after, links=links, order=DISCARD_ORDER,
+        next_link=practice_link(ruleset.id, seed, n + 1, _score_text(after), embed, drawn)
+        if n < MAX_HAND and not asked else "",
+        again_link=link if asked else practice_link(ruleset.id, seed, n, _score_text(record),
+                                                    embed, drawn),
+        question_link=link, carried=({**dealt.params, **drawn} if asked else drawn),
+        analysis_link=discard_link({**dealt.params, **drawn, **({"outlook": "1"} if shown else {})}),
+        draws=draws, outlook=shown, outlook_words=OUTLOOK_WORDS, percent=percent,
+        curves={o.tile.code: win_curve(o.chances.win) for o in shown.choices if o.chances}
+        if shown else {},
+        choices=sorted({t for t in dealt.hand.concealed}))
+
+
+def teachers_deal(params: Mapping[str, str], ruleset, form: DiscardForm, problems: list[str]
+                  ) -> tuple[DiscardDeal | None, int]:
+    """The teacher's hand as a question, or None and the status (errors beside the fields)."""
+    if problems:
+        return None, 400
+    try:
+        dealt = question(ruleset, params)
+    except HandError as err:
+        problems += attach_errors(form, err.errors)
+        return None, 400
+    except TooMuchWork as err:   # the form comes back filled in, the refusal beside the field
+        problems += attach_errors(form, err.errors)
+        return None, 413
+    return (None, 400) if form.errors else (dealt, 200)
+
+
+def series_deal(params: Mapping[str, str], ruleset, seed: str, problems: list[str]
+                ) -> tuple[DiscardDeal | None, int]:
+    """Hand n of the seeded series and n, or None when the link is bad (problems said)."""
     if not SEED.fullmatch(seed):
         problems.append(not_a_seed(seed))
     number = params.get("n", "1").strip() or "1"
     n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
     if not 1 <= n <= MAX_HAND:
         problems.append(not_in_series(number, MAX_HAND))
-    render = partial(render_template, "practice_discard.html", ruleset=ruleset, embed=embed,
-                     rulesets=sorted(rulesets.values(), key=lambda r: r.id), seed=seed, n=n)
     if problems:
-        return render(problems=problems, dealt=None), 400
+        return None, n
     try:
-        dealt = deal_discard(ruleset, seed, n)
+        return deal_discard(ruleset, seed, n), n
     except RuntimeError as err:   # never seen in the tests, but say so
-        return render(problems=[try_another(err)], dealt=None), 400
-    record = _record(params.get("score", ""))
-    verdict, problem = None, ""
-    chosen = params.get("discard", "").strip()
-    if chosen:
-        try:
-            verdict = check_discard(dealt, tile(chosen))
-        except ValueError as err:   # NotationError or HandError: not a tile, or not held
-            problem = err.errors[0].message if isinstance(err, HandError) else message_of(err)
-    after = (record[0] + int(verdict.correct), record[1] + 1) if verdict else record
-    links = {(c.tile.code, w.tile_code): wait_link(dealt.analysis, c, w.tile_code)
-             for c in dealt.analysis.choices for w in c.waits}
-    return render(
-        problems=[], dealt=dealt, hand=dealt.hand, verdict=verdict, problem=problem,
-        record=record, after=after, links=links, order=DISCARD_ORDER,
-        next_link=practice_link(ruleset.id, seed, n + 1, _score_text(after), embed)
-        if n < MAX_HAND else "",
-        again_link=practice_link(ruleset.id, seed, n, _score_text(record), embed),
-        analysis_link=discard_link(dict(dealt.params)),
-        choices=sorted({t for t in dealt.hand.concealed}))
+        problems.append(try_another(err))
+        return None, n
 
 
-def practice_link(rid: str, seed: str, n: int, score: str, embed: bool) -> str:
+def question_form(params: Mapping[str, str], ruleset, rulesets) -> DiscardForm:
+    """The teacher's question as a form: what was given, each error beside its field."""
+    form = DiscardForm(form_data(params))
+    set_choices(form, ruleset, sorted(rulesets.values(), key=lambda r: r.id))
+    shown = {k for k in QUESTION_SHOWN if k != "missing" or ruleset.missing_suit}
+    form.hidden_fields = {name for name in form._fields if name not in shown}
+    return form
+
+
+def question_link(params: Mapping[str, str], embed: bool) -> str:
+    """A link that asks exactly this hand: its description (and `draws`), no series."""
+    link = discard_link({k: v for k, v in params.items() if k in ("rules", *QUESTION_FIELDS,
+                                                                   "draws")},
+                        "/practice/discard")
+    return with_lang(link + ("&embed=1" if embed else ""))
+
+
+def practice_link(rid: str, seed: str, n: int, score: str, embed: bool,
+                  drawn: Mapping[str, str] | None = None) -> str:
     """A discard practice address: the series (rules, seed), the hand, the running score."""
-    items = [("rules", rid), ("seed", seed), ("n", str(n))]
+    items = [("rules", rid), ("seed", seed), ("n", str(n)), *(drawn or {}).items()]
     if score:
         items.append(("score", score))
     if embed:

@@ -91,7 +91,7 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
                      "teachers-quiz" if args.get("hands") else "quiz")
     if path in ("/discard", "/embed/discard") and (args.get("hand") or args.get("melds")):
         return Frame("/embed/discard", query, Msg("What to discard"), "discard")
-    if path == "/practice/discard" and args.get("seed"):
+    if path == "/practice/discard" and (args.get("seed") or args.get("hand")):   # a series or one question
         return Frame("/practice/discard", urlencode({**args, "embed": "1"}),
                      Msg("What would you discard?"), "discard-quiz")
     if path == "/round" and args.get("round"):
