@@ -10,7 +10,8 @@ returns to the wall; flowers and other players are left out). After each draw th
 keeps the drawn tile only when it lowers the shanten, then throws the tile that is best
 from there; any other draw is thrown at once, except at a dead wait: a ready hand none of
 whose draws can win may keep a draw for a discard that leaves it ready with a wait that
-can (a same-shanten exchange). A tile that completes the hand is a win
+can (a same-shanten exchange). While the hand holds tiles of its declared missing suit (they
+go first, as in the usual order), a kept draw throws one of them. A tile that completes the hand is a win
 when the rules let it be declared (the minimum, the missing suit, the family's forms) and
 is worth what the winner collects by self-draw under the request's dials, cap included;
 a completion the rules refuse is thrown like any other tile.
@@ -38,7 +39,7 @@ from app.hands.efficiency import discard_shanten
 from app.hands.hand import WinBy
 from app.hands.quick import improving_kinds, keeping_discards, waiting_kinds
 from app.hands.readings import ShapeRules
-from app.hands.tiles import NUM_KINDS, TILES, Tile, counts_notation
+from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile, counts_notation
 from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork, opened, step_aside
 from app.scoring.calculation import calculate
@@ -56,12 +57,15 @@ OUTLOOK_MODEL = Msg("one player draws alone and wins only by self-draw; each dra
                     " the copies neither seen nor in the hand (a discard never returns); a drawn"
                     " tile is kept when it brings the hand closer to ready, or when the hand is"
                     " ready but no wait can be declared and keeping it gives a wait that can;"
-                    " a win counts only when the rules let it be declared, worth what the"
-                    " winner collects")
+                    " while the hand holds tiles of its declared missing suit, a draw kept"
+                    " throws one of them (one not kept stands for the dead tile it would"
+                    " replace); a win counts only when the rules let it be declared, worth what"
+                    " the winner collects")
 OUTLOOK_BOUND = Msg("exact within its model for discards up to {most} tiles from ready; other"
                     " draws that change the shape without coming closer (a better wait, more"
                     " fan before ready) are not weighed", most=MAX_SHANTEN)
-OUTLOOK_ORDER = Msg("more expected value, then a higher chance to win, then the usual order")
+OUTLOOK_ORDER = Msg("a tile of the declared missing suit first while one is held, then more"
+                    " expected value, then a higher chance to win, then the usual order")
 STEP_ASIDE_EVERY = 64   # states weighed between two steps aside
 PARAMS = ("outlook", "draws")   # the request fields this reads (the rest are the discard's)
 
@@ -188,8 +192,8 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
                                  states=max_states, scorings=max_scorings),
                              search.states, search.scorings)
     order = {c.tile: i for i, c in enumerate(choices)}
-    weighed.sort(key=lambda o: (o.chances is None, -round(o.value, 9), -round(o.win, 12),
-                                order[o.tile]))
+    weighed.sort(key=lambda o: (o.chances is None, not o.choice.must_go, -round(o.value, 9),
+                                -round(o.win, 12), order[o.tile]))
     return OutlookResult(draws, _compared(weighed, choices[0], result.ruleset), "", search.states,
                          search.scorings)
 
@@ -253,6 +257,8 @@ class Search:
         self.kinds = kinds                  # the kinds in the set (no honours in Sichuan)
         in_set = frozenset(kinds)           # each kind's copies not seen (0 out of the set)
         self._unseen = tuple(4 - table.seen[i] if i in in_set else 0 for i in range(NUM_KINDS))
+        lo = SUIT_OFFSET[table.missing] if table.missing else 0   # the declared missing suit
+        self.dead = range(lo, lo + 9) if table.missing else range(0)
         self.draws = draws
         self.price = price   # (14 counts, winning kind) -> (collects, patterns), or None
         self.max_states = max_states
@@ -315,8 +321,8 @@ class Search:
         if found is not None:
             return found
         self._count_state()
-        s, improving = improving_kinds(counts, self.melds, self.rules, self.table)
         left, total = self._chance(counts)
+        s, improving = improving_kinds(counts, self.melds, self.rules, self.table)
         if s == 0:
             found, alive = self._ready(counts, left, total)
         else:
@@ -410,7 +416,9 @@ class Search:
         nexts = []
         alive: frozenset[str] = frozenset()
         cut = list(grown)
-        for d in keeping_discards(grown, self.melds, self.rules, self.table, s):
+        keeping = keeping_discards(grown, self.melds, self.rules, self.table, s)
+        dead = [d for d in keeping if d in self.dead]   # the missing suit goes first
+        for d in dead or keeping:
             cut[d] -= 1
             kept = tuple(cut)
             nexts.append(self.chances(kept))

@@ -19,7 +19,7 @@ from app.advice.discard import calculate_discards
 from app.advice.outlook import DEFAULT_DRAWS, Search, outlook, read_draws
 from app.base.errors import HandError
 from app.hands.efficiency import shanten
-from app.hands.tiles import NUM_KINDS, TILES, canonical, tile
+from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, canonical, tile
 from app.rules.loader import registry
 from app.scoring.calculation import calculate
 from tests.advice.outlook_hands import FAMILIES, dealt
@@ -77,12 +77,20 @@ class Oracle:
         grown[kind] += 1
         kept = [tuple(counts)]
         if self.shanten(grown) < s:
+            dead = self.missing_held(grown)   # while held, they go first
             for d in range(NUM_KINDS):
-                if grown[d] and d != kind:
+                if grown[d] and d != kind and (d in dead or not dead):
                     grown[d] -= 1
                     if self.shanten(grown) == s - 1:
                         kept.append(tuple(grown))
                     grown[d] += 1
+            if dead and len(kept) == 1:   # no tile of it keeps the hand that close: any may go
+                for d in range(NUM_KINDS):
+                    if grown[d] and d != kind:
+                        grown[d] -= 1
+                        if self.shanten(grown) == s - 1:
+                            kept.append(tuple(grown))
+                        grown[d] += 1
         return kept
 
     def wins(self, counts, kind) -> bool:
@@ -109,6 +117,13 @@ class Oracle:
                     kept.append(tuple(grown))
                 grown[d] += 1
         return kept
+
+    def missing_held(self, counts) -> list[int]:
+        """The kinds of the declared missing suit the hand holds (a kept draw throws one)."""
+        if self.table.missing is None:
+            return []
+        lo = SUIT_OFFSET[self.table.missing]
+        return [m for m in range(lo, lo + 9) if counts[m]]
 
     def exhaustive(self, counts, t) -> tuple[float, float, float]:
         """(value, chance to win, chance to be ready) with t draws left: every sequence."""
@@ -177,6 +192,9 @@ SMALL = [  # (params, discard, draws): small enough to enumerate every draw sequ
     ({"rules": "hong-kong", "hand": "123m456p78s1122z57z"}, "5z", 2),
     ({"rules": "sichuan", "hand": "123m456m789p23555p", "missing": "s"}, "5p", 3),
     ({"rules": "sichuan", "hand": "123m456m789p2356p1s", "missing": "s"}, "1s", 2),
+    # the missing suit held after the discard: it goes first, whatever is drawn
+    ({"rules": "sichuan", "hand": "123m456m789p2356p1s", "missing": "s"}, "6p", 3),
+    ({"rules": "sichuan", "hand": "123m456m789p235p19s", "missing": "s"}, "9s", 2),
     ({"rules": "family", "hand": "1199m2288p3377s4z5z"}, "5z", 2),
     # ready now, but no wait reaches the minimum: the dead wait's exchanges
     ({"rules": "family", "hand": "44455599m12s4447z", "min": "5"}, "7z", 2),
@@ -235,6 +253,25 @@ def test_simulated_games_agree_with_the_chance_to_win(rules, dials, shanten, i):
 @pytest.mark.parametrize("params, discard", DEAD_WAITS)
 def test_simulated_games_agree_on_a_dead_waits_exchanges(params, discard):
     _simulate(Oracle(params), discard, params["hand"])
+
+
+CLEARING = [  # the declared missing suit still held after the discard: it goes first
+    ({"rules": "sichuan", "hand": "123m456m789p2356p1s", "missing": "s"}, "6p"),
+    ({"rules": "sichuan-sbr", "hand": "113m456m78p2356p19s", "missing": "s"}, "1m"),
+]
+
+
+@pytest.mark.parametrize("params, discard", CLEARING)
+def test_simulated_games_agree_while_the_missing_suit_goes_first(params, discard):
+    _simulate(Oracle(params), discard, params["hand"])
+
+
+@pytest.mark.parametrize("params, discard", CLEARING)
+def test_a_tile_of_the_missing_suit_is_ranked_first_as_in_the_usual_order(params, discard):
+    found = _outlook(**params)
+    assert found.choices[0].choice.must_go
+    assert [o.choice.must_go for o in found.choices] == sorted(
+        (o.choice.must_go for o in found.choices), reverse=True)
 
 
 def _simulate(oracle: Oracle, discard: str, seed: str, draws: int = 12) -> None:
