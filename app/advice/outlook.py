@@ -209,8 +209,8 @@ def _compared(weighed: list[DiscardOutlook], usual: DiscardChoice,
     if first.chances is None:
         return tuple(weighed)
     said = [Msg("worth more than {tile}, the usual first choice: expected {value} against"
-                " {other}", tile=usual.tile.code, value=_amount(best.value),
-                other=_amount(first.value))]
+                " {other}", tile=usual.tile.code, value=amount(best.value),
+                other=amount(first.value))]
     kept = _headline(best.alive - first.alive, ruleset)
     if kept:
         said.append(Msg("keeps {patterns} alive", patterns=kept))
@@ -502,8 +502,8 @@ _WINDOW = tuple(tuple(range(max(j - 2, j - j % 9), min(j + 3, j - j % 9 + 9))) i
 def _reasons(choice: DiscardChoice, chances: Chances, result: DiscardResult) -> tuple[str, ...]:
     """The figures in words, and why a discard that looks quick may be worth nothing."""
     reasons = [Msg("{ready}% to be ready, {win}% to win, expected {value}",
-                   ready=_percent(chances.ready[-1]), win=_percent(chances.win[-1]),
-                   value=_amount(chances.value[-1]))]
+                   ready=percent(chances.ready[-1]), win=percent(chances.win[-1]),
+                   value=amount(chances.value[-1]))]
     if choice.ready and not choice.can_win:
         reasons.append(_cannot_win_now(choice, result.settings.min))
         if chances.win[-1] > 0:
@@ -533,16 +533,22 @@ def _cannot_win_now(choice: DiscardChoice, minimum: int) -> str:
     return Msg("ready now, but every tile that completes it is already in the hand")
 
 
-def _percent(p: float) -> str:
-    """A chance as a percentage, one decimal.
+def percent(p: float) -> str:
+    """A chance as a percentage, one decimal (two below 0.1 %, so a faint chance is not 0).
 
-    >>> _percent(0.12345), _percent(1.0), _percent(0.0)
-    ('12.3', '100', '0')
+    >>> percent(0.12345), percent(1.0), percent(0.0), percent(0.0004)
+    ('12.3', '100', '0', '0.04')
     """
+    if 0 < p < 0.001:
+        return f"{100 * p:.2f}"
     said = f"{100 * p:.1f}"
     return said[:-2] if said.endswith(".0") else said
 
 
-def _amount(value: float) -> str:
-    """An expected amount, two decimals at most."""
+def amount(value: float) -> str:
+    """An expected amount, two decimals at most.
+
+    >>> amount(3.0), amount(2.345)
+    ('3', '2.35')
+    """
     return fmt(round(value)) if abs(value - round(value)) < 0.005 else f"{value:.2f}"

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from app.advice.discard import DiscardChoice, DiscardResult, calculate_discards, joined
-from app.advice.outlook import DiscardOutlook, OutlookResult
+from app.advice.outlook import DiscardOutlook, OutlookResult, amount, percent
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.hand import Hand
@@ -260,24 +260,3 @@ def unweighed(found: OutlookResult) -> str:
         return Msg("no discard can win a hand the rules let be declared within {n} draws: the"
                    " usual order", n=found.draws)
     return ""
-
-
-def percent(p: float) -> str:
-    """A chance as a percentage, one decimal.
-
-    >>> percent(0.12345), percent(1.0), percent(0.0004)
-    ('12.3', '100', '0.04')
-    """
-    if 0 < p < 0.001:
-        return f"{100 * p:.2f}"
-    said = f"{100 * p:.1f}"
-    return said[:-2] if said.endswith(".0") else said
-
-
-def amount(value: float) -> str:
-    """An expected amount, two decimals at most.
-
-    >>> amount(3.0), amount(2.345)
-    ('3', '2.35')
-    """
-    return fmt(round(value)) if abs(value - round(value)) < 0.005 else f"{value:.2f}"

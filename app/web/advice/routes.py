@@ -10,7 +10,6 @@ weigh it); every state is a link, the score included.
 """
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Mapping
 from functools import partial
@@ -29,6 +28,7 @@ from app.advice.outlook import (
     read_draws,
     wanted,
 )
+from app.advice.outlook import percent as chance_percent
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.description import message_of
@@ -53,9 +53,11 @@ from app.web.common.picker import (
 )
 from app.web.common.present import form_data, number, page_params, permalink
 from app.web.practice.routes import (
+    MAX_HAND,
     new_series,
-    not_a_seed,
-    not_in_series,
+    read_record,
+    score_text,
+    series_number,
     try_another,
     unknown_ruleset,
 )
@@ -205,10 +207,7 @@ def percent(p: float) -> str:
     >>> percent(0.4513), percent(1.0), percent(0.0004)
     ('45.1%', '100%', '0.04%')
     """
-    if 0 < p < 0.001:
-        return f"{100 * p:.2f}%"
-    said = f"{100 * p:.1f}"
-    return (said[:-2] if said.endswith(".0") else said) + "%"
+    return chance_percent(p) + "%"
 
 
 def _chance(p: float) -> float:
@@ -250,9 +249,6 @@ def _wait_json(result: DiscardResult, choice: DiscardChoice, wait) -> dict:
 
 # --- practice: "What would you discard?" ----------------------------------------------------
 
-MAX_HAND = 1000            # hands in a series
-SEED = re.compile(r"[A-Za-z0-9_-]{1,40}")
-SCORE = re.compile(r"([0-9]{1,4})/([0-9]{1,4})")
 
 
 QUESTION_SHOWN = ("hand", "melds", "missing", "seen", "draws")   # the question form's fields
@@ -292,7 +288,7 @@ def discard_practice():
     if dealt is None:
         return render(problems=problems, dealt=None, n=n), status
     drawn = {"draws": params["draws"].strip()} if params.get("draws", "").strip() else {}
-    record = _record(params.get("score", "")) if not asked else (0, 0)
+    record = read_record(params.get("score", "")) if not asked else (0, 0)
     verdict, problem, found = None, "", None
     chosen = params.get("discard", "").strip()
     if chosen:
@@ -311,9 +307,9 @@ def discard_practice():
     return render(
         problems=[], dealt=dealt, hand=dealt.hand, verdict=verdict, problem=problem, n=n,
         record=record, after=after, links=links, order=DISCARD_ORDER,
-        next_link=practice_link(ruleset.id, seed, n + 1, _score_text(after), embed, drawn)
+        next_link=practice_link(ruleset.id, seed, n + 1, score_text(after), embed, drawn)
         if n < MAX_HAND and not asked else "",
-        again_link=link if asked else practice_link(ruleset.id, seed, n, _score_text(record),
+        again_link=link if asked else practice_link(ruleset.id, seed, n, score_text(record),
                                                     embed, drawn),
         question_link=link, carried=({**dealt.params, **drawn} if asked else drawn),
         analysis_link=discard_link({**dealt.params, **drawn, **({"outlook": "1"} if shown else {})}),
@@ -342,12 +338,7 @@ def teachers_deal(params: Mapping[str, str], ruleset, form: DiscardForm, problem
 def series_deal(params: Mapping[str, str], ruleset, seed: str, problems: list[str]
                 ) -> tuple[DiscardDeal | None, int]:
     """Hand n of the seeded series and n, or None when the link is bad (problems said)."""
-    if not SEED.fullmatch(seed):
-        problems.append(not_a_seed(seed))
-    number = params.get("n", "1").strip() or "1"
-    n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
-    if not 1 <= n <= MAX_HAND:
-        problems.append(not_in_series(number, MAX_HAND))
+    n = series_number(params, seed, problems)
     if problems:
         return None, n
     try:
@@ -383,15 +374,3 @@ def practice_link(rid: str, seed: str, n: int, score: str, embed: bool,
     if embed:
         items.append(("embed", "1"))
     return with_lang("/practice/discard?" + urlencode(items))
-
-
-def _record(text: str) -> tuple[int, int]:
-    """The running score from the link: right answers / hands answered (0/0 if unreadable)."""
-    match = SCORE.fullmatch(text.strip())
-    if not match or int(match[1]) > int(match[2]):
-        return 0, 0
-    return int(match[1]), int(match[2])
-
-
-def _score_text(record: tuple[int, int]) -> str:
-    return f"{record[0]}/{record[1]}" if record[1] else ""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Mapping
 from fractions import Fraction
 from urllib.parse import urlencode
 
@@ -158,19 +159,14 @@ def _practice(embed: bool):
     seed = params.get("seed", "").strip()
     if not seed and not problems:   # a new series: give it a seed, so the link replays it
         return new_series(_link(ruleset.id, level, secrets.token_hex(4), 1, "", embed))
-    if not SEED.fullmatch(seed):
-        problems.append(not_a_seed(seed))
-    number = params.get("n", "1").strip() or "1"
-    n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
-    if not 1 <= n <= MAX_HAND:
-        problems.append(not_in_series(number, MAX_HAND))
+    n = series_number(params, seed, problems)
     if problems:
         ruleset = ruleset or rulesets[default]
         return render_template("practice.html", problems=problems, ruleset=ruleset,
                                rulesets=_sorted_rulesets(), levels=LEVEL_NAMES,
                                level=level if level in LEVELS else "patterns", seed="", n=1,
                                embed=embed, dealt=None), 400
-    record = _record(params.get("score", ""))
+    record = read_record(params.get("score", ""))
     try:
         dealt = deal(ruleset, seed, n, level)
     except RuntimeError as err:   # no theme fitted in the tries allowed: never seen, but say so
@@ -195,11 +191,11 @@ def _practice(embed: bool):
         record=record, after=after, tickable=_tickable(ruleset, calc.score.settings),
         per_item=PER_ITEM_DETECTORS, seats=SEATS, seat_names=seat_labels(page_words(ruleset)),
         arithmetic=explain_points(calc),
-        next_link=_link(ruleset.id, level, seed, n + 1, _score_text(after), embed)
+        next_link=_link(ruleset.id, level, seed, n + 1, score_text(after), embed)
         if n < MAX_HAND else "",
-        skip_link=_link(ruleset.id, level, seed, n + 1, _score_text(record), embed)
+        skip_link=_link(ruleset.id, level, seed, n + 1, score_text(record), embed)
         if n < MAX_HAND else "",
-        again_link=_link(ruleset.id, level, seed, n, _score_text(record), embed),
+        again_link=_link(ruleset.id, level, seed, n, score_text(record), embed),
         new_link=_link(ruleset.id, level, "", 0, "", embed),
         calculator_link=permalink(dict(dealt.params), "/"))
 
@@ -244,7 +240,7 @@ def _quiz(params: dict[str, str], given: list[str], embed: bool):
                                rulesets=_sorted_rulesets(), levels=LEVEL_NAMES, level="patterns",
                                seed="", n=1, embed=embed, dealt=None), 400
     dials = {k: params[k] for k in DIAL_KEYS if params.get(k)}
-    record = _record(params.get("score", ""))
+    record = read_record(params.get("score", ""))
     answer = (_quiz_answer(params, ruleset, calc, ask) if "answer" in params else None)
     verdict = right = None
     after = record
@@ -256,7 +252,7 @@ def _quiz(params: dict[str, str], given: list[str], embed: bool):
     dealt = Deal(ruleset, "", n, "", described, (), calc)
 
     def link(to: int, score: tuple[int, int]) -> str:
-        return _quiz_link(ruleset.id, lines, ask, reveal, dials, to, _score_text(score), embed)
+        return _quiz_link(ruleset.id, lines, ask, reveal, dials, to, score_text(score), embed)
     hand = calc.hand
     shown = list(hand.concealed)
     shown.remove(hand.win)
@@ -269,7 +265,7 @@ def _quiz(params: dict[str, str], given: list[str], embed: bool):
         seats=SEATS, seat_names=seat_labels(page_words(ruleset)), arithmetic=explain_points(calc),
         carry=[("rules", ruleset.id), *[("hands", line) for line in lines], ("ask", ask),
                ("reveal", reveal), *dials.items(), ("n", str(n))]
-        + ([("score", _score_text(record))] if record[1] else [])
+        + ([("score", score_text(record))] if record[1] else [])
         + ([("embed", "1")] if embed else []),
         next_link=link(n + 1, after) if n < len(lines) else "",
         skip_link=link(n + 1, record) if n < len(lines) else "",
@@ -324,7 +320,19 @@ def _link(rid: str, level: str, seed: str, n: int, score: str, embed: bool) -> s
     return with_lang("/practice?" + urlencode(items, safe="/"))
 
 
-def _record(text: str) -> tuple[int, int]:
+def series_number(params: Mapping[str, str], seed: str, problems: list[str]) -> int:
+    """The hand `n` of a series link (1 when not given; 0 when unreadable), the seed checked:
+    each problem said in `problems`."""
+    if not SEED.fullmatch(seed):
+        problems.append(not_a_seed(seed))
+    number = params.get("n", "1").strip() or "1"
+    n = int(number) if re.fullmatch(r"[0-9]{1,4}", number) else 0
+    if not 1 <= n <= MAX_HAND:
+        problems.append(not_in_series(number, MAX_HAND))
+    return n
+
+
+def read_record(text: str) -> tuple[int, int]:
     """The running score from the link: right answers / hands answered (0/0 if unreadable)."""
     match = SCORE.fullmatch(text.strip())
     if not match or int(match[1]) > int(match[2]):
@@ -332,7 +340,7 @@ def _record(text: str) -> tuple[int, int]:
     return int(match[1]), int(match[2])
 
 
-def _score_text(record: tuple[int, int]) -> str:
+def score_text(record: tuple[int, int]) -> str:
     return f"{record[0]}/{record[1]}" if record[1] else ""
 
 
