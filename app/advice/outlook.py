@@ -206,8 +206,8 @@ def _compared(weighed: list[DiscardOutlook], usual: DiscardChoice,
     if best.chances is None or best.tile == usual.tile:
         return tuple(weighed)
     first = next(o for o in weighed if o.tile == usual.tile)
-    if first.chances is None:
-        return tuple(weighed)
+    if first.chances is None or round(best.value, 9) <= round(first.value, 9):
+        return tuple(weighed)   # ahead by the chance to win alone: the figures say it
     said = [Msg("worth more than {tile}, the usual first choice: expected {value} against"
                 " {other}", tile=usual.tile.code, value=amount(best.value),
                 other=amount(first.value))]

@@ -30,12 +30,11 @@ from .tiles import NUM_KINDS, SUIT_OFFSET
 
 try:
     import xiangting as _xt
-except ImportError:   # an optional speed-up (the `fast` extra): efficiency.py answers alone
+except ImportError:   # a dependency; were it missing, efficiency.py would answer alone
     _xt = None
 
 _FOUR = _xt.PlayerCount.FOUR if _xt is not None else None
 _RIICHI = ShapeRules(seven_pairs=True, seven_pairs_quads=False, thirteen_orphans=True)
-_SICHUAN = ShapeRules(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=False)
 ORPHANS_FAR = 6   # without honours, thirteen orphans is at least this far from ready
 
 

@@ -15,7 +15,10 @@ from app.hands.efficiency import Table, complete, discard_shanten, form_shanten,
 from app.hands.readings import ShapeRules
 from tests.conftest import load_corpus
 
-pytestmark = pytest.mark.skipif(quick._xt is None, reason="xiangting is not installed")
+
+def test_xiangting_is_installed_with_the_package():   # a dependency: its absence is a fault here
+    assert quick._xt is not None
+
 
 FAMILY = (ShapeRules(seven_pairs=True, seven_pairs_quads=False, thirteen_orphans=True), Table())
 SICHUAN = (ShapeRules(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=False),

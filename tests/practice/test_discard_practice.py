@@ -113,7 +113,7 @@ def test_every_discard_as_valuable_as_the_best_is_right():
         if len(tied) > 1:
             break
     else:
-        pytest.skip("no tie by expected value in 30 demo deals")
+        pytest.fail("no tie by expected value in 30 demo deals: the check needs one")
     assert all(check_discard(dealt, o.tile, found).correct for o in tied)
 
 
