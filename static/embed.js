@@ -108,8 +108,25 @@
     }
   });
 
-  upgradeAll();
+  // A frame pasted with the page (an oEmbed answer) may have loaded, and told its height to
+  // no one, before this script ran: ask each frame of this calculator to tell it again.
+  function askHeights() {
+    var frames = document.getElementsByTagName("iframe");
+    for (var i = 0; i < frames.length; i += 1) {
+      var src = frames[i].getAttribute("src") || "";
+      if (src && new URL(src, window.location.href).origin === origin && frames[i].contentWindow) {
+        frames[i].contentWindow.postMessage({ type: "mahjong-calculator:height?" }, origin);
+      }
+    }
+  }
+
+  function start() {
+    upgradeAll();
+    askHeights();
+  }
+
+  start();
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", upgradeAll);
+    document.addEventListener("DOMContentLoaded", start);
   }
 })();
