@@ -110,7 +110,7 @@ translations: $(TEST_STAMP)
 # The documentation site (mkdocs.yml, docs/): Material for MkDocs, its hands drawn by the
 # project's own `mahjong` Markdown extension; --strict fails on any warning. Into site/ (ignored).
 docs: $(TEST_STAMP) catalogs
-	$(BIN)/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # Re-pin constraints.txt to the newest releases pyproject.toml admits (then run `make test`).
 constraints:
