@@ -93,3 +93,18 @@ def test_the_settings_table_lists_every_variable_the_app_reads():
     listed = set(re.findall(r"^\| `([A-Z_]+)`", table, re.M))
     assert read, "no variable found: the pattern no longer matches the code"
     assert read <= listed, sorted(read - listed)
+
+
+@pytest.mark.parametrize("path, pages", [
+    ("/api/score", ["hand-notation.md", "rules.md"]),
+    ("/api/waits", ["hand-notation.md", "rules.md"]),
+    ("/api/discard", ["hand-notation.md", "rules.md", "discard.md"]),
+    ("/api/sheet", ["rules.md", "sheets.md"]),
+])
+def test_the_docs_name_every_parameter_the_api_describes(path, pages):
+    spec = create_app().test_client().get("/api/openapi.json").get_json()
+    params = {p["name"] for p in spec["paths"][path]["get"]["parameters"]}
+    text = "\n".join(DOCS[page] for page in pages)
+    named = set(re.findall(r"`([a-z]+)(?:=[^`]*)?`", text))
+    assert params, path
+    assert params <= named, sorted(params - named)
