@@ -13,7 +13,7 @@ RUN_STAMP  := $(VENV)/.run-$(HASH)
 TEST_STAMP := $(VENV)/.test-$(HASH)
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run dev test lint bench load load-heavy memory install chromium postgresql wordpress constraints fresh-clone catalogs translations
+.PHONY: run dev test lint bench load load-heavy memory install chromium postgresql wordpress constraints fresh-clone catalogs translations docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,10 +33,10 @@ install: $(TEST_STAMP)
 
 # The production command: `mahjong-calculator serve`, i.e. gunicorn with its settings in
 # app/web/serving/server.py: gevent workers, one a core (WEB_CONCURRENCY=n overrides), so a client
-# that trickles its headers or body holds a greenlet, not a worker (README, "Serving"); a
+# that trickles its headers or body holds a greenlet, not a worker (docs/serving.md); a
 # body past 64 KiB is refused unread (413); no control socket. The pages are CPU-bound and
-# each worker renders one at a time and closes each connection after its answer (README,
-# "Load test", for figures). FLASK_DEBUG is dropped: left over in a shell, it would turn
+# each worker renders one at a time and closes each connection after its answer
+# (docs/performance.md, "Load test", for figures). FLASK_DEBUG is dropped: left over in a shell, it would turn
 # Flask's debug mode on. MAHJONG_SERVER_NAME / MAHJONG_TRUSTED_HOSTS name the public host.
 run: $(RUN_STAMP)
 	$(BIN)/pybabel -q compile -d app/translations
@@ -84,7 +84,7 @@ wordpress:
 	fi
 
 # ruff, then the layers: each package imports only those below it, no circles, Flask only in
-# app/web (pyproject.toml, [tool.importlinter]; README, "How the code is laid out").
+# app/web (pyproject.toml, [tool.importlinter]; docs/code.md).
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
@@ -100,12 +100,17 @@ catalogs: $(TEST_STAMP)
 
 # After changing a sentence in app/ or templates/: extract every message into messages.pot and
 # merge it into each language's .po (new sentences arrive untranslated: translate them there;
-# tests/test_translations.py fails until every one is). Adding a language: README, "Languages".
+# tests/test_translations.py fails until every one is). Adding a language: docs/languages.md.
 translations: $(TEST_STAMP)
 	$(BIN)/pybabel -q extract -F babel.cfg -k Msg -k N_ -k lazy_gettext --sort-by-file --no-wrap \
 		--project=mahjong-scoring-calculator --copyright-holder= -o app/translations/messages.pot .
 	$(BIN)/pybabel -q update -i app/translations/messages.pot -d app/translations \
 		--no-fuzzy-matching --no-wrap --ignore-obsolete
+
+# The documentation site (mkdocs.yml, docs/): Material for MkDocs, its hands drawn by the
+# project's own `mahjong` Markdown extension; --strict fails on any warning. Into site/ (ignored).
+docs: $(TEST_STAMP) catalogs
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # Re-pin constraints.txt to the newest releases pyproject.toml admits (then run `make test`).
 constraints:

@@ -1,4 +1,4 @@
-"""The public hand description (README, "Hand description") read into a Hand, with field errors.
+"""The public hand description (docs/hand-notation.md) read into a Hand, with field errors.
 
 >>> h = parse_hand({"hand": "123m456m789m234p55s", "by": "self-draw", "seat": "S"})
 >>> h.win.code, h.context.by.value, h.context.seat

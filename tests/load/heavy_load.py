@@ -10,7 +10,7 @@ the round ledger, the settlement API, what to discard (page and API), its outloo
 API), waits, a quiz, a result page, a card, the score API):
 
 - times its heaviest accepted request alone (the best of 3 on the idle server: the work it
-  takes, printed for the README);
+  takes, printed for docs/performance.md);
 - replays it from CONNECTIONS connections (threads of a separate load process) for DURATION
   seconds while this process asks `/api/health` every 50 ms, and prints the endpoint's answers and latency and the health
   checks' p50/p99.

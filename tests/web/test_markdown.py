@@ -1,6 +1,6 @@
 """The `mahjong` Markdown extension (app/web/lesson/markdown.py), in a real MkDocs build.
 
-A small MkDocs site, configured with the README's mkdocs.yml, is built by the `mkdocs`
+A small MkDocs site, configured as docs/embedding.md shows, is built by the `mkdocs`
 command; its HTML must carry /card's own figure for each block (the same template and core:
 compared with what /card answers, tile for tile and word for word, in three languages), as
 static HTML with inline SVG tiles, no iframe and no script. A block that cannot be scored

@@ -1,8 +1,8 @@
 """Full garbage collections walk only what is new since the last one.
 
 A full (generation 2) collection walks every container the process still holds: with the
-caches warm (app/hands/readings.py, efficiency.py and the `lru_cache`s, README "Memory") that
-was 35-130 ms of processor time, a pause for every request in the worker. After each full
+caches warm (app/hands/readings.py, efficiency.py and the `lru_cache`s; docs/serving.md, "Memory")
+that was 35-130 ms of processor time, a pause for every request in the worker. After each full
 collection, once the request that met it is done, `settle` freezes what survived it
 (`gc.freeze()`): those objects are kept out of every later collection's walk, so the next
 full collection walks only what was made since, and the one after only what was made after it.

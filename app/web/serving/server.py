@@ -3,7 +3,7 @@
 
 gunicorn's gevent worker serves each connection in a greenlet, so a client that trickles its
 headers or body costs a few kilobytes while it waits, never a worker: the calculator keeps
-answering (README, "Serving"). One worker a core (`WEB_CONCURRENCY` overrides), because a
+answering (docs/serving.md, "The server"). One worker a core (`WEB_CONCURRENCY` overrides), because a
 page is CPU work that only one greenlet of a process does at a time.
 
 Settings are the module's lower-case names gunicorn knows; options on the command line win.
