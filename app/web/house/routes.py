@@ -65,7 +65,7 @@ def house():
     page = house_page(request.form if request.method == "POST" else request.args)
     if page.code and request.method == "POST":
         return redirect(with_lang(f"/house?{link_query(page.code)}"), 303)
-    return render_template("house.html", view=page), 400 if page.errors else 200
+    return render_template("house.html", page=page), 400 if page.errors else 200
 
 
 @bp.post("/house/preview")
@@ -73,7 +73,7 @@ def house_preview():
     """The preview and the field errors of the form as it is typed (posted by static/house.js),
     rendered by the same code and template as the whole page; 400 while a field is wrong."""
     page = house_page(request.form)
-    return render_template("house_preview.html", live=True, view=page), 400 if page.errors else 200
+    return render_template("house_preview.html", live=True, page=page), 400 if page.errors else 200
 
 
 def house_page(args: Mapping[str, str]) -> HousePage:

@@ -171,7 +171,7 @@ class RoundLine:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundView:
+class RoundPage:
     """What round.html shows: the round's lines, its ledger, the step forms and their errors."""
 
     ask: RoundAsk
@@ -212,8 +212,8 @@ def round_page():
         return redirect(answer.link)
     ask = _with_missing(answer.ask)
     ledger, errors, status = _settled(ask, answer.errors, rulesets)
-    view = _round_view(ask, ledger, errors, answer.step_errors, rulesets)
-    return render_template("round.html", view=view, ruleset=view.ruleset,
+    page = _page_of(ask, ledger, errors, answer.step_errors, rulesets)
+    return render_template("round.html", page=page, ruleset=page.ruleset,
                            embed=request.args.get("embed") == "1"), status
 
 
@@ -286,13 +286,13 @@ def _settled(ask: RoundAsk, errors: tuple[FieldError, ...], rulesets) -> tuple[L
         return None, tuple(err.errors), 413
 
 
-def _round_view(ask: RoundAsk, ledger: Ledger | None, errors: tuple[FieldError, ...],
-                step_errors: tuple[FieldError, ...], rulesets) -> RoundView:
+def _page_of(ask: RoundAsk, ledger: Ledger | None, errors: tuple[FieldError, ...],
+                step_errors: tuple[FieldError, ...], rulesets) -> RoundPage:
     rules, text, carried = ask.rules, ask.text, ask.carried
     ruleset = rulesets.get(rules) or rulesets[DEFAULT_ROUND_RULES]
     placed, loose = errors_by_line(text, errors)
     picked = {k: v for k, v in ask.fields.items() if k in PICKER_FIELDS}
-    return RoundView(
+    return RoundPage(
         ask=ask, ruleset=ruleset,
         rulesets=tuple(sorted((r for r in rulesets.values() if r.settlement is not None), key=lambda r: r.id)),
         lines=tuple(RoundLine(ln, tuple(_edit_links(ln, rules, text, carried)),

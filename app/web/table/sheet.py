@@ -165,7 +165,7 @@ def _hand_row(row: Row, sheet: Sheet) -> HandRow:
 
 
 @dataclass(frozen=True, slots=True)
-class SheetView:
+class SheetPage:
     """What sheet.html shows: the form, the sheet and its priced night, the links around it."""
 
     form: Form
@@ -235,7 +235,7 @@ def sheet_page():
             return redirect(changed)
         night, status = _priced(sheet, rulesets, errors)
     attach_errors(form, tuple(errors))
-    return render_template("sheet.html", view=_sheet_view(form, ruleset, sheet, night, errors, params),
+    return render_template("sheet.html", page=_page_of(form, ruleset, sheet, night, errors, params),
                            ruleset=ruleset), status
 
 
@@ -281,10 +281,10 @@ def _changed(sheet: Sheet, args) -> str | None:
     return with_lang(sheet_link(canonical(changed))) + "#hands"
 
 
-def _sheet_view(form: Form, ruleset: Ruleset, sheet: Sheet | None, night: Night | None,
-                errors: list[FieldError], params: Mapping[str, str]) -> SheetView:
+def _page_of(form: Form, ruleset: Ruleset, sheet: Sheet | None, night: Night | None,
+                errors: list[FieldError], params: Mapping[str, str]) -> SheetPage:
     add_hand, add_round = _add_links(sheet)
-    return SheetView(
+    return SheetPage(
         form=form, ruleset=ruleset, sheet=sheet, night=night, hands=hand_rows(night),
         loose=tuple(e for e in errors if not _on_the_form(form, e)),
         names=sheet.names if sheet else _padded(_names()), hands_text=params.get("hands", ""),

@@ -147,7 +147,7 @@ class StoredHand:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredView:
+class StoredSheetPage:
     """What stored_sheet.html shows: the stored sheet priced, a hand waiting to be confirmed, the links."""
 
     stored: Stored
@@ -192,22 +192,22 @@ def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 
     except TooMuchWork as err:
         errors = [*errors, FieldError(err.field, err.message)]
         status = 413
-    view = _stored_view(stored, token, sheet, night, errors, line or request.args.get("add", ""))
-    response = Response(render_template("stored_sheet.html", view=view, ruleset=view.ruleset), status)
+    page = _page_of(stored, token, sheet, night, errors, line or request.args.get("add", ""))
+    response = Response(render_template("stored_sheet.html", page=page, ruleset=page.ruleset), status)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"    # the address is the capability
     response.headers["X-Robots-Tag"] = "noindex"
     return response
 
 
-def _stored_view(stored: Stored, token: str, sheet: Sheet, night: Night | None, errors: list[FieldError],
-                 pending: str) -> StoredView:
+def _page_of(stored: Stored, token: str, sheet: Sheet, night: Night | None, errors: list[FieldError],
+                 pending: str) -> StoredSheetPage:
     hand_ids = [h.id for h in stored.hands]
     correcting = _int(request.args.get("hand", "")) if pending else None
     number = hand_ids.index(correcting) + 1 if correcting in hand_ids else None
     edits = [_edit_link(stored, sheet, i) if stored.editable else "" for i in range(len(hand_ids))]
     add_hand, add_round = _add_links(stored, sheet)
-    return StoredView(
+    return StoredSheetPage(
         stored=stored, sheet=sheet, night=night, ruleset=night.ruleset if night else None,
         errors=tuple(errors), token=token,
         hands=tuple(StoredHand(hand, hand_ids[hand.row.number - 1], edits[hand.row.number - 1])
