@@ -202,6 +202,10 @@ class RoundPage:
         """The errors beside one field of one step's form."""
         return self.step_errors.get(field, []) if self.ask.step == step else []
 
+    def changing(self, step: str) -> bool:
+        """The step's form changes a line already written (rather than adding one)."""
+        return self.ask.step == step and self.ask.row is not None
+
 
 @bp.get("/round")
 def round_page():
