@@ -53,7 +53,7 @@ class HousePage:
     code: str | None                    # the variant's `family~code` (None while a field is wrong)
     variant: Ruleset | None
     changes: tuple                      # what differs from the family (house.differences)
-    preview: list[dict]                 # the family's worked hands priced both ways
+    preview: list[PreviewRow]           # the family's worked hands priced both ways
     links: Mapping[str, str]            # where the variant is used
     detectors: tuple[str, ...]          # what a new pattern may be found by
 
@@ -312,27 +312,53 @@ def _new_values(c: PatternChange) -> dict[str, str]:
             "new.excludes": " ".join(c.excludes), **_lang_values("new", c.name or ("", "", ""))}
 
 
-def preview(base: Ruleset, variant: Ruleset | None) -> list[dict]:
+@dataclass(frozen=True, slots=True)
+class Priced:
+    """A worked hand priced under one ruleset: its fan and the winner's amount, or why not."""
+
+    fan: int | None            # None: refused
+    why: str | Msg = ""        # the refusal
+    below: bool = False        # below the minimum
+    winner: object = None      # the winner's amount (None when refused)
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewRow:
+    """A family's worked hand priced under the family and under the variant (once it builds)."""
+
+    example: object
+    base: Priced
+    house: Priced | None = None
+    link: str = ""             # the hand under the variant, in the calculator
+
+    @property
+    def differs(self) -> bool:
+        """The variant prices it otherwise (its fan or the winner's amount)."""
+        return self.house is not None and (self.house.fan != self.base.fan or self.house.winner != self.base.winner)
+
+
+def preview(base: Ruleset, variant: Ruleset | None) -> list[PreviewRow]:
     """The family's worked hands priced under the family and under the variant."""
     rows = []
     for ex in base.examples:
         if "hand" not in ex.params:
             continue
-        row = {"example": ex, "base": _priced({**ex.params, "rules": base.id})}
-        if variant is not None:
-            row["house"] = _priced({**ex.params, "rules": variant.id})
-            row["link"] = with_lang(permalink({**ex.params, "rules": variant.id}))
-        rows.append(row)
+        priced = _priced({**ex.params, "rules": base.id})
+        if variant is None:
+            rows.append(PreviewRow(ex, priced))
+            continue
+        rows.append(PreviewRow(ex, priced, _priced({**ex.params, "rules": variant.id}),
+                               with_lang(permalink({**ex.params, "rules": variant.id}))))
     return rows
 
 
-def _priced(params: Mapping[str, str]) -> dict:
+def _priced(params: Mapping[str, str]) -> Priced:
     try:
         calc = calculate(params, _families())
     except HandError as err:
-        return {"fan": None, "why": err.errors[0].message}
+        return Priced(None, err.errors[0].message)
     winner = next((p.amount for p in calc.payments if p.role == "winner"), 0)
-    return {"fan": calc.score.capped_fan, "below": calc.score.below_minimum, "winner": winner}
+    return Priced(calc.score.capped_fan, below=calc.score.below_minimum, winner=winner)
 
 
 def link_query(code: str) -> str:
