@@ -299,15 +299,21 @@ def _page_of(ask: RoundAsk, ledger: Ledger | None, errors: tuple[FieldError, ...
     return RoundPage(
         ask=ask, ruleset=ruleset,
         rulesets=tuple(sorted((r for r in rulesets.values() if r.settlement is not None), key=lambda r: r.id)),
-        lines=tuple(RoundLine(ln, tuple(_edit_links(ln, rules, text, carried)),
-                              _round_link(rules, text, carried, drop=str(ln.number)))
-                    for ln in text_lines(text) if ln.kind != "note"),
+        lines=_round_lines(ask),
         placed=placed, errors=tuple(loose), all_errors=errors, step_errors=_by_field(list(step_errors)),
         ledger=ledger, wins={step: with_lang(win_link(calc)) for step, calc in ledger.wins.items()} if ledger else {},
         link=with_lang(permalink({"rules": rules, "round": text}, "/round")) if ledger else "",
         sheet_add=with_lang(_sheet_add(text, rules, carried)) if ledger else "",
         step_links={name: _round_link(rules, text, carried, step=name) + "#step-" + name for name in STEPS},
         picker=picker_view(picked, ruleset), idle_picker=picker_view({}, ruleset))
+
+
+def _round_lines(ask: RoundAsk) -> tuple[RoundLine, ...]:
+    """The round's lines as the events table shows them (blank lines and comments left out)."""
+    rules, text, carried = ask.rules, ask.text, ask.carried
+    return tuple(RoundLine(ln, tuple(_edit_links(ln, rules, text, carried)),
+                           _round_link(rules, text, carried, drop=str(ln.number)))
+                 for ln in text_lines(text) if ln.kind != "note")
 
 
 def _line_number(text: str) -> int | None:

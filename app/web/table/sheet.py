@@ -156,12 +156,12 @@ def hand_rows(night: Night | None) -> tuple[HandRow, ...]:
 
 
 def _hand_row(row: Row, sheet: Sheet) -> HandRow:
+    seating = tuple((seat, sheet.player(row.seats[i])) for i, seat in enumerate(SEATS))
+    at = dict(seating)
     table = row.calculation.table if row.calculation is not None else None
-    def who(seat: str) -> str:
-        return sheet.player(row.seats[SEATS.index(seat)]) if seat else ""
     return HandRow(row, _describe_entry(row.entry), breakdown_link(row.entry, sheet),
-                   who(table.winner) if table else "", who(table.discarder) if table else "",
-                   tuple((seat, sheet.player(row.seats[i])) for i, seat in enumerate(SEATS)))
+                   at[table.winner] if table else "", at.get(table.discarder or "", "") if table else "",
+                   seating)
 
 
 @dataclass(frozen=True, slots=True)

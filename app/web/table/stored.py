@@ -192,8 +192,8 @@ def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 
     except TooMuchWork as err:
         errors = [*errors, FieldError(err.field, err.message)]
         status = 413
-    page = _page_of(stored, token, sheet, night, errors, line or request.args.get("add", ""))
-    response = Response(render_template("stored_sheet.html", page=page, ruleset=page.ruleset), status)
+    shown = _page_of(stored, token, sheet, night, errors, line or request.args.get("add", ""))
+    response = Response(render_template("stored_sheet.html", page=shown, ruleset=shown.ruleset), status)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"    # the address is the capability
     response.headers["X-Robots-Tag"] = "noindex"
