@@ -19,7 +19,11 @@ from app.base.resources import folder, ruleset_dir
 from app.rules.loader import load_all
 from app.scoring.budget import MAX_SCORINGS, TooMuchWork, close_budget, open_budget
 from app.scoring.calculation import price_example
-from app.web.common.forms import PART_CACHE_SIZE, SECTION_CACHE_SIZE, PartCache
+from app.web.common.forms import (
+    PART_CACHE_SIZE,
+    SECTION_CACHE_SIZE,
+    PartCache,
+)
 from app.web.common.links import LinkRequest
 from app.web.common.present import TEMPLATE_URLS, page_family_fields
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
