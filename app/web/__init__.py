@@ -9,10 +9,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, abort, jsonify, render_template, request
-from flask.templating import Environment
 from werkzeug.exceptions import SecurityError
 
 from app.base.i18n import Msg
@@ -24,12 +23,9 @@ from app.web.common.forms import (
     PART_CACHE_SIZE,
     SECTION_CACHE_SIZE,
     PartCache,
-    dials_summary,
-    kept,
-    slot,
 )
 from app.web.common.links import LinkRequest
-from app.web.common.present import TEMPLATE_URLS
+from app.web.common.present import TEMPLATE_URLS, page_family_fields
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
 from app.web.serving.headers import security_headers
 from app.web.serving.hosts import proxy_hops
@@ -37,19 +33,7 @@ from app.web.serving.turns import Turns
 
 from .common import i18n
 from .serving import caching, compression, hosts
-
-
-class SharedGlobalsEnvironment(Environment):
-    """Flask's Jinja environment, each template reading the environment's globals dict itself.
-
-    Jinja gives a template a ChainMap of its own globals over the environment's: every render
-    copies it into a dict and every `{% from … import %}` takes its keys from a set, through
-    ChainMap's Python methods (~60 µs a result page). No template here has globals of its own
-    (nothing passes get_template `globals=`: given to a template already loaded, Jinja would
-    now add them to the environment's); one loaded with some still gets the ChainMap."""
-
-    def make_globals(self, d):
-        return self.globals if not d else super().make_globals(d)
+from .templating import SharedGlobalsEnvironment, template_globals
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -58,7 +42,20 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                 static_folder=str(folder("static")), static_url_path="/static")
     app.request_class = LinkRequest   # `house=` read into `rules=` once, for every view
     app.jinja_environment = SharedGlobalsEnvironment   # before app.jinja_env is first made
-    app.config.update(
+    app.config.update(_settings())
+    app.config.update(config or {})
+    i18n.install(app)   # the page language (lang=), its catalogs, and JSON in that language
+    _load(app)
+    _register_blueprints(app)
+    _install_hooks(app)
+    _error_pages(app)
+    app.jinja_env.globals.update(template_globals(app))   # templating.py names them all
+    return app
+
+
+def _settings() -> dict[str, Any]:
+    """The configuration from the environment (MAHJONG_*) and the built-in limits."""
+    return dict(
         # Which sites may frame the calculator (CSP frame-ancestors); "*" = any.
         FRAME_ANCESTORS=os.environ.get("MAHJONG_FRAME_ANCESTORS", "*"),
         DEFAULT_RULES=os.environ.get("MAHJONG_DEFAULT_RULES", "hong-kong"),
@@ -78,8 +75,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # Rendered parts of the calculator form kept (forms.PartCache); 0 renders every part.
         FORM_PART_CACHE_SIZE=PART_CACHE_SIZE,
     )
-    app.config.update(config or {})
-    i18n.install(app)   # the page language (lang=), its catalogs, and JSON in that language
+
+
+def _load(app: Flask) -> None:
+    """The rulesets, loaded once, and the caches of rendered parts."""
     # a club variant's rules page shows its family's examples priced under it
     app.extensions["rulesets"] = load_all(Path(app.config["RULESET_DIR"]), price=price_example)
     app.extensions["form_parts"] = PartCache(
@@ -88,9 +87,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["kept_sections"] = PartCache(
         lambda: None, min(SECTION_CACHE_SIZE, app.config["FORM_PART_CACHE_SIZE"]))
     app.extensions["template_urls"] = PartCache(lambda: None, TEMPLATE_URLS)   # url_for's, kept
+    app.extensions["family_fields"] = page_family_fields
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]
 
+
+def _register_blueprints(app: Flask) -> None:
+    """One blueprint per area."""
     from .advice import routes as discard
     from .api import routes as api
     from .calculator import routes as pages
@@ -110,6 +113,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(house.bp)     # /house (a club's rules, shared by a link)
     app.register_blueprint(practice.bp)   # /points (fan → payment) and /practice (Count the Fan)
+
+
+def _install_hooks(app: Flask) -> None:
+    """What wraps every request: the body limit and turns, hosts, the budget, headers, caching."""
     app.wsgi_app = BodyLimit(Turns(app.wsgi_app))   # the body read before a turn is taken
     hosts.install(app)   # outside the body limit: a trusted proxy's headers, read first
     app.before_request(_refuse_body)
@@ -120,40 +127,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     compression.install(app)   # runs after caching's headers: it suffixes their ETag
     caching.install(app)
     app.after_request(_no_foreign_host)   # runs first: the headers go on its new answer
-    _error_pages(app)
-    from app.scoring.payments import fmt
-    from app.web.common.present import (
-        assumed_label,
-        cite,
-        field_label,
-        group_label,
-        kind_label,
-        page_family_fields,
-        page_words,
-        role_label,
-        site_nav,
-        template_url_for,
-        tile_img,
-        tile_imgs,
-        tile_name,
-        value_label,
-        wait_label,
-    )
-    app.extensions["family_fields"] = page_family_fields
-    app.jinja_env.globals.update(fmt=fmt, embed=False, tile_img_tag=tile_img, tile_imgs=tile_imgs,
-                                 cite=cite,
-                                 tile_name=tile_name, words_for=page_words, site_nav=site_nav,
-                                 oembed_link=oembed.discovery_link, url_for=template_url_for,
-                                 field_label=field_label, assumed_label=assumed_label, value_label=value_label,
-                                 role_label=role_label, kind_label=kind_label, group_label=group_label,
-                                 wait_label=wait_label, dials_summary=dials_summary, kept=kept, slot=slot,
-                                 icon_uri=_icon_uri(Path(app.static_folder)))
-    return app
-
-
-def _icon_uri(static: Path) -> str:
-    """The White Dragon tile as a data: address: the icon costs no request."""
-    return "data:image/svg+xml," + quote((static / "tiles" / "5z.svg").read_text(encoding="utf-8"))
 
 
 def _hosts(value: str | None) -> list[str] | None:

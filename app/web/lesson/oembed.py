@@ -77,30 +77,66 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.lower():
         return None
-    query = parts.query
-    args = _args(query)
-    hand = args.get("hand") or args.get("ticks") or args.get("fan")
     path = parts.path or "/"
-    if path in ("/", "/ticks", "/card") and hand:
-        return Frame("/card", query, Msg("Mahjong hand card: {hand}", hand=hand), "card")
-    if path == "/embed":
-        return Frame("/embed", query, Msg("Mahjong scoring calculator"),
-                     "calculator" if hand else "calculator-form")
-    if path in ("/practice", "/embed/practice") and (args.get("seed") or args.get("hands")):
-        return Frame("/embed/practice", query, Msg("Mahjong quiz: count the fan"),
-                     "teachers-quiz" if args.get("hands") else "quiz")
-    if path in ("/discard", "/embed/discard") and (args.get("hand") or args.get("melds")):
-        return Frame("/embed/discard", query, Msg("What to discard"), "discard")
-    if path == "/practice/discard" and (args.get("seed") or args.get("hand")):   # a series or one question
-        return Frame("/practice/discard", urlencode({**args, "embed": "1"}),
-                     Msg("What would you discard?"), "discard-quiz")
-    if path == "/round" and args.get("round"):
-        return Frame("/round", urlencode({**args, "embed": "1"}), Msg("Mahjong round ledger"), "round")
+    framed = FRAMES.get(path)
+    if framed is not None:
+        return framed(parts.query, _args(parts.query))
     rules = re.fullmatch(r"/rules/([a-z0-9-]+(?:~[A-Za-z0-9_-]+)?)", unquote(path))   # a club's too
-    found = rulesets.get(joined(rules[1], args.get("house", ""))) if rules else None
-    if found is not None:
-        return _rules_example(found, parts.fragment)
-    return None
+    found = rulesets.get(joined(rules[1], _args(parts.query).get("house", ""))) if rules else None
+    return _rules_example(found, parts.fragment) if found is not None else None
+
+
+def _hand(args: dict[str, str]) -> str:
+    """What a calculator address scores: its hand, its ticks or its fan ("" for an empty form)."""
+    return args.get("hand") or args.get("ticks") or args.get("fan") or ""
+
+
+def _card(query: str, args: dict[str, str]) -> Frame | None:
+    """A result, its tick boxes or its card: the hand card."""
+    hand = _hand(args)
+    return Frame("/card", query, Msg("Mahjong hand card: {hand}", hand=hand), "card") if hand else None
+
+
+def _calculator(query: str, args: dict[str, str]) -> Frame:
+    """The embed view: itself, with a result or the empty form."""
+    return Frame("/embed", query, Msg("Mahjong scoring calculator"),
+                 "calculator" if _hand(args) else "calculator-form")
+
+
+def _practice(query: str, args: dict[str, str]) -> Frame | None:
+    """A practice series (seed=) or a teacher's hands (hands=)."""
+    if not (args.get("seed") or args.get("hands")):
+        return None
+    return Frame("/embed/practice", query, Msg("Mahjong quiz: count the fan"),
+                 "teachers-quiz" if args.get("hands") else "quiz")
+
+
+def _discard(query: str, args: dict[str, str]) -> Frame | None:
+    """What to discard from a hand."""
+    if not (args.get("hand") or args.get("melds")):
+        return None
+    return Frame("/embed/discard", query, Msg("What to discard"), "discard")
+
+
+def _discard_quiz(query: str, args: dict[str, str]) -> Frame | None:
+    """A series of discard questions, or one question."""
+    if not (args.get("seed") or args.get("hand")):
+        return None
+    return Frame("/practice/discard", urlencode({**args, "embed": "1"}), Msg("What would you discard?"),
+                 "discard-quiz")
+
+
+def _round(query: str, args: dict[str, str]) -> Frame | None:
+    """A round's ledger."""
+    if not args.get("round"):
+        return None
+    return Frame("/round", urlencode({**args, "embed": "1"}), Msg("Mahjong round ledger"), "round")
+
+
+# The pages that frame as something, by path (a rules page's worked example: _rules_example).
+FRAMES = {"/": _card, "/ticks": _card, "/card": _card, "/embed": _calculator,
+          "/practice": _practice, "/embed/practice": _practice, "/discard": _discard,
+          "/embed/discard": _discard, "/practice/discard": _discard_quiz, "/round": _round}
 
 
 def _rules_example(ruleset, fragment: str) -> Frame | None:

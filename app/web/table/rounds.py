@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
@@ -11,10 +13,12 @@ from flask_babel import gettext as _
 from app.base.errors import FieldError, HandError
 from app.hands.description import describe
 from app.hands.hand import SEATS
+from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import Calculation
 from app.table.round_steps import (
     STEPS,
+    TextLine,
     drop_line,
     errors_by_line,
     fields_of,
@@ -28,7 +32,7 @@ from app.table.round_steps import (
     wall_parts,
     win_line,
 )
-from app.table.settlement import KONG_KINDS, Ledger, parse_round_text, read_round, settle_round
+from app.table.settlement import Ledger, parse_round_text, read_round, settle_round
 from app.table.sheet import Entry, format_entry
 from app.web.common.forms import PICKER_TILES
 from app.web.common.i18n import with_lang
@@ -134,77 +138,182 @@ def settle_api():
 STEP_FIELDS = ("seat", "kind", "tile", "from", "held", "by", "hand", "melds", "win", "events", "draft",
                "target", "newmeld", "meldsat", "status", *(f"missing_{seat}" for seat in SEATS))
 PICKER_FIELDS = ("hand", "melds", "draft", "target", "newmeld", "meldsat")   # what a step's picker reads
-STEP_NAMES = {"missing": "the missing suits", "kong": "a kong", "win": "a win", "wall": "the end of the wall"}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundAsk:
+    """What a /round address asks: the round so far, the sheet it carries, the step being entered."""
+
+    rules: str
+    text: str
+    carried: Mapping[str, str]      # `sheet` and `entry`, kept along every link
+    step: str                       # one of STEPS, or ""
+    fields: Mapping[str, str]       # the step form's fields
+    row: int | None                 # the line a step changes (None: a new line)
+
+
+class Answer(NamedTuple):
+    """Where an address that asks for a change goes, or what the page shows instead."""
+
+    ask: RoundAsk
+    link: str | None = None                 # the changed round's address
+    errors: tuple[FieldError, ...] = ()     # of the round
+    step_errors: tuple[FieldError, ...] = ()   # of the step's form
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLine:
+    """A line of the round as the events table shows it, with where its edit and remove go."""
+
+    line: TextLine
+    edits: tuple[tuple[str, str], ...]     # (seat, link); seat "" for a line of one step
+    drop: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPage:
+    """What round.html shows: the round's lines, its ledger, the step forms and their errors."""
+
+    ask: RoundAsk
+    ruleset: Ruleset
+    rulesets: tuple[Ruleset, ...]           # those with a settlement, for the rules select
+    lines: tuple[RoundLine, ...]
+    placed: Mapping[int, list[FieldError]]  # errors by line number
+    errors: tuple[FieldError, ...]          # errors of no line
+    all_errors: tuple[FieldError, ...]
+    step_errors: Mapping[str, list[str]]    # the step form's errors by field
+    ledger: Ledger | None
+    wins: Mapping[int, str]                 # a win's step -> its breakdown's link
+    link: str                               # the round's own address ("" until it settles)
+    sheet_add: str                          # "Add this round to the sheet" ("" until it settles)
+    step_links: Mapping[str, str]           # each step's form, opened
+    picker: dict                            # the open step's picker (picker_state)
+    idle_picker: dict                       # a closed step's
+    example: str = EXAMPLE
+    palette: tuple = PICKER_TILES
+    seats: tuple[str, ...] = SEATS
+    meld_kinds: tuple = MELD_KINDS
+
+    def fields_for(self, step: str) -> Mapping[str, str]:
+        """The fields a step's form shows: those typed when it is the open one."""
+        return self.ask.fields if self.ask.step == step else {}
+
+    def errors_of(self, step: str, field: str) -> list[str]:
+        """The errors beside one field of one step's form."""
+        return self.step_errors.get(field, []) if self.ask.step == step else []
+
+    def changing(self, step: str) -> bool:
+        """The step's form changes a line already written (rather than adding one)."""
+        return self.ask.step == step and self.ask.row is not None
 
 
 @bp.get("/round")
 def round_page():
+    """The round of the link; a step added, a tap on a picker or a line removed answer a redirect."""
     rulesets = current_app.extensions["rulesets"]
-    with_rounds = sorted((r for r in rulesets.values() if r.settlement is not None), key=lambda r: r.id)
-    args = request.args
-    rules = args.get("rules", DEFAULT_ROUND_RULES)
-    text = args.get("round", "")
-    carried = {k: args[k] for k in ("sheet", "entry") if args.get(k)}
-    errors: list[FieldError] = []
-    ledger = None
+    answer = _answer(_round_ask(request.args), request.args, rulesets)
+    if answer.link is not None:
+        return redirect(answer.link)
+    ask = _with_missing(answer.ask)
+    ledger, errors, status = _settled(ask, answer.errors, rulesets)
+    page = _page_of(ask, ledger, errors, answer.step_errors, rulesets)
+    return render_template("round.html", page=page, ruleset=page.ruleset,
+                           embed=request.args.get("embed") == "1"), status
+
+
+def _round_ask(args) -> RoundAsk:
+    step = args.get("step", "")
+    return RoundAsk(
+        rules=args.get("rules", DEFAULT_ROUND_RULES), text=args.get("round", ""),
+        carried={k: args[k] for k in ("sheet", "entry") if args.get(k)},
+        step=step if step in STEPS else "",
+        fields={k: ",".join(args.getlist(k)) if k == "events" else args.get(k, "") for k in STEP_FIELDS
+                if args.get(k)},
+        row=_line_number(args.get("row", "")))
+
+
+def _answer(ask: RoundAsk, args, rulesets) -> Answer:
+    """What the address asks for beyond the round: a line removed, a step's tap or its line added."""
     limit = query_limit()
-    step = args.get("step", "") if args.get("step", "") in STEPS else ""
-    fields = {k: ",".join(args.getlist(k)) if k == "events" else args.get(k, "") for k in STEP_FIELDS
-              if args.get(k)}
-    row = _line_number(args.get("row", ""))
-    step_errors: list[FieldError] = []
     if len(request.query_string) > limit:
-        errors.append(FieldError("round", _("the round is too long for a link (at most %(most)s characters)",
-                                            most=limit)))
-        text = text[:limit]
-    elif "drop" in args:
+        return Answer(replace(ask, text=ask.text[:limit]), errors=(FieldError(
+            "round", _("the round is too long for a link (at most %(most)s characters)", most=limit)),))
+    if "drop" in args:
         try:
-            return redirect(_round_link(rules, drop_line(text, _line_number(args["drop"])), carried) + "#events")
+            dropped = drop_line(ask.text, _line_number(args["drop"]))
         except HandError as err:
-            errors += err.errors
-    elif step:
-        action = next((a for a in PICKER_ACTIONS if a in args), None)
-        if action is not None:
-            fields, problem = apply_picker({**fields, action: args[action]}, action)
-            if problem is None:   # the address follows the tap, as the calculator's does
-                kept = {"row": str(row)} if row is not None else {}
-                return redirect(_round_link(rules, text, carried, step=step, **kept, **fields)
-                                + "#step-" + step)
-            step_errors.append(problem)
-        elif args.get("do") == "add":
-            try:
-                added = _apply_step(step, fields, text, row, rules, rulesets)
-                return redirect(_round_link(rules, added, carried) + "#events")
-            except HandError as err:
-                step_errors += err.errors
-    elif not text and not args.get("rules"):
-        step = "missing"      # a new round starts with the suits each player declared missing
-    if step == "missing" and not any(k.startswith("missing_") for k in fields):
-        fields.update(fields_of(next((ln.text for ln in text_lines(text) if ln.kind == "missing"), "")))
-    status = 200
-    if text.strip() and not errors:
-        try:
-            ledger = settle_round(read_round(parse_round_text(text, rules)), rulesets)
-        except HandError as err:
-            errors = list(err.errors)
-        except TooMuchWork as err:   # the round comes back as it was, the refusal beside it
-            errors = list(err.errors)
-            status = 413
-    placed, loose = errors_by_line(text, tuple(errors))
+            return Answer(ask, errors=tuple(err.errors))
+        return Answer(ask, _round_link(ask.rules, dropped, ask.carried) + "#events")
+    if ask.step:
+        return _step_answer(ask, args, rulesets)
+    if not ask.text and not args.get("rules"):
+        return Answer(replace(ask, step="missing"))   # a new round starts with the missing suits
+    return Answer(ask)
+
+
+def _step_answer(ask: RoundAsk, args, rulesets) -> Answer:
+    """A tap on the step's picker (the address follows it, as the calculator's does), or its line added."""
+    action = next((a for a in PICKER_ACTIONS if a in args), None)
+    if action is not None:
+        fields, problem = apply_picker({**ask.fields, action: args[action]}, action)
+        if problem is not None:
+            return Answer(replace(ask, fields=fields), step_errors=(problem,))
+        kept = {"row": str(ask.row)} if ask.row is not None else {}
+        return Answer(ask, _round_link(ask.rules, ask.text, ask.carried, step=ask.step, **kept, **fields)
+                      + "#step-" + ask.step)
+    if args.get("do") != "add":
+        return Answer(ask)
+    try:
+        added = _apply_step(ask.step, ask.fields, ask.text, ask.row, ask.rules, rulesets)
+    except HandError as err:
+        return Answer(ask, step_errors=tuple(err.errors))
+    return Answer(ask, _round_link(ask.rules, added, ask.carried) + "#events")
+
+
+def _with_missing(ask: RoundAsk) -> RoundAsk:
+    """The missing-suits step opens with the round's own missing line, unless its fields are given."""
+    if ask.step != "missing" or any(k.startswith("missing_") for k in ask.fields):
+        return ask
+    line = next((ln.text for ln in text_lines(ask.text) if ln.kind == "missing"), "")
+    return replace(ask, fields={**ask.fields, **fields_of(line)})
+
+
+def _settled(ask: RoundAsk, errors: tuple[FieldError, ...], rulesets) -> tuple[Ledger | None, tuple, int]:
+    """The round settled (None while it is empty or refused), its errors, the page's status."""
+    if not ask.text.strip() or errors:
+        return None, errors, 200
+    try:
+        return settle_round(read_round(parse_round_text(ask.text, ask.rules)), rulesets), (), 200
+    except HandError as err:
+        return None, tuple(err.errors), 200
+    except TooMuchWork as err:   # the round comes back as it was, the refusal beside it
+        return None, tuple(err.errors), 413
+
+
+def _page_of(ask: RoundAsk, ledger: Ledger | None, errors: tuple[FieldError, ...],
+                step_errors: tuple[FieldError, ...], rulesets) -> RoundPage:
+    rules, text, carried = ask.rules, ask.text, ask.carried
     ruleset = rulesets.get(rules) or rulesets[DEFAULT_ROUND_RULES]
-    lines = [ln for ln in text_lines(text) if ln.kind != "note"]
-    return render_template(
-        "round.html", embed=args.get("embed") == "1", rulesets=with_rounds, rules=rules, text=text, errors=loose, placed=placed,
-        all_errors=errors, ledger=ledger, example=EXAMPLE, win_link=lambda calc: with_lang(win_link(calc)),
+    placed, loose = errors_by_line(text, errors)
+    picked = {k: v for k, v in ask.fields.items() if k in PICKER_FIELDS}
+    return RoundPage(
+        ask=ask, ruleset=ruleset,
+        rulesets=tuple(sorted((r for r in rulesets.values() if r.settlement is not None), key=lambda r: r.id)),
+        lines=_round_lines(ask),
+        placed=placed, errors=tuple(loose), all_errors=errors, step_errors=_by_field(list(step_errors)),
+        ledger=ledger, wins={step: with_lang(win_link(calc)) for step, calc in ledger.wins.items()} if ledger else {},
         link=with_lang(permalink({"rules": rules, "round": text}, "/round")) if ledger else "",
-        carried=carried, sheet_add=with_lang(_sheet_add(text, rules, carried)) if ledger else "",
-        lines=lines, step=step, fields=fields, row=row, step_errors=_by_field(step_errors),
-        step_name=STEP_NAMES.get(step, ""), ruleset=ruleset, palette=PICKER_TILES, seats=SEATS,
-        picker=picker_view({k: v for k, v in fields.items() if k in PICKER_FIELDS}, ruleset),
-        idle_picker=picker_view({}, ruleset),
-        meld_kinds=MELD_KINDS, kong_kinds=KONG_KINDS, edit_link=lambda ln: _edit_links(ln, rules, text, carried),
-        drop_link=lambda ln: _round_link(rules, text, carried, drop=str(ln.number)),
-        step_link=lambda name: _round_link(rules, text, carried, step=name) + "#step-" + name), status
+        sheet_add=with_lang(_sheet_add(text, rules, carried)) if ledger else "",
+        step_links={name: _round_link(rules, text, carried, step=name) + "#step-" + name for name in STEPS},
+        picker=picker_view(picked, ruleset), idle_picker=picker_view({}, ruleset))
+
+
+def _round_lines(ask: RoundAsk) -> tuple[RoundLine, ...]:
+    """The round's lines as the events table shows them (blank lines and comments left out)."""
+    rules, text, carried = ask.rules, ask.text, ask.carried
+    return tuple(RoundLine(ln, tuple(_edit_links(ln, rules, text, carried)),
+                           _round_link(rules, text, carried, drop=str(ln.number)))
+                 for ln in text_lines(text) if ln.kind != "note")
 
 
 def _line_number(text: str) -> int | None:
@@ -242,27 +351,36 @@ def _by_field(errors: list[FieldError]) -> dict[str, list[str]]:
 def _apply_step(step: str, fields: Mapping[str, str], text: str, row: int | None, rules: str,
                 rulesets) -> str:
     """The round's text with the step's line written in; refused when the line itself is wrong."""
-    seat = ""
-    if step == "missing":
-        line = missing_line({s: fields.get(f"missing_{s}", "") for s in SEATS})
-    elif step == "kong":
-        line = kong_line(fields)
-    elif step == "win":
-        line = win_line(fields)
-    else:
-        seat, part = wall_part(fields)
-        current = next((ln.text for ln in text_lines(text) if ln.kind == "wall"), "")
-        line = wall_line({**wall_parts(current), seat: part})
+    seat, line = _step_line(step, fields, text)
     added = put_line(text, line, row if step in ("kong", "win") else None)
     try:
         settle_round(read_round(parse_round_text(added, rules)), rulesets)
     except HandError as err:
-        number = next(ln.number for ln in reversed(text_lines(added)) if ln.text.strip() == line)
-        placed, _ = errors_by_line(added, err.errors)
-        own = [e for e in placed.get(number, []) if step != "wall" or e.field.startswith(f"{seat} ")]
+        own = _own_errors(added, line, seat, err.errors)
         if own:
-            raise HandError([FieldError(e.field.removeprefix(f"{seat} "), e.message) for e in own]) from None
+            raise HandError(own) from None
     return added
+
+
+def _step_line(step: str, fields: Mapping[str, str], text: str) -> tuple[str, str]:
+    """The line a step's form writes, and the seat of a wall's part ("" for the other steps)."""
+    if step == "missing":
+        return "", missing_line({s: fields.get(f"missing_{s}", "") for s in SEATS})
+    if step == "kong":
+        return "", kong_line(fields)
+    if step == "win":
+        return "", win_line(fields)
+    seat, part = wall_part(fields)
+    current = next((ln.text for ln in text_lines(text) if ln.kind == "wall"), "")
+    return seat, wall_line({**wall_parts(current), seat: part})
+
+
+def _own_errors(added: str, line: str, seat: str, errors) -> list[FieldError]:
+    """The errors of the line just written (for a wall: of its seat's part), the seat taken off."""
+    number = next(ln.number for ln in reversed(text_lines(added)) if ln.text.strip() == line)
+    placed, _loose = errors_by_line(added, errors)
+    return [FieldError(e.field.removeprefix(f"{seat} "), e.message) for e in placed.get(number, [])
+            if not seat or e.field.startswith(f"{seat} ")]
 
 
 def _sheet_add(text: str, rules: str, carried: dict[str, str]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
@@ -18,6 +19,7 @@ from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.hands.hand import SEATS
 from app.hands.phrases import listing
+from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import Calculation
 from app.scoring.payments import fmt
@@ -133,67 +135,163 @@ def _number(text: str) -> int:
     return int(text) if text.strip().isdigit() and len(text.strip()) < 4 else -1
 
 
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """One row of a sheet's hands as a page shows it: the priced row and its words and links."""
+
+    row: Row
+    entry: str          # the hand's words without the seating (format_entry)
+    breakdown: str      # where its breakdown is (breakdown_link)
+    winner: str         # the player at the winner's seat ("" without a calculation)
+    discarder: str      # the player at the discarder's seat ("" for a self-draw)
+    seating: tuple[tuple[str, str], ...]   # (seat, player) for E, S, W, N
+
+
+def hand_rows(night: Night | None) -> tuple[HandRow, ...]:
+    """The night's rows with what the page says of each."""
+    if night is None:
+        return ()
+    sheet = night.sheet
+    return tuple(_hand_row(row, sheet) for row in night.rows)
+
+
+def _hand_row(row: Row, sheet: Sheet) -> HandRow:
+    seating = tuple((seat, sheet.player(row.seats[i])) for i, seat in enumerate(SEATS))
+    at = dict(seating)
+    table = row.calculation.table if row.calculation is not None else None
+    return HandRow(row, _describe_entry(row.entry), breakdown_link(row.entry, sheet),
+                   at[table.winner] if table else "", at.get(table.discarder or "", "") if table else "",
+                   seating)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetPage:
+    """What sheet.html shows: the form, the sheet and its priced night, the links around it."""
+
+    form: Form
+    ruleset: Ruleset
+    sheet: Sheet | None
+    night: Night | None
+    hands: tuple[HandRow, ...]
+    loose: tuple[FieldError, ...]        # errors shown above the form, beside no field of it
+    names: tuple[str, ...]
+    hands_text: str
+    seats: tuple[int, ...]               # who sits where for the next hand
+    link: str                            # the sheet's own address ("" without a sheet)
+    state: Mapping[str, str]             # the sheet's parameters, for the forms' hidden fields
+    add_hand: str
+    add_round: str
+    print_view: bool
+    seat_names: tuple[str, ...] = SEATS
+    link_limit: int = LINK_LIMIT
+    max_entries: int = MAX_ENTRIES
+
+    @property
+    def too_long(self) -> bool:
+        return len(self.link) > LINK_LIMIT
+
+    @property
+    def full(self) -> bool:
+        """No room for another hand."""
+        return self.night is not None and len(self.night.rows) >= MAX_ENTRIES
+
+    @property
+    def started(self) -> bool:
+        """The sheet has hands."""
+        return bool(self.sheet and self.sheet.entries)
+
+    @property
+    def hands_refused(self) -> bool:
+        """An error of the hands' text, which opens the text's details."""
+        return any(getattr(e, "field", None) == "hands" for e in self.loose)
+
+
 @bp.get("/sheet")
 def sheet_page():
+    """The sheet of the link: a change asked for comes back as a redirect to the changed sheet."""
     if len(request.query_string) > MAX_SHEET_QUERY:
         abort(414)
-    rulesets = current_app.extensions["rulesets"]
     args = request.args
     if args.get("stored"):   # a shared sheet carried through the calculator or the ledger, back
         return redirect(stored_return_link(args))
-    params = {k: args.get(k, "") for k in SHEET_KEYS if k in args}
-    params.update(_seats_arg(args))
+    rulesets = current_app.extensions["rulesets"]
+    params = _page_params(args)
     refused = rules_errors(args, rulesets)
-    params["rules"] = params.get("rules") or current_app.config["DEFAULT_RULES"]
-    if args.get("was") and args["was"] != params["rules"]:
-        # the rules were changed in the form: its dials and switches were the old ruleset's
-        for key in ("min", "cap", "curve", "payment", "options"):
-            params.pop(key, None)
     form, ruleset = _form(params, rulesets)
     errors: list[FieldError] = list(refused)
     sheet = night = None
+    status = 200
     try:
         sheet = read_sheet(params, _names())
     except HandError as err:
         errors += err.errors
-    if sheet is not None and not refused and ("add" in args or "remove" in args or "edit" in args):
-        try:
-            if "edit" in args:
-                number = _number(args["edit"])
-                if not 1 <= number <= len(sheet.entries):
-                    raise HandError.single("edit", _("there is no hand %(number)s on the sheet",
-                                                     number=args["edit"][:6]))
-                return redirect(edit_link(number, sheet))
-            if "remove" in args:
-                changed = remove_entry(sheet, _number(args["remove"]))
-            else:
-                put = _number(args["put"]) if args.get("put") else None
-                changed = add_entry(sheet, parse_entry(args["add"], "add"), put)
-            return redirect(with_lang(sheet_link(canonical(changed))) + "#hands")
-        except HandError as err:
-            errors += err.errors
-    status = 200
     if sheet is not None and not refused:
         try:
-            night = price_sheet(sheet, rulesets)
+            changed = _changed(sheet, args)
         except HandError as err:
+            changed = None
             errors += err.errors
-        except TooMuchWork as err:   # the sheet comes back as it was, the refusal beside its hands
-            errors.append(FieldError(err.field, err.message))
-            status = 413
+        if changed is not None:
+            return redirect(changed)
+        night, status = _priced(sheet, rulesets, errors)
     attach_errors(form, tuple(errors))
-    loose = [e for e in errors if not _on_the_form(form, e)]
-    link = with_lang(sheet_link(canonical(sheet))) if sheet is not None else ""
-    return render_template(
-        "sheet.html", form=form, ruleset=ruleset, sheet=sheet, night=night, loose=loose,
-        names=(sheet.names if sheet else _padded(_names())), hands_text=params.get("hands", ""),
-        seats=(sheet.next_seats() if sheet else FIRST_SEATS), seat_names=SEATS, link=link,
-        too_long=len(link) > LINK_LIMIT, link_limit=LINK_LIMIT, max_entries=MAX_ENTRIES,
-        carried=sheet_query(canonical(sheet)) if sheet else "", fmt=fmt,
-        breakdown_link=lambda entry: breakdown_link(entry, sheet),
-        who=lambda row, seat: sheet.player(row.seats[SEATS.index(seat)]), print_view=args.get("view") == "print",
-        state=sheet_params(canonical(sheet)) if sheet else {}, describe_entry=_describe_entry,
-        add_hand=_add_links(sheet)[0], add_round=_add_links(sheet)[1]), status
+    return render_template("sheet.html", page=_page_of(form, ruleset, sheet, night, errors, params),
+                           ruleset=ruleset), status
+
+
+def _priced(sheet: Sheet, rulesets, errors: list[FieldError]) -> tuple[Night | None, int]:
+    """The sheet priced, and the page's status; a refusal joins `errors` (413: too much work)."""
+    try:
+        return price_sheet(sheet, rulesets), 200
+    except HandError as err:
+        errors += err.errors
+    except TooMuchWork as err:   # the sheet comes back as it was, the refusal beside its hands
+        errors.append(FieldError(err.field, err.message))
+        return None, 413
+    return None, 200
+
+
+def _page_params(args) -> dict[str, str]:
+    """The sheet's parameters as the page reads them: the default rules, the seats as one string;
+    a form whose rules were changed (`was=`) drops the old ruleset's dials and switches."""
+    params = {k: args.get(k, "") for k in SHEET_KEYS if k in args}
+    params.update(_seats_arg(args))
+    params["rules"] = params.get("rules") or current_app.config["DEFAULT_RULES"]
+    if args.get("was") and args["was"] != params["rules"]:
+        for key in ("min", "cap", "curve", "payment", "options"):
+            params.pop(key, None)
+    return params
+
+
+def _changed(sheet: Sheet, args) -> str | None:
+    """Where an edit, a removal or an addition goes (HandError when it cannot be made); None: none asked."""
+    if "edit" in args:
+        number = _number(args["edit"])
+        if not 1 <= number <= len(sheet.entries):
+            raise HandError.single("edit", _("there is no hand %(number)s on the sheet",
+                                             number=args["edit"][:6]))
+        return edit_link(number, sheet)
+    if "remove" in args:
+        changed = remove_entry(sheet, _number(args["remove"]))
+    elif "add" in args:
+        put = _number(args["put"]) if args.get("put") else None
+        changed = add_entry(sheet, parse_entry(args["add"], "add"), put)
+    else:
+        return None
+    return with_lang(sheet_link(canonical(changed))) + "#hands"
+
+
+def _page_of(form: Form, ruleset: Ruleset, sheet: Sheet | None, night: Night | None,
+                errors: list[FieldError], params: Mapping[str, str]) -> SheetPage:
+    add_hand, add_round = _add_links(sheet)
+    return SheetPage(
+        form=form, ruleset=ruleset, sheet=sheet, night=night, hands=hand_rows(night),
+        loose=tuple(e for e in errors if not _on_the_form(form, e)),
+        names=sheet.names if sheet else _padded(_names()), hands_text=params.get("hands", ""),
+        seats=sheet.next_seats() if sheet else FIRST_SEATS,
+        link=with_lang(sheet_link(canonical(sheet))) if sheet is not None else "",
+        state=sheet_params(canonical(sheet)) if sheet else {},
+        add_hand=add_hand, add_round=add_round, print_view=request.args.get("view") == "print")
 
 
 def _on_the_form(form: Form, error: FieldError) -> bool:

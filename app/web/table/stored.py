@@ -9,6 +9,7 @@ Hands reach the sheet as before: the calculator, tick boxes or the round ledger 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from flask import (
@@ -25,9 +26,8 @@ from flask import (
 
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
-from app.hands.hand import SEATS
+from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork
-from app.scoring.payments import fmt
 from app.store.database import open_database
 from app.store.sheets import (
     EXPIRE_DAYS,
@@ -41,6 +41,7 @@ from app.store.sheets import (
 from app.table.sheet import (
     DIAL_KEYS,
     Entry,
+    Night,
     Sheet,
     format_entry,
     parse_entry,
@@ -50,7 +51,16 @@ from app.table.sheet import (
 from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
 
-from .sheet import SAFE, SHEET_KEYS, _seats_arg, breakdown_link, night_csv, night_json
+from .sheet import (
+    SAFE,
+    SHEET_KEYS,
+    HandRow,
+    _seats_arg,
+    breakdown_link,
+    hand_rows,
+    night_csv,
+    night_json,
+)
 
 bp = Blueprint("stored", __name__)
 
@@ -127,6 +137,50 @@ def page(token: str):
     return _render(stored, token, [])
 
 
+@dataclass(frozen=True, slots=True)
+class StoredHand:
+    """One hand of a stored sheet as its page shows it: the row, its id in the store, its edit link."""
+
+    hand: HandRow
+    id: int
+    edit: str           # "" on the view link
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSheetPage:
+    """What stored_sheet.html shows: the stored sheet priced, a hand waiting to be confirmed, the links."""
+
+    stored: Stored
+    sheet: Sheet
+    night: Night | None
+    ruleset: Ruleset | None
+    errors: tuple[FieldError, ...]
+    hands: tuple[StoredHand, ...]
+    token: str
+    pending: str                  # a hand line waiting to be confirmed ("" for none)
+    correcting: int | None        # the id of the hand it would replace
+    correcting_number: int | None
+    pending_base: str             # the version the correction was made on
+    add_hand: str
+    add_round: str
+    poll_ms: int = POLL_MS
+    expire_days: int = EXPIRE_DAYS
+    max_hands: int = MAX_HANDS
+
+    @property
+    def view_link(self) -> str:
+        return f"/s/{self.stored.view_token}"
+
+    @property
+    def edit_link(self) -> str:
+        return f"/s/{self.stored.edit_token}" if self.stored.editable else ""
+
+    @property
+    def full(self) -> bool:
+        """No room for another hand."""
+        return self.night is not None and len(self.night.rows) >= MAX_HANDS
+
+
 def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 200, line: str = ""):
     sheet = _sheet_of(stored)
     g.page_rules = sheet.rules    # the page speaks in the sheet's family's words
@@ -138,26 +192,28 @@ def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 
     except TooMuchWork as err:
         errors = [*errors, FieldError(err.field, err.message)]
         status = 413
-    args = request.args
-    pending = line or args.get("add", "")
-    hand_ids = [h.id for h in stored.hands]
-    correcting = _int(args.get("hand", "")) if pending else None
-    response = Response(render_template(
-        "stored_sheet.html", stored=stored, sheet=sheet, night=night, errors=errors, fmt=fmt,
-        ruleset=night.ruleset if night else None, seat_names=SEATS,
-        who=lambda row, seat: sheet.player(row.seats[SEATS.index(seat)]),
-        edit_links={i + 1: _edit_link(stored, sheet, i) for i in range(len(hand_ids))} if stored.editable else {},
-        breakdown_link=lambda entry: breakdown_link(entry, sheet), hand_ids=hand_ids,
-        pending=pending, correcting=correcting if correcting in hand_ids else None,
-        correcting_number=(hand_ids.index(correcting) + 1) if correcting in hand_ids else None,
-        pending_base=args.get("base", str(stored.version)),
-        add_hand=_add_links(stored, sheet)[0], add_round=_add_links(stored, sheet)[1],
-        view_link=f"/s/{stored.view_token}", edit_link=f"/s/{stored.edit_token}" if stored.editable else "",
-        token=token, poll_ms=POLL_MS, expire_days=EXPIRE_DAYS, max_hands=MAX_HANDS), status)
+    shown = _page_of(stored, token, sheet, night, errors, line or request.args.get("add", ""))
+    response = Response(render_template("stored_sheet.html", page=shown, ruleset=shown.ruleset), status)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"    # the address is the capability
     response.headers["X-Robots-Tag"] = "noindex"
     return response
+
+
+def _page_of(stored: Stored, token: str, sheet: Sheet, night: Night | None, errors: list[FieldError],
+                 pending: str) -> StoredSheetPage:
+    hand_ids = [h.id for h in stored.hands]
+    correcting = _int(request.args.get("hand", "")) if pending else None
+    number = hand_ids.index(correcting) + 1 if correcting in hand_ids else None
+    edits = [_edit_link(stored, sheet, i) if stored.editable else "" for i in range(len(hand_ids))]
+    add_hand, add_round = _add_links(stored, sheet)
+    return StoredSheetPage(
+        stored=stored, sheet=sheet, night=night, ruleset=night.ruleset if night else None,
+        errors=tuple(errors), token=token,
+        hands=tuple(StoredHand(hand, hand_ids[hand.row.number - 1], edits[hand.row.number - 1])
+                    for hand in hand_rows(night)),
+        pending=pending, correcting=correcting if number else None, correcting_number=number,
+        pending_base=request.args.get("base", str(stored.version)), add_hand=add_hand, add_round=add_round)
 
 
 def _carried(stored: Stored, **extra: str) -> str:
@@ -196,24 +252,10 @@ def change(token: str):
     line = form.get("line", "")
     the_store = store()
     try:
-        if action not in ("add", "correct", "remove", "undo"):
-            raise HandError.single("action", Msg("'{action}' is not a change: add, correct, remove or undo",
-                                                 action=action[:20]))
-        if action != "add" and base is None:
-            raise HandError.single("base", Msg("the change does not say which version of the sheet it was"
-                                               " made on: open the sheet again"))
-        if action in ("correct", "remove") and hand is None:
-            raise HandError.single("hand", Msg("the change does not say which hand"))
+        _refused_change(action, base, hand)
         if action in ("add", "correct"):
             line = _checked_line(the_store, token, line, hand if action == "correct" else None)
-        if action == "add":
-            the_store.add(token, line)
-        elif action == "correct":
-            the_store.correct(token, hand, line, base)
-        elif action == "remove":
-            the_store.remove(token, hand, base)
-        else:
-            the_store.undo(token, base)
+        _make_change(the_store, token, action, line, hand, base)
     except SheetGone:
         abort(Response(render_template("error.html", code=404, title=_title(404), message=Msg(
             "No shared sheet may be changed at this address: the view link only shows the sheet.")),
@@ -222,6 +264,31 @@ def change(token: str):
         status = 409 if isinstance(err, StaleEdit) else 429 if isinstance(err, TooMany) else 400
         return _render(_open(token), token, list(err.errors), status, line=line if action != "remove" else "")
     return redirect(_page_link(token) + "#hands", 303)
+
+
+def _refused_change(action: str, base: int | None, hand: int | None) -> None:
+    """HandError when the form does not say a change it can make: its action, version and hand."""
+    if action not in ("add", "correct", "remove", "undo"):
+        raise HandError.single("action", Msg("'{action}' is not a change: add, correct, remove or undo",
+                                             action=action[:20]))
+    if action != "add" and base is None:
+        raise HandError.single("base", Msg("the change does not say which version of the sheet it was"
+                                           " made on: open the sheet again"))
+    if action in ("correct", "remove") and hand is None:
+        raise HandError.single("hand", Msg("the change does not say which hand"))
+
+
+def _make_change(the_store: SheetStore, token: str, action: str, line: str, hand: int | None,
+                 base: int | None) -> None:
+    """Make the change in the store (SheetGone, HandError as the store raises them)."""
+    if action == "add":
+        the_store.add(token, line)
+    elif action == "correct":
+        the_store.correct(token, hand, line, base)
+    elif action == "remove":
+        the_store.remove(token, hand, base)
+    else:
+        the_store.undo(token, base)
 
 
 def _checked_line(the_store: SheetStore, token: str, line: str, hand: int | None) -> str:
