@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from urllib.parse import urlencode
 
-from flask import Blueprint, current_app, redirect, render_template, request
+from flask import Blueprint, current_app, redirect, request
 from wtforms import Form, StringField
 
 from app.base.errors import HandError
@@ -35,7 +35,7 @@ from app.scoring.selection import default_settings, inactive, value
 from app.table.sheet import DIAL_KEYS
 from app.web.common.forms import DialsMixin, attach_errors, seat_labels, set_choices, shown_name
 from app.web.common.i18n import page_lang, with_lang
-from app.web.common.present import form_data, page_params, page_words, permalink
+from app.web.common.present import form_data, page_params, page_words, permalink, render_page
 
 bp = Blueprint("practice", __name__)
 
@@ -110,7 +110,7 @@ def _points(embed: bool):
     fan = _fan_total(asked["fan"])
     calc, loose = _priced(form, asked, fan)
     page = points_page(form, ruleset, asked, fan, calc, loose, embed or params.get("embed") == "1")
-    return render_template("points.html", page=page, embed=page.embed)
+    return render_page("points.html", page)
 
 
 def points_asked(params: Mapping[str, str]) -> dict[str, str]:
@@ -257,7 +257,7 @@ def _practice(embed: bool):
 
     def link(to: int, score: tuple[int, int], on: bool = True) -> str:
         return _link(ruleset.id, level, seed, to, score_text(score), embed) if on else ""
-    return render_template("practice.html", embed=embed, page=_dealt_page(
+    return render_page("practice.html", _dealt_page(
         dealt, level=level, seed=seed, n=n, embed=embed, answer=answer, verdict=verdict,
         record=record, after=after, next_link=link(n + 1, after, more),
         skip_link=link(n + 1, record, more), again_link=link(n, record),
@@ -284,7 +284,7 @@ def _problems_page(problems: list, ruleset, level: str, seed: str, n: int, embed
     """The page that says why no hand is dealt (status 400)."""
     page = PracticePage(problems=problems, ruleset=ruleset, rulesets=_sorted_rulesets(),
                         level=level, seed=seed, n=n, embed=embed, quiz=quiz)
-    return render_template("practice.html", page=page, embed=embed), 400
+    return render_page("practice.html", page), 400
 
 
 def _checked(calc: Calculation, answer: dict | None):
@@ -342,7 +342,7 @@ def _quiz(params: dict[str, str], given: list[str], embed: bool):
         return _quiz_link(ruleset.id, lines, quiz.ask, quiz.reveal, dials, to, score_text(score),
                           embed) if on else ""
     more = n < len(lines)
-    return render_template("practice.html", embed=embed, page=_dealt_page(
+    return render_page("practice.html", _dealt_page(
         Deal(ruleset, "", n, "", described, (), calc), quiz=quiz, right=right, level="",
         seed="", n=n, embed=embed, answer=answer, verdict=verdict, record=record, after=after,
         carry=_quiz_carry(ruleset.id, quiz, dials, n, record, embed),
