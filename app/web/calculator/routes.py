@@ -6,9 +6,10 @@ rewrite the hand in the address and come back to the page.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from flask import Blueprint, current_app, redirect, render_template
+from flask import Blueprint, current_app, redirect
 
 from app.base.errors import HandError
 from app.rules.detectors import PER_ITEM_DETECTORS
@@ -177,32 +178,45 @@ def _ticks_link(calc, params: dict[str, str]) -> str:
     return permalink(tick_params(calc, params), "/ticks")
 
 
+@dataclass(frozen=True, slots=True)
+class TicksPage:
+    """What ticks.html shows: the patterns ticked priced, and the boxes to tick."""
+
+    form: TicksForm
+    ruleset: Ruleset
+    carried: dict[str, str]
+    counts: dict[str, int]
+    ticked: dict[str, int]
+    loose: list[str] = field(default_factory=list)
+    calc: Calculation | None = None
+    per_item: Mapping = field(default_factory=lambda: PER_ITEM_DETECTORS)
+    arithmetic: str = ""
+    permalink: str = ""
+    card_link: str = ""
+    sheet_add: str = ""
+    embed: bool = False
+
+
 @bp.get("/ticks")
 def ticks():
     params = page_params()
     ruleset, rulesets = _ruleset(params)
+    ruleset = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]
     form = TicksForm(form_data(params))
-    ruleset_or_default = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]
-    set_choices(form, ruleset_or_default, sorted(rulesets.values(), key=lambda r: r.id))
+    set_choices(form, ruleset, _sorted(rulesets))
     counts = _tick_counts(params)
-    loose: list[str] = []
-    calc = None
+    page = TicksPage(form=form, ruleset=ruleset, carried=_carried(params), counts=counts,
+                     ticked=_ticked(params))
     if "ticks" in params or any(k.startswith("n.") for k in params):
-        merged = dict(params)
-        merged["ticks"] = _merge_counts(params.get("ticks", ""), counts)
+        merged = dict(params, ticks=_merge_counts(params.get("ticks", ""), counts))
         try:
             calc = calculate(merged, rulesets)
         except HandError as err:
-            loose = attach_errors(form, err.errors)
-    return render_template("ticks.html", form=form, ruleset=ruleset_or_default, calc=calc,
-                           carried=_carried(params),
-                           sheet_add=_sheet_add(calc, merged) if calc else "",
-                           card_link=card_link(calc, merged) if calc else "",
-                           loose=loose, counts=counts, ticked=_ticked(params),
-                           per_item=PER_ITEM_DETECTORS,
-                           arithmetic=explain_points(calc) if calc else "",
-                           permalink=permalink(dict(params, ticks=_merge_counts(
-                               params.get("ticks", ""), counts)), "/ticks") if calc else "")
+            return render_page("ticks.html", replace(page, loose=attach_errors(form, err.errors)))
+        page = replace(page, calc=calc, arithmetic=explain_points(calc),
+                       permalink=permalink(merged, "/ticks"), card_link=card_link(calc, merged),
+                       sheet_add=_sheet_add(calc, merged))
+    return render_page("ticks.html", page)
 
 
 def _ticked(params: dict[str, str]) -> dict[str, int]:
