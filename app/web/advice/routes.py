@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, redirect
+from markupsafe import Markup
 
 from app.advice.discard import DISCARD_ORDER, DiscardChoice, DiscardResult, calculate_discards
 from app.advice.outlook import (
@@ -32,10 +33,12 @@ from app.advice.outlook import percent as chance_percent
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.description import message_of
-from app.hands.tiles import TILES, canonical, format_tiles, parse_tiles, tile
+from app.hands.hand import Hand
+from app.hands.tiles import TILES, Tile, canonical, format_tiles, parse_tiles, tile
 from app.practice.discard_practice import (
     QUESTION_FIELDS,
     DiscardDeal,
+    DiscardVerdict,
     check_discard,
     deal_discard,
     question,
@@ -63,7 +66,7 @@ from app.web.practice.routes import (
     unknown_ruleset,
 )
 
-from .curve import win_curve
+from .curve import Curve, win_curve
 
 bp = Blueprint("discard", __name__)
 
@@ -119,15 +122,15 @@ class DiscardPage:
     form: DiscardForm
     ruleset: Ruleset
     embed: bool
-    picker: object
-    palette: object
+    picker: dict   # picker_state: the hand's tiles, melds and the meld being built
+    palette: Markup
     action_path: str
     outlook_asked: bool
     result: DiscardResult | None = None
     outlook: OutlookResult | None = None
     loose: list[str] = field(default_factory=list)
-    links: dict = field(default_factory=dict)
-    curves: dict = field(default_factory=dict)
+    links: dict[tuple[str, str], str] = field(default_factory=dict)   # (discard, wait) → link
+    curves: dict[str, Curve] = field(default_factory=dict)   # by discard
     permalink: str = ""
     meld_kinds: tuple = MELD_KINDS
     order: str = DISCARD_ORDER
@@ -322,12 +325,12 @@ class DiscardPracticePage:
     problems: list[str] = field(default_factory=list)
     n: int = 1
     dealt: DiscardDeal | None = None
-    hand: object = None
-    verdict: object = None
+    hand: Hand | None = None
+    verdict: DiscardVerdict | None = None
     problem: str = ""
     record: tuple[int, int] = (0, 0)
     after: tuple[int, int] = (0, 0)
-    links: dict = field(default_factory=dict)
+    links: dict[tuple[str, str], str] = field(default_factory=dict)   # (discard, wait) → link
     next_link: str = ""
     again_link: str = ""
     question_link: str = ""
@@ -335,8 +338,8 @@ class DiscardPracticePage:
     carried: dict[str, str] = field(default_factory=dict)
     draws: int = DEFAULT_DRAWS
     outlook: OutlookResult | None = None
-    curves: dict = field(default_factory=dict)
-    choices: list = field(default_factory=list)
+    curves: dict[str, Curve] = field(default_factory=dict)   # by discard
+    choices: list[Tile] = field(default_factory=list)
     order: str = DISCARD_ORDER
     outlook_words: Mapping = field(default_factory=lambda: OUTLOOK_WORDS)
     default_draws: int = DEFAULT_DRAWS

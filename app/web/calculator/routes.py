@@ -10,12 +10,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from flask import Blueprint, current_app, redirect
+from markupsafe import Markup
 
 from app.base.errors import HandError
 from app.rules.detectors import PER_ITEM_DETECTORS
 from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork
-from app.scoring.calculation import Calculation, calculate, calculate_waits, tick_params
+from app.scoring.calculation import (
+    Calculation,
+    WaitsResult,
+    calculate,
+    calculate_waits,
+    tick_params,
+)
 from app.scoring.report import explain_points
 from app.web.common.forms import (
     CalculatorForm,
@@ -67,12 +74,12 @@ class CalculatorPage:
     form: FormView
     ruleset: Ruleset
     embed: bool
-    picker: object
-    palette: object
+    picker: dict   # picker_state: the hand's tiles, melds and the meld being built
+    palette: Markup
     carried: dict[str, str]
     fan: str = ""
     calc: Calculation | None = None
-    waits: object = None
+    waits: WaitsResult | None = None
     loose: list[str] = field(default_factory=list)
     building: bool = False
     permalink: str = ""
@@ -88,7 +95,7 @@ class Scored:
     """What came of scoring the hand asked: a score, its waits, or the errors and a status."""
 
     calc: Calculation | None = None
-    waits: object = None
+    waits: WaitsResult | None = None
     canonical: dict[str, str] = field(default_factory=dict)
     loose: list[str] = field(default_factory=list)
     building: bool = False

@@ -171,7 +171,7 @@ def _tap_make(edited: dict[str, str], params: dict[str, str], value: str) -> Edi
 
 def _tap_unmeld(edited: dict[str, str], params: dict[str, str], value: str) -> Edit:
     """The declared meld at `value` taken back."""
-    melds = [t for t in re.split(r"[,\s]+", edited.get("melds", "").strip()) if t]
+    melds = _melds(edited)
     index = whole_number(value, -1)
     if not 0 <= index < len(melds):
         return edited, FieldError("melds", Msg("there is no meld {value} to remove", value=value))
@@ -380,27 +380,33 @@ def permalink_with_picker(params: dict[str, str], path: str) -> str:
     return link
 
 
+def _tiles_of(text: str) -> list:
+    """The tiles of a notation, none when it cannot be read (the field says why)."""
+    try:
+        return list(parse_tiles(text))
+    except NotationError:
+        return []
+
+
+def _picker_meld(token: str) -> dict:
+    """A declared meld as the picker draws it; one it cannot read shows as its token alone."""
+    try:
+        meld = read_meld(token)
+    except ValueError:
+        return {"token": token, "tiles": [], "kind": "?"}
+    return {"token": token, "tiles": list(meld.tiles), "kind": meld.kind.value}
+
+
 def picker_state(params: dict[str, str], ruleset=None) -> dict:
     """What the picker shows: the hand's tiles, the melds and the meld being built."""
-    def tiles_of(text: str):
-        try:
-            return list(parse_tiles(text))
-        except NotationError:
-            return []
-    melds = []
-    for token in [t for t in re.split(r"[,\s]+", params.get("melds", "").strip()) if t]:
-        try:
-            meld = read_meld(token)
-            melds.append({"token": token, "tiles": list(meld.tiles), "kind": meld.kind.value})
-        except ValueError:
-            melds.append({"token": token, "tiles": [], "kind": "?"})
-    hand = tiles_of(params.get("hand", ""))
+    melds = [_picker_meld(token) for token in _melds(params)]
+    hand = _tiles_of(params.get("hand", ""))
     newmeld = params.get("newmeld", "") if params.get("newmeld") in TWO_TAP_KINDS else ""
     places = melds_at(params)
     return {"undo": last_step(params), "melds_at": ",".join(map(str, places)) if any(places) else "",
             "meld_palette": meld_palette(newmeld, params, ruleset) if newmeld and ruleset else "",
             "hand": hand, "buttons": remove_buttons(hand), "melds": melds,
-            "draft": tiles_of(params.get("draft", "")), "target": params.get("target", "hand"),
+            "draft": _tiles_of(params.get("draft", "")), "target": params.get("target", "hand"),
             "newmeld": newmeld if ruleset else "",
             "kinds": [(k, KIND_WORDS[k]) for k in kinds_left(params, ruleset)],
             "all_kinds": [(k, KIND_WORDS[k]) for k in family_kinds(ruleset)],   # the row keeps its place

@@ -21,17 +21,17 @@ from wtforms import Form, StringField
 from app.base.errors import HandError
 from app.base.i18n import Msg, Text
 from app.hands.description import message_of
-from app.hands.hand import SEATS, WinBy
-from app.hands.tiles import TILES
-from app.practice.answers import check_answer
+from app.hands.hand import SEATS, Hand, WinBy
+from app.hands.tiles import TILES, Tile
+from app.practice.answers import Verdict, check_answer
 from app.practice.dealer import LEVELS, Deal, deal
 from app.practice.quiz import ASKS, REVEALS, quiz_hand, read_lines, split_lines
 from app.rules.detectors import PER_ITEM_DETECTORS
-from app.rules.model import Ruleset, exact
+from app.rules.model import Category, Curve, Pattern, PaymentRule, Ruleset, exact
 from app.scoring.calculation import Calculation, calculate, read_settings
-from app.scoring.conversion import FAN_LIMIT, conversion_table, table_rows
+from app.scoring.conversion import FAN_LIMIT, Row, conversion_table, table_rows
 from app.scoring.report import explain_points
-from app.scoring.selection import default_settings, inactive, value
+from app.scoring.selection import Settings, default_settings, inactive, value
 from app.table.sheet import DIAL_KEYS
 from app.web.common.forms import DialsMixin, attach_errors, seat_labels, set_choices, shown_name
 from app.web.common.i18n import page_lang, with_lang
@@ -88,14 +88,14 @@ class PointsPage:
     calc: Calculation | None
     loose: list[str]
     embed: bool
-    rows: list
-    settings: object
+    rows: tuple[Row, ...]
+    settings: Settings
     fan: int
     slider_max: int
     fan_max: int
     current: int | None
-    curve: object
-    convention: object
+    curve: Curve
+    convention: PaymentRule
     arithmetic: str
     permalink: str
     embed_link: str
@@ -188,7 +188,7 @@ class Quiz:
     """A teacher's quiz as the address gives it: the question, when to reveal, the hands."""
 
     ask: str
-    asks: Mapping
+    asks: Mapping[str, Msg]
     reveal: str
     count: int
     lines: list[str]
@@ -205,25 +205,25 @@ class PracticePage:
     seed: str
     n: int
     embed: bool
-    rulesets: list = field(default_factory=list)
-    levels: Mapping = field(default_factory=lambda: LEVEL_NAMES)
+    rulesets: list[Ruleset] = field(default_factory=list)
+    levels: Mapping[str, Msg] = field(default_factory=lambda: LEVEL_NAMES)
     quiz: Quiz | None = None
     dealt: Deal | None = None
     calc: Calculation | None = None
-    hand: object = None
-    concealed: list = field(default_factory=list)
-    context: list = field(default_factory=list)
-    answer: dict | None = None
-    verdict: object = None
+    hand: Hand | None = None
+    concealed: list[Tile] = field(default_factory=list)
+    context: list[tuple[str, str]] = field(default_factory=list)
+    answer: dict | None = None   # as _read_answer reads it
+    verdict: Verdict | None = None
     right: bool | None = None
     record: tuple[int, int] = (0, 0)
     after: tuple[int, int] = (0, 0)
-    tickable: list = field(default_factory=list)
-    per_item: Mapping = field(default_factory=lambda: PER_ITEM_DETECTORS)
-    seats: tuple = SEATS
-    seat_names: Mapping = field(default_factory=dict)
+    tickable: list[tuple[Category, list[Pattern]]] = field(default_factory=list)
+    per_item: Mapping[str, int] = field(default_factory=lambda: PER_ITEM_DETECTORS)
+    seats: tuple[str, ...] = SEATS
+    seat_names: Mapping[str, str] = field(default_factory=dict)
     arithmetic: str = ""
-    carry: list = field(default_factory=list)
+    carry: list[tuple[str, str]] = field(default_factory=list)   # a quiz's hidden fields
     next_link: str = ""
     skip_link: str = ""
     again_link: str = ""
