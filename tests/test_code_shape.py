@@ -7,6 +7,7 @@ that would push a page over the limit belongs in the typed object its view build
 """
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -71,7 +72,7 @@ def template_branches(source: str) -> dict[str, int]:
               .lex(source) if kind != "whitespace"]
     counts = {"(body)": 0}
     macros: list[str] = []
-    for i, (kind, value) in enumerate(tokens[:-1]):
+    for i, (kind, _) in enumerate(tokens[:-1]):
         if kind != "block_begin":
             continue
         tag = tokens[i + 1][1]
@@ -85,12 +86,14 @@ def template_branches(source: str) -> dict[str, int]:
     return counts
 
 
+@cache
 def over_limit_functions() -> dict[str, int]:
     return {f"{path.relative_to(ROOT).as_posix()}:{name}": complexity
             for path in sorted((ROOT / "app/web").rglob("*.py"))
             for name, complexity in function_complexities(path).items() if complexity > LIMIT}
 
 
+@cache
 def over_limit_templates() -> dict[str, dict[str, int]]:
     found = {}
     for path in sorted((ROOT / "templates").glob("*.html")):
