@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from functools import partial
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
-from flask import Blueprint, current_app, redirect, render_template
+from flask import Blueprint, current_app, redirect
+from markupsafe import Markup
 
 from app.advice.discard import DISCARD_ORDER, DiscardChoice, DiscardResult, calculate_discards
 from app.advice.outlook import (
@@ -32,14 +33,17 @@ from app.advice.outlook import percent as chance_percent
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.description import message_of
-from app.hands.tiles import TILES, canonical, format_tiles, parse_tiles, tile
+from app.hands.hand import Hand
+from app.hands.tiles import TILES, Tile, canonical, format_tiles, parse_tiles, tile
 from app.practice.discard_practice import (
     QUESTION_FIELDS,
     DiscardDeal,
+    DiscardVerdict,
     check_discard,
     deal_discard,
     question,
 )
+from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork
 from app.web.common.forms import DiscardForm, attach_errors, set_choices
 from app.web.common.i18n import with_lang
@@ -51,7 +55,7 @@ from app.web.common.picker import (
     palette,
     picker_state,
 )
-from app.web.common.present import form_data, number, page_params, permalink
+from app.web.common.present import form_data, number, page_params, permalink, render_page
 from app.web.practice.routes import (
     MAX_HAND,
     new_series,
@@ -62,7 +66,7 @@ from app.web.practice.routes import (
     unknown_ruleset,
 )
 
-from .curve import win_curve
+from .curve import Curve, win_curve
 
 bp = Blueprint("discard", __name__)
 
@@ -101,6 +105,39 @@ def discard_embed():
     return _discard(embed=True)
 
 
+@dataclass(frozen=True, slots=True)
+class Weighed:
+    """What came of weighing the hand asked: its discards (and outlook), or errors and a status."""
+
+    result: DiscardResult | None = None
+    outlook: OutlookResult | None = None
+    loose: list[str] = field(default_factory=list)
+    status: int = 200
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardPage:
+    """What discard.html shows: every discard weighed, the outlook if asked, and the form."""
+
+    form: DiscardForm
+    ruleset: Ruleset
+    embed: bool
+    picker: dict   # picker_state: the hand's tiles, melds and the meld being built
+    palette: Markup
+    action_path: str
+    outlook_asked: bool
+    result: DiscardResult | None = None
+    outlook: OutlookResult | None = None
+    loose: list[str] = field(default_factory=list)
+    links: dict[tuple[str, str], str] = field(default_factory=dict)   # (discard, wait) → link
+    curves: dict[str, Curve] = field(default_factory=dict)   # by discard
+    permalink: str = ""
+    meld_kinds: tuple = MELD_KINDS
+    order: str = DISCARD_ORDER
+    outlook_words: Mapping = field(default_factory=lambda: OUTLOOK_WORDS)
+    default_draws: int = DEFAULT_DRAWS
+
+
 def _discard(embed: bool):
     path = "/embed/discard" if embed else "/discard"
     params = page_params()
@@ -113,40 +150,59 @@ def _discard(embed: bool):
                                                                                 edited)))
         params = edited
     rulesets = current_app.extensions["rulesets"]
-    ruleset = rulesets.get(params.get("rules") or current_app.config["DEFAULT_RULES"])
-    ruleset = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]
+    ruleset = _ruleset_or_default(params.get("rules"))
     form = DiscardForm(form_data(params))
-    set_choices(form, ruleset, sorted(rulesets.values(), key=lambda r: r.id))
-    loose: list[str] = []
-    result = None
-    seen_outlook: OutlookResult | None = None
-    status = 200
-    if problem is not None:
+    set_choices(form, ruleset, _sorted(rulesets))
+    if problem is not None:   # a tap that could not be done: said beside its field
         attach_errors(form, (problem,))
-    elif params.get("hand") or params.get("melds"):
-        try:
-            result = calculate_discards(params, rulesets)
-            seen_outlook = asked_outlook(result, params, rulesets)
-        except HandError as err:
-            result = None
-            loose = attach_errors(form, err.errors)
-            status = 400 if wanted(params) else status
-        except TooMuchWork as err:   # the form comes back filled in, the refusal beside the field
-            result = None
-            loose = attach_errors(form, err.errors)
-            status = 413
-    links = {}
-    if result is not None:
-        links = {(c.tile.code, w.tile_code): wait_link(result, c, w.tile_code)
-                 for c in result.choices for w in c.waits}
-    return render_template(
-        "discard.html", form=form, ruleset=ruleset, result=result, loose=loose, embed=embed,
-        picker=picker_state(params, ruleset), palette=palette(ruleset), meld_kinds=MELD_KINDS, links=links,
-        order=DISCARD_ORDER, permalink=discard_link(params, path) if result else "",
-        action_path=path, outlook=seen_outlook, outlook_words=OUTLOOK_WORDS,
-        outlook_asked=wanted(params), default_draws=DEFAULT_DRAWS, percent=percent,
-        curves={o.tile.code: win_curve(o.chances.win) for o in seen_outlook.choices
-                if o.chances} if seen_outlook else {}), status
+        weighed = Weighed()
+    else:
+        weighed = _weighed(form, params, rulesets)
+    page = DiscardPage(form=form, ruleset=ruleset, embed=embed, action_path=path,
+                       picker=picker_state(params, ruleset), palette=palette(ruleset),
+                       outlook_asked=wanted(params), loose=weighed.loose)
+    if weighed.result is not None:
+        page = replace(page, result=weighed.result, outlook=weighed.outlook,
+                       links=wait_links(weighed.result), curves=outlook_curves(weighed.outlook),
+                       permalink=discard_link(params, path))
+    return render_page("discard.html", page), weighed.status
+
+
+def _ruleset_or_default(rid: str | None) -> Ruleset:
+    """The ruleset the address names, or the default one when it names none we have."""
+    rulesets = current_app.extensions["rulesets"]
+    return rulesets.get(rid or current_app.config["DEFAULT_RULES"]) or rulesets[
+        current_app.config["DEFAULT_RULES"]]
+
+
+def _sorted(rulesets) -> list[Ruleset]:
+    return sorted(rulesets.values(), key=lambda r: r.id)
+
+
+def _weighed(form: DiscardForm, params: Mapping[str, str], rulesets) -> Weighed:
+    """The hand asked weighed, with the outlook when asked; errors beside their fields."""
+    if not (params.get("hand") or params.get("melds")):
+        return Weighed()
+    try:
+        result = calculate_discards(params, rulesets)
+        return Weighed(result=result, outlook=asked_outlook(result, params, rulesets))
+    except HandError as err:
+        return Weighed(loose=attach_errors(form, err.errors), status=400 if wanted(params) else 200)
+    except TooMuchWork as err:   # the form comes back filled in, the refusal beside the field
+        return Weighed(loose=attach_errors(form, err.errors), status=413)
+
+
+def wait_links(result: DiscardResult) -> dict[tuple[str, str], str]:
+    """Each wait of each discard: its calculator permalink (see wait_link)."""
+    return {(c.tile.code, w.tile_code): wait_link(result, c, w.tile_code)
+            for c in result.choices for w in c.waits}
+
+
+def outlook_curves(found: OutlookResult | None) -> dict:
+    """Each weighed discard's chance to win by draws left, drawn as a curve."""
+    if not found:
+        return {}
+    return {o.tile.code: win_curve(o.chances.win) for o in found.choices if o.chances}
 
 
 OUTLOOK_WORDS = {"model": OUTLOOK_MODEL, "bound": OUTLOOK_BOUND, "order": OUTLOOK_ORDER}
@@ -254,69 +310,113 @@ def _wait_json(result: DiscardResult, choice: DiscardChoice, wait) -> dict:
 QUESTION_SHOWN = ("hand", "melds", "missing", "seen", "draws")   # the question form's fields
 
 
+@dataclass(frozen=True, slots=True)
+class DiscardPracticePage:
+    """What practice_discard.html shows: the hand dealt (or the teacher's question), the
+    discard chosen marked, and where to go next. A page of problems has no deal."""
+
+    ruleset: Ruleset
+    embed: bool
+    rulesets: list
+    seed: str
+    asked: bool
+    form: DiscardForm | None
+    kept: dict[str, str]
+    problems: list[str] = field(default_factory=list)
+    n: int = 1
+    dealt: DiscardDeal | None = None
+    hand: Hand | None = None
+    verdict: DiscardVerdict | None = None
+    problem: str = ""
+    record: tuple[int, int] = (0, 0)
+    after: tuple[int, int] = (0, 0)
+    links: dict[tuple[str, str], str] = field(default_factory=dict)   # (discard, wait) → link
+    next_link: str = ""
+    again_link: str = ""
+    question_link: str = ""
+    analysis_link: str = ""
+    carried: dict[str, str] = field(default_factory=dict)
+    draws: int = DEFAULT_DRAWS
+    outlook: OutlookResult | None = None
+    curves: dict[str, Curve] = field(default_factory=dict)   # by discard
+    choices: list[Tile] = field(default_factory=list)
+    order: str = DISCARD_ORDER
+    outlook_words: Mapping = field(default_factory=lambda: OUTLOOK_WORDS)
+    default_draws: int = DEFAULT_DRAWS
+
+
 @bp.get("/practice/discard")
 def discard_practice():
     """Deal hand n of a seeded series, or a teacher's hand; mark the discard chosen."""
     params = page_params()
     embed = params.get("embed") == "1"
-    rulesets = current_app.extensions["rulesets"]
     rid = params.get("rules") or current_app.config["DEFAULT_RULES"]
-    ruleset = rulesets.get(rid)
-    problems: list[str] = []
-    if ruleset is None:
-        problems.append(unknown_ruleset(rid, rulesets))
-        ruleset = rulesets[current_app.config["DEFAULT_RULES"]]
+    rulesets = current_app.extensions["rulesets"]
+    problems = [] if rid in rulesets else [unknown_ruleset(rid, rulesets)]
+    ruleset = _ruleset_or_default(rid)
     asked = "hand" in params   # a teacher's question: the hand itself, no series
     seed = params.get("seed", "").strip()
     if not asked and not seed and not problems:   # a new series: a seed, so the link replays it
         return new_series(practice_link(ruleset.id, secrets.token_hex(4), 1, "", embed))
     form = question_form(params, ruleset, rulesets) if asked else None
-    render = partial(render_template, "practice_discard.html", ruleset=ruleset, embed=embed,
-                     rulesets=sorted(rulesets.values(), key=lambda r: r.id), seed=seed, n=1,
-                     form=form, asked=asked, default_draws=DEFAULT_DRAWS,
-                     kept={k: params[k] for k in QUESTION_FIELDS
-                           if form and k in form.hidden_fields and params.get(k, "").strip()})
-    draws = DEFAULT_DRAWS
-    try:
-        draws = read_draws(params)
-    except HandError as err:
-        problems += attach_errors(form, err.errors) if form else [e.message for e in err.errors]
+    page = DiscardPracticePage(
+        ruleset=ruleset, embed=embed, rulesets=_sorted(rulesets), seed=seed, asked=asked,
+        form=form, kept={k: params[k] for k in QUESTION_FIELDS
+                         if form and k in form.hidden_fields and params.get(k, "").strip()})
+    draws = _draws(params, form, problems)
     if asked:
         (dealt, status), n = teachers_deal(params, ruleset, form, problems), 1
     else:
         (dealt, n), status = series_deal(params, ruleset, seed, problems), 400
     if dealt is None:
-        return render(problems=problems, dealt=None, n=n), status
+        return render_page("practice_discard.html", replace(page, problems=problems, n=n)), status
+    return render_page("practice_discard.html", _marked_page(page, dealt, n, params, draws))
+
+
+def _draws(params: Mapping[str, str], form: DiscardForm | None, problems: list[str]) -> int:
+    """The draws left the address gives (the first turn's when none); a bad one is a problem."""
+    try:
+        return read_draws(params)
+    except HandError as err:
+        problems += attach_errors(form, err.errors) if form else [e.message for e in err.errors]
+        return DEFAULT_DRAWS
+
+
+def _marked_page(page: DiscardPracticePage, dealt: DiscardDeal, n: int,
+                 params: Mapping[str, str], draws: int) -> DiscardPracticePage:
+    """The page of one hand dealt: the discard chosen marked, the links on."""
+    asked, embed, rid, seed = page.asked, page.embed, page.ruleset.id, page.seed
     drawn = {"draws": params["draws"].strip()} if params.get("draws", "").strip() else {}
     record = read_record(params.get("score", "")) if not asked else (0, 0)
-    verdict, problem, found = None, "", None
-    chosen = params.get("discard", "").strip()
-    if chosen:
-        try:
-            picked = tile(chosen)
-            check_discard(dealt, picked)   # a tile the hand holds, before weighing anything
-            found = outlook(dealt.analysis, draws, rulesets)
-            verdict = check_discard(dealt, picked, found)
-        except ValueError as err:   # NotationError or HandError: not a tile, or not held
-            problem = err.errors[0].message if isinstance(err, HandError) else message_of(err)
+    verdict, problem, found = _marked(dealt, params.get("discard", "").strip(), draws)
     after = (record[0] + int(verdict.correct), record[1] + 1) if verdict else record
-    links = {(c.tile.code, w.tile_code): wait_link(dealt.analysis, c, w.tile_code)
-             for c in dealt.analysis.choices for w in c.waits}
     link = question_link({**dealt.params, **drawn}, embed)
     shown = found if verdict is not None and verdict.by_value else None
-    return render(
-        problems=[], dealt=dealt, hand=dealt.hand, verdict=verdict, problem=problem, n=n,
-        record=record, after=after, links=links, order=DISCARD_ORDER,
-        next_link=practice_link(ruleset.id, seed, n + 1, score_text(after), embed, drawn)
+    return replace(
+        page, dealt=dealt, hand=dealt.hand, verdict=verdict, problem=problem, n=n,
+        record=record, after=after, links=wait_links(dealt.analysis),
+        next_link=practice_link(rid, seed, n + 1, score_text(after), embed, drawn)
         if n < MAX_HAND and not asked else "",
-        again_link=link if asked else practice_link(ruleset.id, seed, n, score_text(record),
-                                                    embed, drawn),
+        again_link=link if asked else practice_link(rid, seed, n, score_text(record), embed,
+                                                    drawn),
         question_link=link, carried=({**dealt.params, **drawn} if asked else drawn),
         analysis_link=discard_link({**dealt.params, **drawn, **({"outlook": "1"} if shown else {})}),
-        draws=draws, outlook=shown, outlook_words=OUTLOOK_WORDS, percent=percent,
-        curves={o.tile.code: win_curve(o.chances.win) for o in shown.choices if o.chances}
-        if shown else {},
+        draws=draws, outlook=shown, curves=outlook_curves(shown),
         choices=sorted({t for t in dealt.hand.concealed}))
+
+
+def _marked(dealt: DiscardDeal, chosen: str, draws: int) -> tuple:
+    """The discard chosen marked (by the outlook where it can weigh it): the verdict, a problem
+    with the choice, and the outlook; (None, "", None) when nothing is chosen."""
+    if not chosen:
+        return None, "", None
+    try:
+        picked = tile(chosen)
+        check_discard(dealt, picked)   # a tile the hand holds, before weighing anything
+        found = outlook(dealt.analysis, draws, current_app.extensions["rulesets"])
+        return check_discard(dealt, picked, found), "", found
+    except ValueError as err:   # NotationError or HandError: not a tile, or not held
+        return None, err.errors[0].message if isinstance(err, HandError) else message_of(err), None
 
 
 def teachers_deal(params: Mapping[str, str], ruleset, form: DiscardForm, problems: list[str]
@@ -351,7 +451,7 @@ def series_deal(params: Mapping[str, str], ruleset, seed: str, problems: list[st
 def question_form(params: Mapping[str, str], ruleset, rulesets) -> DiscardForm:
     """The teacher's question as a form: what was given, each error beside its field."""
     form = DiscardForm(form_data(params))
-    set_choices(form, ruleset, sorted(rulesets.values(), key=lambda r: r.id))
+    set_choices(form, ruleset, _sorted(rulesets))
     shown = {k for k in QUESTION_SHOWN if k != "missing" or ruleset.missing_suit}
     form.hidden_fields = {name for name in form._fields if name not in shown}
     return form
@@ -374,3 +474,6 @@ def practice_link(rid: str, seed: str, n: int, score: str, embed: bool,
     if embed:
         items.append(("embed", "1"))
     return with_lang("/practice/discard?" + urlencode(items))
+
+
+bp.add_app_template_global(percent, "percent")   # the outlook's chances, in outlook_table.html

@@ -6,12 +6,23 @@ rewrite the hand in the address and come back to the page.
 """
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from flask import Blueprint, current_app, redirect
+from markupsafe import Markup
 
 from app.base.errors import HandError
 from app.rules.detectors import PER_ITEM_DETECTORS
+from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork
-from app.scoring.calculation import calculate, calculate_waits, tick_params
+from app.scoring.calculation import (
+    Calculation,
+    WaitsResult,
+    calculate,
+    calculate_waits,
+    tick_params,
+)
 from app.scoring.report import explain_points
 from app.web.common.forms import (
     CalculatorForm,
@@ -33,7 +44,7 @@ from app.web.common.picker import (
     tile_count,
     whole_number,
 )
-from app.web.common.present import canonical_params, form_data, page_params, permalink
+from app.web.common.present import canonical_params, form_data, page_params, permalink, render_page
 from app.web.lesson.card import card_link
 from app.web.table.sheet import add_link, entry_line
 
@@ -56,9 +67,45 @@ def embed():
     return _calculator(embed=True)
 
 
+@dataclass(frozen=True, slots=True)
+class CalculatorPage:
+    """What calculator.html shows: the hand's score (or its waits) and the form to change it."""
+
+    form: FormView
+    ruleset: Ruleset
+    embed: bool
+    picker: dict   # picker_state: the hand's tiles, melds and the meld being built
+    palette: Markup
+    carried: dict[str, str]
+    fan: str = ""
+    calc: Calculation | None = None
+    waits: WaitsResult | None = None
+    loose: list[str] = field(default_factory=list)
+    building: bool = False
+    permalink: str = ""
+    arithmetic: str = ""
+    ticks_link: str = ""
+    card_link: str = ""
+    sheet_add: str = ""
+    meld_kinds: tuple = MELD_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """What came of scoring the hand asked: a score, its waits, or the errors and a status."""
+
+    calc: Calculation | None = None
+    waits: WaitsResult | None = None
+    canonical: dict[str, str] = field(default_factory=dict)
+    loose: list[str] = field(default_factory=list)
+    building: bool = False
+    status: int = 200
+
+
 def _calculator(embed: bool):
     params = page_params()
     action = next((a for a in PICKER_ACTIONS if a in params), None)
+    problem = None
     if action is not None:
         edited, problem = apply_picker(params, action)
         if problem is None:
@@ -68,36 +115,47 @@ def _calculator(embed: bool):
     ruleset, rulesets = _ruleset(params)
     shown = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]
     form = FormView(CalculatorForm, form_data(params), shown, _sorted(rulesets), form_parts())
-    loose: list[str] = []
-    calc = waits = None
-    link = ""
-    canonical: dict[str, str] = {}
-    status = 200
-    building = False
-    if action is not None and problem is not None:
+    if problem is not None:   # a tap that could not be done: said beside its field
         form.attach_errors((problem,))
-    elif params.get("hand") or params.get("melds") or params.get("fan"):   # fan: points-only mode
-        try:
-            if tile_count(params) == 13:
-                waits = calculate_waits(params, rulesets)
-            else:
-                calc = calculate(params, rulesets)
-                canonical = canonical_params(calc, params)
-                link = permalink(canonical)
-        except HandError as err:
-            loose = form.attach_errors(err.errors)
-            building = _still_building(params, err.errors)
-        except TooMuchWork as err:   # the form comes back filled in, the refusal beside the field
-            loose = form.attach_errors(err.errors)
-            status = 413
-    return render_template(
-        "calculator.html", form=form, ruleset=shown, calc=calc, waits=waits, loose=loose,
-        embed=embed, permalink=link, picker=picker_state(params, shown), palette=palette(shown),
-        arithmetic=explain_points(calc) if calc else "",
-        ticks_link=_ticks_link(calc, params) if calc and calc.hand is not None else "",
-        card_link=card_link(calc, params, canonical) if calc else "",
-        fan="" if params.get("hand") else params.get("fan", ""), meld_kinds=MELD_KINDS,
-        building=building, carried=_carried(params), sheet_add=_sheet_add(calc, params) if calc and not embed else ""), status
+        scored = Scored()
+    else:
+        scored = _scored(form, params, rulesets)
+    return render_page("calculator.html", _calculator_page(form, shown, params, scored, embed)), \
+        scored.status
+
+
+def _scored(form: FormView, params: dict[str, str], rulesets) -> Scored:
+    """The hand asked scored (13 tiles: its waits); errors beside their fields."""
+    if not (params.get("hand") or params.get("melds") or params.get("fan")):   # fan: points only
+        return Scored()
+    try:
+        if tile_count(params) == 13:
+            return Scored(waits=calculate_waits(params, rulesets))
+        calc = calculate(params, rulesets)
+        return Scored(calc=calc, canonical=canonical_params(calc, params))
+    except HandError as err:
+        return Scored(loose=form.attach_errors(err.errors),
+                      building=_still_building(params, err.errors))
+    except TooMuchWork as err:   # the form comes back filled in, the refusal beside the field
+        return Scored(loose=form.attach_errors(err.errors), status=413)
+
+
+def _calculator_page(form: FormView, ruleset, params: dict[str, str], scored: Scored,
+                     embed: bool) -> CalculatorPage:
+    """The page of one request: what was scored, with its links, and the form."""
+    calc = scored.calc
+    page = CalculatorPage(
+        form=form, ruleset=ruleset, embed=embed, picker=picker_state(params, ruleset),
+        palette=palette(ruleset), carried=_carried(params),
+        fan="" if params.get("hand") else params.get("fan", ""), waits=scored.waits,
+        loose=scored.loose, building=scored.building)
+    if calc is None:
+        return page
+    return replace(
+        page, calc=calc, permalink=permalink(scored.canonical), arithmetic=explain_points(calc),
+        ticks_link=_ticks_link(calc, params) if calc.hand is not None else "",
+        card_link=card_link(calc, params, scored.canonical),
+        sheet_add=_sheet_add(calc, params) if not embed else "")
 
 
 def _still_building(params: dict[str, str], errors) -> bool:
@@ -127,32 +185,45 @@ def _ticks_link(calc, params: dict[str, str]) -> str:
     return permalink(tick_params(calc, params), "/ticks")
 
 
+@dataclass(frozen=True, slots=True)
+class TicksPage:
+    """What ticks.html shows: the patterns ticked priced, and the boxes to tick."""
+
+    form: TicksForm
+    ruleset: Ruleset
+    carried: dict[str, str]
+    counts: dict[str, int]
+    ticked: dict[str, int]
+    loose: list[str] = field(default_factory=list)
+    calc: Calculation | None = None
+    per_item: Mapping = field(default_factory=lambda: PER_ITEM_DETECTORS)
+    arithmetic: str = ""
+    permalink: str = ""
+    card_link: str = ""
+    sheet_add: str = ""
+    embed: bool = False
+
+
 @bp.get("/ticks")
 def ticks():
     params = page_params()
     ruleset, rulesets = _ruleset(params)
+    ruleset = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]
     form = TicksForm(form_data(params))
-    ruleset_or_default = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]
-    set_choices(form, ruleset_or_default, sorted(rulesets.values(), key=lambda r: r.id))
+    set_choices(form, ruleset, _sorted(rulesets))
     counts = _tick_counts(params)
-    loose: list[str] = []
-    calc = None
+    page = TicksPage(form=form, ruleset=ruleset, carried=_carried(params), counts=counts,
+                     ticked=_ticked(params))
     if "ticks" in params or any(k.startswith("n.") for k in params):
-        merged = dict(params)
-        merged["ticks"] = _merge_counts(params.get("ticks", ""), counts)
+        merged = dict(params, ticks=_merge_counts(params.get("ticks", ""), counts))
         try:
             calc = calculate(merged, rulesets)
         except HandError as err:
-            loose = attach_errors(form, err.errors)
-    return render_template("ticks.html", form=form, ruleset=ruleset_or_default, calc=calc,
-                           carried=_carried(params),
-                           sheet_add=_sheet_add(calc, merged) if calc else "",
-                           card_link=card_link(calc, merged) if calc else "",
-                           loose=loose, counts=counts, ticked=_ticked(params),
-                           per_item=PER_ITEM_DETECTORS,
-                           arithmetic=explain_points(calc) if calc else "",
-                           permalink=permalink(dict(params, ticks=_merge_counts(
-                               params.get("ticks", ""), counts)), "/ticks") if calc else "")
+            return render_page("ticks.html", replace(page, loose=attach_errors(form, err.errors)))
+        page = replace(page, calc=calc, arithmetic=explain_points(calc),
+                       permalink=permalink(merged, "/ticks"), card_link=card_link(calc, merged),
+                       sheet_add=_sheet_add(calc, merged))
+    return render_page("ticks.html", page)
 
 
 def _ticked(params: dict[str, str]) -> dict[str, int]:

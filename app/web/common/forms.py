@@ -181,7 +181,28 @@ BONUS_NAMES_ZH = {"zh-Hant": {"flowers": "梅蘭菊竹", "seasons": "春夏秋�
 def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
     """Fill the choices that depend on the ruleset (and the page language)."""
     lang = page_lang()
-    english = lang == "en"
+    words = ruleset.words_in(lang)
+    seats = choices(seat_labels(words).items())
+    _set_dial_choices(form, ruleset, rulesets)
+    _set_table_choices(form, words, seats)
+    _set_hand_choices(form, ruleset, words, lang)
+    if lang != "en":   # the family's own word: 出銃者 on a Hong Kong page, 点炮者 on a Sichuan one
+        form.discarder.label.text = discarder_word(words)
+        # (a message only Chinese pages look up: the English label stays "Who pays on a discard")
+        form.payment.label.text = _("Who pays when a player deals in (%(discard)s)",
+                                    discard=words.discard)
+    # fields the templates leave out under this ruleset: an error about one of them is shown
+    # with the loose errors, never lost
+    form.hidden_fields = hidden_fields(ruleset)
+    # a select shows its first choice when nothing is chosen: make that the ruleset's default
+    if not form.rules.data:
+        form.rules.data = ruleset.id
+    if not form.payment.data:
+        form.payment.data = ruleset.dials.payment
+
+
+def _set_dial_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
+    """The rules, curves, payment conventions and house rules to choose from."""
     listed = list(rulesets) if ruleset in rulesets else [*rulesets, ruleset]   # a club's variant too
     form.rules.choices = choices((r.id, shown_name(r.name)) for r in listed)
     form.curve.choices = choices([("", _("the convention's own"))] + [
@@ -191,8 +212,10 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
     options += [(s.id, shown_name(s.name) + (_(" (round ledger)") if s.settlement else ""))
                 for s in ruleset.switches]
     form.options.choices = choices(options)
-    words = ruleset.words_in(lang)
-    seats = choices(seat_labels(words).items())
+
+
+def _set_table_choices(form: Form, words, seats: list[SelectChoice]) -> None:
+    """The seats, the round, the way of winning, the discarder and the liable player."""
     for name in ("seat", "won"):
         if hasattr(form, name):
             getattr(form, name).choices = seats
@@ -202,37 +225,27 @@ def set_choices(form: Form, ruleset: Ruleset, rulesets: list[Ruleset]) -> None:
                                ("self-draw", _both("Self-draw", words.self_draw))])
     if isinstance(form, DiscardForm):
         form.by.choices = choices([("", _("either way: not won yet"))]) + form.by.choices
+    form.discarder.choices = choices([("", _("the next seat"))]) + seats
+    form.liable.choices = choices([("", _("nobody"))]) + seats
+
+
+def _set_hand_choices(form: Form, ruleset: Ruleset, words, lang: str) -> None:
+    """The missing suit, where picked tiles go, the flowers, the events and the ticks."""
     if hasattr(form, "missing"):
-        none = "none" if english else _("none (no missing suit declared)")
+        none = "none" if lang == "en" else _("none (no missing suit declared)")
         form.missing.choices = choices([("", none), ("m", _both("Characters", words.suits["m"])),
                                         ("p", _both("Dots", words.suits["p"])),
                                         ("s", _both("Bamboo", words.suits["s"]))])
     if hasattr(form, "target"):
         form.target.choices = choices([("hand", _("the hand")), ("meld", _("a new meld"))])
-    if not english:
-        for name in ("flowers", "seasons"):
-            if hasattr(form, name):
-                getattr(form, name).choices = choices(
-                    (str(i), c) for i, c in enumerate(BONUS_NAMES_ZH[lang][name], 1))
-    form.discarder.choices = choices([("", _("the next seat"))]) + seats
-    if not english:   # the family's own word: 出銃者 on a Hong Kong page, 点炮者 on a Sichuan one
-        form.discarder.label.text = discarder_word(words)
-        # (a message only Chinese pages look up: the English label stays "Who pays on a discard")
-        form.payment.label.text = _("Who pays when a player deals in (%(discard)s)",
-                                    discard=words.discard)
-    form.liable.choices = choices([("", _("nobody"))]) + seats
+    for name in ("flowers", "seasons"):
+        if lang != "en" and hasattr(form, name):
+            getattr(form, name).choices = choices(
+                (str(i), c) for i, c in enumerate(BONUS_NAMES_ZH[lang][name], 1))
     if hasattr(form, "events"):
         form.events.choices = choices((e.id, shown_name(e.name)) for e in ruleset.events.values())
     if hasattr(form, "ticks"):
         form.ticks.choices = choices((p.id, p.id) for p in ruleset.patterns)
-    # fields the templates leave out under this ruleset: an error about one of them is shown
-    # with the loose errors, never lost
-    form.hidden_fields = hidden_fields(ruleset)
-    # a select shows its first choice when nothing is chosen: make that the ruleset's default
-    if not form.rules.data:
-        form.rules.data = ruleset.id
-    if not form.payment.data:
-        form.payment.data = ruleset.dials.payment
 
 
 def attach_errors(form: Form, errors: tuple[FieldError, ...]) -> list[str]:
@@ -325,10 +338,7 @@ class FormView:
                        tuple(self.errors.get(n, ()))) for n in self.text)
         whole = ("section", name, _frozen(key), state, explicit_lang(), request.script_root)
         sections: PartCache = current_app.extensions["kept_sections"]
-        # typed_placeholder looks at every value sent for a field, the rest at the key and errors
-        if (not sections.size or self.typed_placeholder or _holds_placeholder(key)
-                or any(PLACEHOLDER in e for errors in self.errors.values() for e in errors)
-                or any(PLACEHOLDER in str(html) for html in slots.values())):
+        if not sections.size or self._holds_placeholder(key, slots):
             self.slots = None
             return Markup(caller())
         chunks = sections.get(whole)
@@ -340,6 +350,13 @@ class FormView:
                 self.slots = None
         return Markup("".join([chunk if i % 2 == 0 else str(slots[chunk]) if chunk in slots
                                else str(escape(self.data(chunk))) for i, chunk in enumerate(chunks)]))
+
+    def _holds_placeholder(self, key: tuple, slots: dict[str, Markup]) -> bool:
+        """Whether the request itself holds the placeholder, in a value sent for a field, in
+        the key, an error or a slot (then the section is rendered whole, never kept)."""
+        return (self.typed_placeholder or _holds_placeholder(key)
+                or any(PLACEHOLDER in e for errors in self.errors.values() for e in errors)
+                or any(PLACEHOLDER in str(html) for html in slots.values()))
 
     def slot(self, name: str, slots: dict[str, Markup]) -> Markup:
         """A part of a kept section rendered apart (see `cached`): its placeholder while the

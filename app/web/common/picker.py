@@ -4,6 +4,7 @@ click at a time rewrites the hand description in the address, with no script nee
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from urllib.parse import urlencode
 
 from flask import current_app, request
@@ -104,67 +105,98 @@ def tile_count(params: dict[str, str]) -> int:
     return tiles + 3 * len(melds)
 
 
-def apply_picker(params: dict[str, str], action: str) -> tuple[dict[str, str], FieldError | None]:
+Edit = tuple[dict[str, str], FieldError | None]
+
+
+def apply_picker(params: dict[str, str], action: str) -> Edit:
     """Carry out one tile-picker click on the hand description; say why if it cannot be done."""
     edited = {k: v for k, v in params.items() if k not in PICKER_ACTIONS}
-    value = params[action]
     try:
-        if action == "add":
-            t = parse_tiles(value)
-            if len(t) != 1:
-                return edited, FieldError("hand", Msg("'{value}' is not one tile", value=value))
-            kind = edited.pop("newmeld", "")
-            if kind:
-                return _two_tap_meld(edited, kind, t[0])
-            key = "draft" if params.get("target") == "meld" else "hand"
-            edited[key] = format_tiles(parse_tiles(edited.get(key, "")) + t)
-        elif action == "start":
-            if value not in TWO_TAP_KINDS:
-                return edited, FieldError("draft", Msg("'{value}' is not a kind of meld", value=value))
-            edited["newmeld"] = value
-        elif action == "remove":
-            tiles = list(parse_tiles(edited.get("hand", "")))
-            index = whole_number(value, -1)
-            if not 0 <= index < len(tiles):
-                return edited, FieldError("hand", Msg("there is no tile {value} to remove", value=value))
-            removed = tiles.pop(index)
-            edited["hand"] = format_tiles(tiles)
-            _hand_tile_gone(edited, index)
-            if edited.get("win") == removed.code and removed not in tiles:
-                edited.pop("win")
-        elif action == "make":
-            if value not in MELD_KINDS:
-                return edited, FieldError("draft", Msg("'{value}' is not a kind of meld", value=value))
-            token = format_tiles(parse_tiles(edited.get("draft", "")))
-            if not token:
-                return edited, FieldError("draft", Msg("pick the tiles of the new meld first"
-                                                       " (choose 'a new meld', then click its tiles)"))
-            meld = read_meld(token if value in ("chow", "pong") else f"{value}:{token}")
-            _add_meld(edited, meld.token)
-            edited.pop("draft", None)
-            edited["target"] = "hand"
-        elif action == "unmeld":
-            melds = [t for t in re.split(r"[,\s]+", edited.get("melds", "").strip()) if t]
-            index = whole_number(value, -1)
-            if not 0 <= index < len(melds):
-                return edited, FieldError("melds", Msg("there is no meld {value} to remove", value=value))
-            melds.pop(index)
-            edited["melds"] = ",".join(melds)
-            places = melds_at(params)
-            _set_melds_at(edited, places[:index] + places[index + 1:])
-        elif action == "undo":
-            return undo(edited)
-        elif action == "undraft":
-            for key in ("draft", "newmeld", "target"):
-                edited.pop(key, None)
-        elif action == "clear":
-            for key in ("hand", "melds", "draft", "win", "newmeld", "meldsat"):
-                edited.pop(key, None)
+        return _TAPS[action](edited, params, params[action])
     except NotationError as err:
         return edited, FieldError("draft" if action == "make" else "hand", message_of(err))
     except ValueError as err:
         return edited, FieldError("draft", message_of(err))
+
+
+def _tap_add(edited: dict[str, str], params: dict[str, str], value: str) -> Edit:
+    """A tile tapped: to the hand, to the meld being built, or closing a two-tap meld."""
+    t = parse_tiles(value)
+    if len(t) != 1:
+        return edited, FieldError("hand", Msg("'{value}' is not one tile", value=value))
+    kind = edited.pop("newmeld", "")
+    if kind:
+        return _two_tap_meld(edited, kind, t[0])
+    key = "draft" if params.get("target") == "meld" else "hand"
+    edited[key] = format_tiles(parse_tiles(edited.get(key, "")) + t)
     return edited, None
+
+
+def _tap_start(edited: dict[str, str], params: dict[str, str], value: str) -> Edit:
+    """A two-tap meld begun: its kind, waiting for its tile."""
+    if value not in TWO_TAP_KINDS:
+        return edited, FieldError("draft", Msg("'{value}' is not a kind of meld", value=value))
+    edited["newmeld"] = value
+    return edited, None
+
+
+def _tap_remove(edited: dict[str, str], params: dict[str, str], value: str) -> Edit:
+    """The hand's tile at `value` taken out (and the winning tile, if it was the last such)."""
+    tiles = list(parse_tiles(edited.get("hand", "")))
+    index = whole_number(value, -1)
+    if not 0 <= index < len(tiles):
+        return edited, FieldError("hand", Msg("there is no tile {value} to remove", value=value))
+    removed = tiles.pop(index)
+    edited["hand"] = format_tiles(tiles)
+    _hand_tile_gone(edited, index)
+    if edited.get("win") == removed.code and removed not in tiles:
+        edited.pop("win")
+    return edited, None
+
+
+def _tap_make(edited: dict[str, str], params: dict[str, str], value: str) -> Edit:
+    """The meld being built declared, as the kind `value` names."""
+    if value not in MELD_KINDS:
+        return edited, FieldError("draft", Msg("'{value}' is not a kind of meld", value=value))
+    token = format_tiles(parse_tiles(edited.get("draft", "")))
+    if not token:
+        return edited, FieldError("draft", Msg("pick the tiles of the new meld first"
+                                               " (choose 'a new meld', then click its tiles)"))
+    meld = read_meld(token if value in ("chow", "pong") else f"{value}:{token}")
+    _add_meld(edited, meld.token)
+    edited.pop("draft", None)
+    edited["target"] = "hand"
+    return edited, None
+
+
+def _tap_unmeld(edited: dict[str, str], params: dict[str, str], value: str) -> Edit:
+    """The declared meld at `value` taken back."""
+    melds = _melds(edited)
+    index = whole_number(value, -1)
+    if not 0 <= index < len(melds):
+        return edited, FieldError("melds", Msg("there is no meld {value} to remove", value=value))
+    melds.pop(index)
+    edited["melds"] = ",".join(melds)
+    places = melds_at(params)
+    _set_melds_at(edited, places[:index] + places[index + 1:])
+    return edited, None
+
+
+def _dropping(*keys: str) -> Callable[..., Edit]:
+    """A tap that forgets these keys of the description."""
+    def tap(edited: dict[str, str], params: dict[str, str], value: str) -> Edit:
+        for key in keys:
+            edited.pop(key, None)
+        return edited, None
+    return tap
+
+
+_TAPS: dict[str, Callable[..., Edit]] = {
+    "add": _tap_add, "start": _tap_start, "remove": _tap_remove, "make": _tap_make,
+    "unmeld": _tap_unmeld, "undo": lambda edited, params, value: undo(edited),
+    "undraft": _dropping("draft", "newmeld", "target"),
+    "clear": _dropping("hand", "melds", "draft", "win", "newmeld", "meldsat"),
+}
 
 
 def _melds(params: dict[str, str]) -> list[str]:
@@ -348,27 +380,33 @@ def permalink_with_picker(params: dict[str, str], path: str) -> str:
     return link
 
 
+def _tiles_of(text: str) -> list:
+    """The tiles of a notation, none when it cannot be read (the field says why)."""
+    try:
+        return list(parse_tiles(text))
+    except NotationError:
+        return []
+
+
+def _picker_meld(token: str) -> dict:
+    """A declared meld as the picker draws it; one it cannot read shows as its token alone."""
+    try:
+        meld = read_meld(token)
+    except ValueError:
+        return {"token": token, "tiles": [], "kind": "?"}
+    return {"token": token, "tiles": list(meld.tiles), "kind": meld.kind.value}
+
+
 def picker_state(params: dict[str, str], ruleset=None) -> dict:
     """What the picker shows: the hand's tiles, the melds and the meld being built."""
-    def tiles_of(text: str):
-        try:
-            return list(parse_tiles(text))
-        except NotationError:
-            return []
-    melds = []
-    for token in [t for t in re.split(r"[,\s]+", params.get("melds", "").strip()) if t]:
-        try:
-            meld = read_meld(token)
-            melds.append({"token": token, "tiles": list(meld.tiles), "kind": meld.kind.value})
-        except ValueError:
-            melds.append({"token": token, "tiles": [], "kind": "?"})
-    hand = tiles_of(params.get("hand", ""))
+    melds = [_picker_meld(token) for token in _melds(params)]
+    hand = _tiles_of(params.get("hand", ""))
     newmeld = params.get("newmeld", "") if params.get("newmeld") in TWO_TAP_KINDS else ""
     places = melds_at(params)
     return {"undo": last_step(params), "melds_at": ",".join(map(str, places)) if any(places) else "",
             "meld_palette": meld_palette(newmeld, params, ruleset) if newmeld and ruleset else "",
             "hand": hand, "buttons": remove_buttons(hand), "melds": melds,
-            "draft": tiles_of(params.get("draft", "")), "target": params.get("target", "hand"),
+            "draft": _tiles_of(params.get("draft", "")), "target": params.get("target", "hand"),
             "newmeld": newmeld if ruleset else "",
             "kinds": [(k, KIND_WORDS[k]) for k in kinds_left(params, ruleset)],
             "all_kinds": [(k, KIND_WORDS[k]) for k in family_kinds(ruleset)],   # the row keeps its place

@@ -7,7 +7,7 @@ from fractions import Fraction
 from functools import lru_cache
 from urllib.parse import quote_plus
 
-from flask import current_app, g, has_request_context, request, url_for
+from flask import current_app, g, has_request_context, render_template, request, url_for
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
@@ -457,3 +457,9 @@ def errors_json(errors) -> dict:
 
 __all__ = ["params_from", "form_data", "permalink", "score_json", "waits_json", "errors_json",
            "fmt", "TooMuch"]
+
+
+def render_page(template: str, page) -> str:
+    """A page from the one typed object its view built (`page` in the template); base.html
+    also reads the page's `embed` and its `ruleset` (the header's brand)."""
+    return render_template(template, page=page, embed=page.embed, ruleset=page.ruleset)

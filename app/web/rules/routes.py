@@ -1,6 +1,7 @@
 """Rules pages: every table of a ruleset rendered from its YAML, the data the calculator uses."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, render_template, request
@@ -9,6 +10,7 @@ from app.base.errors import HandError, NotationError
 from app.hands.tiles import parse_tiles
 from app.practice.quiz import LINE_KEYS, MAX_HANDS, format_line, quiz_hand
 from app.rules.house import decode, differences, is_house, joined
+from app.rules.model import Ruleset
 from app.web.common.i18n import with_lang
 from app.web.common.present import permalink
 
@@ -21,28 +23,52 @@ def index():
     return render_template("rules_index.html", rulesets=rulesets)
 
 
+@dataclass(frozen=True, slots=True)
+class RulesetPage:
+    """What ruleset.html shows: a ruleset's tables, its worked examples and, for a club's
+    variant, what it changes of its family's rules."""
+
+    rs: Ruleset
+    example_links: dict[str, str]
+    worked: list[tuple]
+    quiz_link: str
+    house_base: Ruleset | None
+    house_changes: tuple
+    house_changed: set[str]
+    house_base_fans: dict[str, int]
+
+
 @bp.get("/<rid>")
 def ruleset(rid: str):
     rid = joined(rid, request.args.get("house", "").strip())   # /rules/<family>?house=<code>
     rs = current_app.extensions["rulesets"].get(rid)   # looked up, never used as a path
     if rs is None:
         abort(404)
-    example_links = {}
-    for p in rs.patterns:
-        if p.example_params:
-            params = {"rules": rs.id, **p.example_params}
-            example_links[p.id] = with_lang(permalink(params, "/ticks" if "ticks" in params else "/"))
-    worked = [(ex, with_lang(permalink({"rules": rs.id, **ex.params}, "/ticks" if "ticks" in ex.params else "/")),
-               _tiles(ex.params.get("hand", "")), with_lang(permalink({"rules": rs.id, **ex.params}, "/card")))
-              for ex in rs.examples]
-    quiz = quiz_link(rs)
     base = house_base(rs)
     changes = differences(rs, base) if base else ()
-    return render_template("ruleset.html", rs=rs, example_links=example_links, worked=worked,
-                           quiz_link=with_lang(quiz) if quiz else "", house_base=base,
-                           house_changes=changes,
-                           house_changed={d.pattern for d in changes if d.pattern},
-                           house_base_fans={d.pattern: d.before for d in changes if d.what == "fan"})
+    quiz = quiz_link(rs)
+    page = RulesetPage(
+        rs=rs, example_links=example_links(rs), worked=worked_examples(rs),
+        quiz_link=with_lang(quiz) if quiz else "", house_base=base, house_changes=changes,
+        house_changed={d.pattern for d in changes if d.pattern},
+        house_base_fans={d.pattern: d.before for d in changes if d.what == "fan"})
+    return render_template("ruleset.html", page=page)
+
+
+def example_links(rs: Ruleset) -> dict[str, str]:
+    """Each pattern's example as a link: the calculator (or the tick boxes) priced."""
+    return {p.id: _example_link(rs, p.example_params) for p in rs.patterns if p.example_params}
+
+
+def _example_link(rs: Ruleset, params: dict[str, str], path: str = "") -> str:
+    params = {"rules": rs.id, **params}
+    return with_lang(permalink(params, path or ("/ticks" if "ticks" in params else "/")))
+
+
+def worked_examples(rs: Ruleset) -> list[tuple]:
+    """Each worked example with its link, its concealed tiles and its card's link."""
+    return [(ex, _example_link(rs, ex.params), _tiles(ex.params.get("hand", "")),
+             _example_link(rs, ex.params, "/card")) for ex in rs.examples]
 
 
 def house_base(rs):
