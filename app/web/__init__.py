@@ -19,19 +19,14 @@ from app.base.resources import folder, ruleset_dir
 from app.rules.loader import load_all
 from app.scoring.budget import MAX_SCORINGS, TooMuchWork, close_budget, open_budget
 from app.scoring.calculation import price_example
-from app.web.common.forms import (
-    PART_CACHE_SIZE,
-    SECTION_CACHE_SIZE,
-    PartCache,
-)
 from app.web.common.links import LinkRequest
-from app.web.common.present import TEMPLATE_URLS, page_family_fields
+from app.web.common.present import page_family_fields
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
 from app.web.serving.headers import security_headers
 from app.web.serving.hosts import proxy_hops
 from app.web.serving.turns import Turns
 
-from .common import i18n
+from .common import fragments, i18n
 from .serving import caching, compression, hosts
 from .templating import SharedGlobalsEnvironment, template_globals
 
@@ -72,8 +67,8 @@ def _settings() -> dict[str, Any]:
         MAX_CONTENT_LENGTH=MAX_BODY,
         # Full scorings one request may ask for (app/scoring/budget.py); past it, 413.
         SCORING_BUDGET=MAX_SCORINGS,
-        # Rendered parts of the calculator form kept (forms.PartCache); 0 renders every part.
-        FORM_PART_CACHE_SIZE=PART_CACHE_SIZE,
+        # Most rendered fragments each cache keeps (common/fragments.py); 0 renders them all.
+        FORM_PART_CACHE_SIZE=max(fragments.SIZES.values()),
     )
 
 
@@ -81,12 +76,7 @@ def _load(app: Flask) -> None:
     """The rulesets, loaded once, and the caches of rendered parts."""
     # a club variant's rules page shows its family's examples priced under it
     app.extensions["rulesets"] = load_all(Path(app.config["RULESET_DIR"]), price=price_example)
-    app.extensions["form_parts"] = PartCache(
-        lambda: app.jinja_env.get_template("macros.html").module, app.config["FORM_PART_CACHE_SIZE"])
-    # whole sections of a page (forms.FormView.cached, forms.kept): fewer, each about 9 KB
-    app.extensions["kept_sections"] = PartCache(
-        lambda: None, min(SECTION_CACHE_SIZE, app.config["FORM_PART_CACHE_SIZE"]))
-    app.extensions["template_urls"] = PartCache(lambda: None, TEMPLATE_URLS)   # url_for's, kept
+    fragments.install(app)
     app.extensions["family_fields"] = page_family_fields
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]

@@ -34,7 +34,8 @@ def template_globals(app: Flask) -> dict[str, Any]:
     `page_lang`, `with_lang`, `lang_input`, `named`, `language_switch` and the `say` filter.)
     """
     from app.scoring.payments import fmt
-    from app.web.common.forms import dials_summary, kept, slot
+    from app.web.common.forms import dials_summary
+    from app.web.common.fragments import kept, slot
     from app.web.common.present import (
         assumed_label,
         cite,
@@ -76,7 +77,7 @@ def template_globals(app: Flask) -> dict[str, Any]:
         "group_label": group_label,
         "wait_label": wait_label,
         "cite": cite,
-        # the calculator form's parts, rendered once and kept (forms.py)
+        # the folded dials' summary (forms.py); blocks rendered once and kept (fragments.py)
         "dials_summary": dials_summary,
         "kept": kept,
         "slot": slot,

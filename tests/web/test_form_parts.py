@@ -1,13 +1,14 @@
-"""The calculator form's cached parts (forms.FormView): never shared between rulesets or requests."""
+"""The calculator form's kept fragments (forms.FormView, fragments.py): never shared between
+rulesets or requests."""
 from __future__ import annotations
 
 from urllib.parse import urlencode
 
 import pytest
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from app.web import create_app
-from app.web.common.forms import PartCache
+from app.web.common.fragments import FragmentCache, hole
 
 HANDS = ["123m456m789m234p55s", "111p123p777p789p55p"]
 RULES = ["hong-kong", "sichuan"]
@@ -55,6 +56,7 @@ def fresh_pages():
         pages[query] = response.get_data(as_text=True)
     assert not client.application.extensions["form_parts"].entries
     assert not client.application.extensions["kept_sections"].entries
+    assert not client.application.extensions["template_urls"].entries
     return pages
 
 
@@ -99,7 +101,7 @@ def test_each_app_keeps_its_own_parts():
 
 
 def test_the_part_cache_forgets_the_least_recently_used_beyond_its_size():
-    cache = PartCache(macros=lambda: None, size=2)
+    cache = FragmentCache(size=2)
     cache.put("a", ("A",))
     cache.put("b", ("B",))
     assert cache.get("a") == ("A",)      # now b is the least recently used
@@ -108,3 +110,24 @@ def test_the_part_cache_forgets_the_least_recently_used_beyond_its_size():
     assert cache.get("a") == ("A",) and cache.get("c") == ("C",)
     assert len(cache.entries) == 2
     assert not isinstance(cache.get("a"), Markup)
+
+
+def test_a_fragment_is_rendered_once_and_each_hole_filled_every_time():
+    cache, renders = FragmentCache(size=4), []
+
+    def render():
+        renders.append(1)
+        return Markup("<input value=\"") + hole("hand") + Markup("\">")
+
+    for hand in ("123m", "<b>"):
+        html = cache.fragment("hand-field", render, lambda name, hand=hand: str(escape({"hand": hand}[name])))
+        assert html == f'<input value="{escape(hand)}">'
+    assert len(renders) == 1
+
+
+def test_a_fragment_cache_of_size_zero_renders_every_time_and_keeps_nothing():
+    cache, renders = FragmentCache(size=0), []
+    for _ in range(2):
+        html = cache.fragment("x", lambda: renders.append(1) or f"<p>{hole('n')}</p>", lambda name: "7")
+        assert html == "<p>7</p>"
+    assert len(renders) == 2 and not cache.entries

@@ -5,15 +5,12 @@ whose field errors are attached back onto these fields.
 """
 from __future__ import annotations
 
-import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 
 import wtforms.widgets
 import wtforms.widgets.core
-from flask import current_app, request
+from flask import request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from markupsafe import Markup, escape
@@ -28,6 +25,7 @@ from app.hands.hand import SEATS
 from app.hands.tiles import PLAYING_TILES
 from app.rules.model import Ruleset
 
+from .fragments import PLACEHOLDER, FragmentCache, cache, frozen, holds_placeholder, hole
 from .i18n import explicit_lang, page_lang
 from .present import field_label, number
 
@@ -277,18 +275,14 @@ PICKER_TILES = PLAYING_TILES
 # answer, and rendering its fields through the macros ten times that. A field's HTML is a
 # function of the ruleset (its choices, labels and defaults), the values the request gave that
 # field and its errors, so FormView renders each macro once per such key with the real WTForms
-# form and keeps the result (per app, bounded). A typed text value (the hand, the stake …) is
-# not in the key: the macro is rendered with a placeholder in its place, and each request
-# writes its own escaped value there.
+# form and keeps it (fragments.py: what is kept, the key, the holes, the sizes). A typed text
+# value (the hand, the stake …) is not in the key: the macro is rendered with a hole in its
+# place, and each request writes its own escaped value there.
 
-PART_CACHE_SIZE = 2048
-SECTION_CACHE_SIZE = 256   # whole kept sections: a page's common combinations, 9 KB or so each
 GROUP_FIELDS = {   # the fields each macro that takes a whole form reads (see macros.html)
     "table_fields": ("by", "seat", "round", "discarder", "won", "liable"),
     "dials": ("min", "cap", "curve", "payment", "stake", "options"),
 }
-PLACEHOLDER = "\ue000"   # a private-use character: HTML escaping leaves it as it is
-_SLOT = re.compile("\ue000([a-z]+)\ue001")
 
 
 def hidden_fields(ruleset: Ruleset) -> set[str]:
@@ -308,10 +302,10 @@ def _text_fields(form_class: type[Form]) -> dict[str, bool]:
 
 
 class FormView:
-    """A form's raw values and errors; its macros rendered from the cache, filled per request."""
+    """A form's raw values and errors; its macros rendered as kept fragments, filled per request."""
 
     def __init__(self, form_class: type[Form], data: MultiDict, ruleset: Ruleset,
-                 rulesets: list[Ruleset], parts: PartCache):
+                 rulesets: list[Ruleset], parts: FragmentCache):
         self.form_class, self.ruleset, self.rulesets, self.parts = form_class, ruleset, rulesets, parts
         self.text = _text_fields(form_class)
         self.raw = {name: tuple(data.getlist(name)) for name in data if name in self.text}
@@ -322,10 +316,10 @@ class FormView:
 
     def data(self, name: str) -> str:
         """A text field's value as WTForms keeps it: the first one sent, else ''; while a
-        section is rendered to be kept, the placeholder of a value that is there."""
+        section is rendered to be kept, the hole of a value that is there."""
         values = self.raw.get(name, ())
         if self.slots is not None and values and values[0]:
-            return f"{PLACEHOLDER}{name}\ue001"
+            return hole(name)
         return values[0] if values else ""
 
     def cached(self, name: str, *key, slots: dict[str, Markup], caller: Callable[[], str]) -> Markup:
@@ -334,34 +328,28 @@ class FormView:
         mount point, every field's choices and errors, and which typed fields hold text. Each
         request writes its own typed values, and the `slots` (parts rendered apart, such as the
         picker, shown with `form.slot(name)`), in their places."""
+        sections = cache("kept_sections")
+        if not sections.size or self.typed_placeholder or holds_placeholder(
+                (key, list(self.errors.values()), list(slots.values()))):
+            return Markup(caller())
         state = tuple((n, bool(self.data(n)) if self.text[n] else self.raw.get(n),
                        tuple(self.errors.get(n, ()))) for n in self.text)
-        whole = ("section", name, _frozen(key), state, explicit_lang(), request.script_root)
-        sections: PartCache = current_app.extensions["kept_sections"]
-        if not sections.size or self._holds_placeholder(key, slots):
-            self.slots = None
-            return Markup(caller())
-        chunks = sections.get(whole)
-        if chunks is None:
-            self.slots = slots
-            try:
-                chunks = sections.put(whole, tuple(_SLOT.split(str(caller()))))
-            finally:
-                self.slots = None
-        return Markup("".join([chunk if i % 2 == 0 else str(slots[chunk]) if chunk in slots
-                               else str(escape(self.data(chunk))) for i, chunk in enumerate(chunks)]))
+        whole = ("section", name, frozen(key), state, explicit_lang(), request.script_root)
+        return sections.fragment(whole, lambda: self._with_holes(slots, caller), lambda n: (
+            str(slots[n]) if n in slots else str(escape(self.data(n)))))
 
-    def _holds_placeholder(self, key: tuple, slots: dict[str, Markup]) -> bool:
-        """Whether the request itself holds the placeholder, in a value sent for a field, in
-        the key, an error or a slot (then the section is rendered whole, never kept)."""
-        return (self.typed_placeholder or _holds_placeholder(key)
-                or any(PLACEHOLDER in e for errors in self.errors.values() for e in errors)
-                or any(PLACEHOLDER in str(html) for html in slots.values()))
+    def _with_holes(self, slots: dict[str, Markup], caller: Callable[[], str]) -> str:
+        """A section rendered to be kept: holes for its typed values and its slots."""
+        self.slots = slots
+        try:
+            return caller()
+        finally:
+            self.slots = None
 
     def slot(self, name: str, slots: dict[str, Markup]) -> Markup:
-        """A part of a kept section rendered apart (see `cached`): its placeholder while the
-        section is rendered to be kept, else the part itself."""
-        return Markup(f"{PLACEHOLDER}{name}\ue001") if self.slots is not None else slots[name]
+        """A part of a kept section rendered apart (see `cached`): its hole while the section is
+        rendered to be kept, else the part itself."""
+        return hole(name) if self.slots is not None else slots[name]
 
     def attach_errors(self, errors: tuple[FieldError, ...]) -> list[str]:
         """Put each core error next to its field; return those that belong to no field."""
@@ -382,33 +370,25 @@ class FormView:
         return self._part(macro, GROUP_FIELDS[macro], args, whole_form=True)
 
     def _part(self, macro: str, names: tuple[str, ...], args: tuple, whole_form: bool) -> Markup:
+        """One macro's HTML: kept for this form, ruleset, macro, arguments and fields' choices
+        and errors; rendered whole when the request holds the placeholder."""
         fields = tuple((n, None if self.text[n] else self.raw.get(n), tuple(self.errors.get(n, ())))
                        for n in names)
-        if not self.parts.size or self._typed_placeholder(fields):
-            return self._render(macro, names, args, whole_form, placeholders=False)
+        if not self.parts.size or self.typed_placeholder or holds_placeholder(fields):
+            return self._render(macro, names, args, whole_form, holes=False)
         key = (self.form_class, self.ruleset.id, macro, args, fields)
-        chunks = self.parts.get(key)
-        if chunks is None:
-            html = self._render(macro, names, args, whole_form, placeholders=True)
-            chunks = self.parts.put(key, tuple(_SLOT.split(str(html))))
-        if self.slots is not None:   # inside a section being kept: the placeholders stay
-            return Markup("".join([chunk if i % 2 == 0 else f"{PLACEHOLDER}{chunk}\ue001"
-                                   for i, chunk in enumerate(chunks)]))
-        return Markup("".join([chunk if i % 2 == 0 else str(escape(self.data(chunk)))
-                               for i, chunk in enumerate(chunks)]))
-
-    def _typed_placeholder(self, fields) -> bool:
-        """Whether the request itself holds the placeholder (then the part is rendered whole)."""
-        return self.typed_placeholder or any(
-            PLACEHOLDER in error for _, _, errors in fields for error in errors)
+        # inside a section being kept the holes stay, else each is this request's value
+        fill = hole if self.slots is not None else (lambda n: str(escape(self.data(n))))
+        return self.parts.fragment(key, lambda: self._render(macro, names, args, whole_form, holes=True),
+                                   fill)
 
     def _render(self, macro: str, names: tuple[str, ...], args: tuple, whole_form: bool,
-                placeholders: bool) -> Markup:
-        """One macro on a real form holding these fields' values (typed text as placeholders)."""
+                holes: bool) -> Markup:
+        """One macro on a real form holding these fields' values (typed text as holes)."""
         data = MultiDict()
         for n in names:
-            if self.text[n] and placeholders:
-                data.add(n, f"{PLACEHOLDER}{n}\ue001")
+            if self.text[n] and holes:
+                data.add(n, hole(n))
             else:
                 for value in self.raw.get(n, ()):
                     data.add(n, value)
@@ -419,71 +399,6 @@ class FormView:
                 form[n].errors = list(self.errors[n])
         render = self.parts.macro(macro)
         return render(form, self.ruleset, *args) if whole_form else render(form[names[0]], *args)
-
-
-def kept(name: str, *key, slots: dict[str, Markup], caller: Callable[[], str]) -> Markup:
-    """A `{% call kept(name, …) %}` block of a page that reads only the page's language, its
-    mount point, the key the template gives and the `slots`, each shown with `slot(name)`:
-    rendered once a key and kept with the page's other sections, each request's slots written in.
-    Nothing in the block but the slots may come from the request."""
-    parts: PartCache = current_app.extensions["kept_sections"]
-    whole = ("kept", name, _frozen(key), explicit_lang(), request.script_root)
-    chunks = parts.get(whole) if parts.size else None
-    if chunks is None:
-        chunks = tuple(_SLOT.split(str(caller())))
-        if parts.size:
-            parts.put(whole, chunks)
-    return Markup("".join([chunk if i % 2 == 0 else str(slots[chunk]) for i, chunk in enumerate(chunks)]))
-
-
-def slot(name: str) -> Markup:
-    """Where a `kept` block's slot goes."""
-    return Markup(f"{PLACEHOLDER}{name}\ue001")
-
-
-def _frozen(value):
-    """A key's lists as tuples, so that it can be kept."""
-    return tuple(_frozen(v) for v in value) if isinstance(value, tuple | list) else value
-
-
-def _holds_placeholder(value) -> bool:
-    """Whether any text in a (nested) key holds the placeholder character."""
-    if isinstance(value, str):
-        return PLACEHOLDER in value
-    if isinstance(value, tuple | list):
-        return any(_holds_placeholder(v) for v in value)
-    return False
-
-
-class PartCache:
-    """Rendered parts of one app's macros, keyed by all they depend on; least recently used go.
-
-    Size 0 keeps nothing: every part is rendered through WTForms with the request's own values.
-    """
-
-    def __init__(self, macros: Callable[[], object], size: int = PART_CACHE_SIZE):
-        self.macros, self.size = macros, size
-        self.entries: OrderedDict = OrderedDict()
-        self.lock = threading.Lock()
-
-    def macro(self, name: str) -> Callable[..., Markup]:
-        return getattr(self.macros(), name)
-
-    def get(self, key):
-        key = (page_lang(), key)   # a part's words are in the page language
-        with self.lock:
-            chunks = self.entries.get(key)
-            if chunks is not None:
-                self.entries.move_to_end(key)
-            return chunks
-
-    def put(self, key, chunks):
-        key = (page_lang(), key)
-        with self.lock:
-            self.entries[key] = chunks
-            if len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-            return chunks
 
 
 def dials_summary(ruleset: Ruleset) -> str:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from urllib.parse import urlencode
 
-from flask import current_app, request
+from flask import request
 from markupsafe import Markup
 
 from app.base.errors import FieldError, NotationError
@@ -15,7 +15,8 @@ from app.base.i18n import N_, Msg, Text
 from app.hands.description import message_of, read_meld
 from app.hands.tiles import TILES, format_tiles, parse_tiles
 
-from .forms import PICKER_TILES, PLACEHOLDER, PartCache
+from .forms import PICKER_TILES
+from .fragments import PLACEHOLDER, FragmentCache, cache
 from .present import permalink, tile_naming, tile_script
 
 PICKER_ACTIONS = ("add", "remove", "make", "unmeld", "clear", "undraft", "start", "undo")
@@ -33,9 +34,9 @@ KIND_TILE_LABELS = {"pong": N_("Pong of %(tile)s"), "chow": N_("Chow from %(tile
                     "akong": N_("Added kong of %(tile)s")}
 
 
-def form_parts() -> PartCache:
-    """This app's rendered parts of the calculator form (see forms.FormView)."""
-    return current_app.extensions["form_parts"]
+def form_parts() -> FragmentCache:
+    """This app's rendered parts of the calculator form (see forms.FormView and fragments.py)."""
+    return cache("form_parts")
 
 
 def palette(ruleset) -> Markup:

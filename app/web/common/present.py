@@ -18,6 +18,7 @@ from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words, family_field
 from app.scoring.calculation import Calculation, WaitsResult
 from app.scoring.payments import fmt
 
+from .fragments import cache
 from .i18n import explicit_lang, once_a_request, page_lang, say_here
 from .i18n import page_gettext as _
 
@@ -274,7 +275,7 @@ _TILE_SCRIPT = "mahjong.tile_script"
 def site_nav(ruleset=None) -> Markup:
     """The brand and the main navigation, rendered once per language, family brand and mount."""
     brand = page_words(ruleset).brand
-    parts = current_app.extensions["form_parts"]
+    parts = cache("form_parts")
     key = ("site-nav", request.script_root, explicit_lang(), brand)
     found = parts.get(key)
     return found if found is not None else parts.put(key, parts.macro("site_nav")(brand))
@@ -294,12 +295,10 @@ def template_url_for(endpoint: str, **values) -> str:
         hash(key)
     except TypeError:   # a value that is a list …
         return url_for(endpoint, **values)
-    urls = current_app.extensions["template_urls"]
+    urls = cache("template_urls")
     found = urls.get(key)
     return found if found is not None else urls.put(key, url_for(endpoint, **values))
 
-
-TEMPLATE_URLS = 512   # addresses kept by template_url_for, per app
 
 
 def page_words(ruleset=None):
