@@ -53,8 +53,8 @@ chromium:
 		echo "chromium: $(CHROMIUM) is present"; \
 	else \
 		echo "chromium: installing Debian's chromium for the browser tests"; \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -q && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q chromium; \
 	fi
 
 # Installs Debian's PostgreSQL server for the stored-sheet tests unless it is there (the suite
@@ -64,8 +64,8 @@ postgresql:
 		echo "postgresql: Debian's server is present"; \
 	else \
 		echo "postgresql: installing Debian's postgresql for the stored-sheet tests"; \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -q && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q postgresql; \
 	fi
 
 # Installs Debian's WordPress for the embedding tests unless it is there, with its default theme,
@@ -78,8 +78,8 @@ wordpress:
 		echo "wordpress: Debian's wordpress, mariadb-server and php-cli are present"; \
 	else \
 		echo "wordpress: installing Debian's wordpress, mariadb-server and php-cli for the embedding tests"; \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -q && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			wordpress wordpress-theme-twentytwentythree mariadb-server php-cli php-mysql; \
 	fi
 
