@@ -9,21 +9,22 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
+
+from tests.waiting import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def production_command(port: int) -> str:
-    """The line `make run HOST=127.0.0.1 PORT=port` runs (`mahjong-calculator serve`)."""
-    out = subprocess.run(["make", "-n", "-s", "run", "HOST=127.0.0.1", f"PORT={port}"], cwd=ROOT,
+    """The line `make run HOST=127.0.0.1 PORT=port` runs (`mahjong-calculator serve`), with the
+    commands of the virtual environment running the tests, whatever its folder is called (the
+    Makefile's BIN, `.venv/bin`, is where `make run` installs them; the tests may run elsewhere)."""
+    out = subprocess.run(["make", "-n", "-s", "run", "HOST=127.0.0.1", f"PORT={port}",
+                          f"BIN={Path(sys.executable).parent}"], cwd=ROOT,
                          capture_output=True, text=True, check=True, timeout=60).stdout
     lines = out.replace("\\\n", " ").splitlines()
     return next(line for line in lines if "mahjong-calculator serve" in line)

@@ -1,12 +1,18 @@
-"""Waiting for a server the tests started: on a deadline, through every way a socket can fail."""
+"""Servers the tests start and what they wait on: a free port, and every wait on a deadline
+(never a fixed sleep), through every way a socket can fail."""
 from __future__ import annotations
 
 import http.client
 import os
 import signal
+import socket
 import subprocess
 import time
 import urllib.request
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 # Everything a request to a server that is still starting can raise: refused or reset
 # connections, read time-outs (TimeoutError is not a URLError), a half-written answer.
@@ -38,3 +44,25 @@ def stop_group(proc: subprocess.Popen, seconds: float = 30) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+def free_port() -> int:
+    """A loopback port no one listens on now (the kernel's choice: distinct for each caller, so
+    parallel test workers do not collide)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(measure: Callable[[], T], done: Callable[[T], bool], seconds: float,
+             pause: Callable[[float], object] = time.sleep, every: float = 0.05) -> T:
+    """Measure until `done(measure())` or the deadline passes, and return the last measurement:
+    the caller asserts on it, so a miss fails with the values seen last, never after a fixed
+    sleep. `pause(seconds)` waits between tries: time.sleep, or a browser page's own wait
+    (`lambda s: page.wait_for_timeout(s * 1000)`), which lets the page run meanwhile."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = measure()
+        if done(value) or time.monotonic() > deadline:
+            return value
+        pause(every)
