@@ -1,4 +1,5 @@
-"""Shared fixtures: the test data shipped in tests/data/ (corpus, seed tables)."""
+"""Shared fixtures: the app and its test client, the test data shipped in tests/data/ (corpus,
+seed tables), the stored-sheet databases."""
 from __future__ import annotations
 
 import json
@@ -29,6 +30,21 @@ def load_corpus(name: str, folder: Path = DATA / "corpus") -> list[dict]:
 settings.register_profile("suite", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
+
+
+@pytest.fixture(scope="session")
+def app():
+    """The app with its default settings, one for the whole run (tests/apps.py): for the tests
+    that only ask it. A test that changes an app's config or needs other settings makes its own
+    with create_app({...}); the stored sheets it writes go to this run's temporary data folder."""
+    from tests.apps import shared_app
+    return shared_app()
+
+
+@pytest.fixture
+def client(app):
+    """A fresh test client of the shared app (no cookie carried over from another test)."""
+    return app.test_client()
 
 
 @pytest.fixture(scope="session")
