@@ -145,6 +145,19 @@ class ProductionServer:
         self._log.close()
 
 
+def taken_and_read(server_port: int, client: socket.socket) -> bool:
+    """Whether the server has accepted this client's connection and read all it was sent: the
+    server's end of it, in /proc/net/tcp, has a socket inode (0 until a process accepts it) and
+    an empty receive queue."""
+    client_port = client.getsockname()[1]
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, queues, inode = fields[1], fields[2], fields[4], fields[9]
+        if (int(local.split(":")[1], 16), int(remote.split(":")[1], 16)) == (server_port, client_port):
+            return inode != "0" and int(queues.split(":")[1], 16) == 0
+    return False
+
+
 def peak_rss_kib(pid: int) -> int:
     """A process's peak resident set (VmHWM), in KiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
