@@ -25,8 +25,6 @@ def _binary(name: str) -> str:
     return found[-1]
 
 
-
-
 class Postgres:
     """One running server; `new_database()` gives each test a database of its own."""
 

@@ -18,7 +18,6 @@ from tests.waiting import free_port
 ROOT = Path(__file__).resolve().parents[1]
 
 
-
 def production_command(port: int) -> str:
     """The line `make run HOST=127.0.0.1 PORT=port` runs (`mahjong-calculator serve`), with the
     commands of the virtual environment running the tests, whatever its folder is called (the

@@ -58,8 +58,6 @@ def test_the_wheel_carries_the_web_app_rulesets_templates_and_static_files(wheel
     assert "mahjong-calculator = app.cli:main" in entry_points
 
 
-
-
 def _po_messages(locale: str) -> dict[str, str]:
     from babel.messages.pofile import read_po
     with (ROOT / "app" / "translations" / locale / "LC_MESSAGES" / "messages.po").open("rb") as handle:

@@ -66,3 +66,23 @@ def wait_for(measure: Callable[[], T], done: Callable[[T], bool], seconds: float
         if done(value) or time.monotonic() > deadline:
             return value
         pause(every)
+
+
+# The height of the page inside a frame, as the frame's own script measures it to tell its host.
+CONTENT_HEIGHT = "Math.ceil(document.documentElement.getBoundingClientRect().height)"
+
+
+def fitted_frame(page, frame, box_height: Callable[[], float],
+                 fits: Callable[[float, float], bool], seconds: float = 30,
+                 ready: Callable[[], object] = lambda: None) -> tuple[float, float]:
+    """Wait until a frame's box on its host page fits the page inside it, `fits(height,
+    content)`, on a deadline (generous: a busy machine lays frames out, and tells their new
+    height, late); the (height, content) seen last, for the caller's assert and its message.
+    `page` is the host's Playwright page, `frame` the Frame inside, `box_height` reads the box;
+    `ready()` runs before each look (e.g. waiting for a frame that navigates to load)."""
+    def measure() -> tuple[float, float]:
+        ready()
+        content = frame.evaluate(CONTENT_HEIGHT)
+        return box_height(), content
+    return wait_for(measure, lambda seen: fits(*seen), seconds,
+                    pause=lambda wait: page.wait_for_timeout(wait * 1000))

@@ -29,8 +29,6 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 TIMEOUT_MS = 10_000
 
 
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Launch Debian's chromium, never a browser Playwright would download."""

@@ -30,8 +30,6 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 OPENER = urllib.request.build_opener(NoRedirect)
 
 
-
-
 def _serve(env: dict[str, str], workers: int = 2) -> tuple[subprocess.Popen, str]:
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "app", "serve"], cwd=ROOT, start_new_session=True,
