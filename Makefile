@@ -89,8 +89,11 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 
+# The suite on every core (pytest-xdist): each test module runs whole on one worker, so its
+# module fixtures start once; TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
 test: $(TEST_STAMP) chromium postgresql wordpress lint catalogs
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 
 # The gettext catalogs (app/translations/<locale>/LC_MESSAGES/messages.po), compiled to the
 # .mo files the app reads; run by `make run` and `make test`, so they are never stale. A wheel

@@ -25,6 +25,11 @@ from app.scoring.calculation import calculate, calculate_waits
 from tests.apps import shared_app
 from tests.strategies import complete_hands
 
+# The count at the end reads what the tests above sent in this process: under pytest-xdist the
+# module stays on one worker (`make test`'s --dist loadscope keeps every module whole; this
+# group does the same for --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("fuzz")
+
 RULESETS = registry()
 APP = shared_app()                 # the app the page tests share (tests/apps.py)
 CLIENT = APP.test_client()
