@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,22 @@ def load_corpus(name: str, folder: Path = DATA / "corpus") -> list[dict]:
 settings.register_profile("suite", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
+
+
+def pytest_collection_modifyitems(items):
+    """Every test its own node id. schemathesis names each API operation's test by it
+    (`…[GET /api/score]`) but gives them all the function's node id, and pytest-xdist's
+    --dist loadscope (`make test`) hands a worker node ids: it ran the first operation alone."""
+    count = Counter(item.nodeid for item in items)
+    for item in items:
+        module, _, name = item.nodeid.rpartition("::")
+        if count[item.nodeid] > 1 and item.name != name:
+            if hasattr(item, "_id"):   # pytest 9 keeps the id as a NodeId
+                item._id = item.parent.id.child(item.name)
+            else:
+                item._nodeid = f"{module}::{item.name}"
+    twice = [nodeid for nodeid, n in Counter(item.nodeid for item in items).items() if n > 1]
+    assert not twice, f"tests with the same node id: {twice}"
 
 
 @pytest.fixture(scope="session")
