@@ -9,7 +9,7 @@ behaviour is checked against them byte for byte, and a change is shown as a diff
 languages, every golden case as a result page and as /api/score, the golden rounds as POST
 /api/settle) and writes it with each answer's status, type and SHA-256 to responses.json, and
 each distinct answer's text, keyed by its SHA-256, to bodies.json.xz (14 MB of text, 1,366
-distinct answers, about 250 KB compressed: the pages share most of their text). `check`
+distinct answers, about 260 KB compressed: the pages share most of their text). `check`
 replays exactly the stored requests, so it needs no test module to keep its shape; an answer
 whose digest differs is shown as a unified diff against the recorded text (JSON indented,
 HTML cut at its tags, so a diff line is short).
