@@ -53,8 +53,8 @@ chromium:
 		echo "chromium: $(CHROMIUM) is present"; \
 	else \
 		echo "chromium: installing Debian's chromium for the browser tests"; \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -q && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q chromium; \
 	fi
 
 # Installs Debian's PostgreSQL server for the stored-sheet tests unless it is there (the suite
@@ -64,8 +64,8 @@ postgresql:
 		echo "postgresql: Debian's server is present"; \
 	else \
 		echo "postgresql: installing Debian's postgresql for the stored-sheet tests"; \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -q && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q postgresql; \
 	fi
 
 # Installs Debian's WordPress for the embedding tests unless it is there, with its default theme,
@@ -78,8 +78,8 @@ wordpress:
 		echo "wordpress: Debian's wordpress, mariadb-server and php-cli are present"; \
 	else \
 		echo "wordpress: installing Debian's wordpress, mariadb-server and php-cli for the embedding tests"; \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -q && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			wordpress wordpress-theme-twentytwentythree mariadb-server php-cli php-mysql; \
 	fi
 
@@ -89,8 +89,11 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 
+# The suite on every core (pytest-xdist): each test module runs whole on one worker, so its
+# module fixtures start once; TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
 test: $(TEST_STAMP) chromium postgresql wordpress lint catalogs
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 
 # The gettext catalogs (app/translations/<locale>/LC_MESSAGES/messages.po), compiled to the
 # .mo files the app reads; run by `make run` and `make test`, so they are never stale. A wheel

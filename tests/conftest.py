@@ -1,9 +1,11 @@
-"""Shared fixtures: the test data shipped in tests/data/ (corpus, seed tables)."""
+"""Shared fixtures: the app and its test client, the test data shipped in tests/data/ (corpus,
+seed tables), the stored-sheet databases."""
 from __future__ import annotations
 
 import json
 import os
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -29,6 +31,37 @@ def load_corpus(name: str, folder: Path = DATA / "corpus") -> list[dict]:
 settings.register_profile("suite", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
+
+
+def pytest_collection_modifyitems(items):
+    """Every test its own node id. schemathesis names each API operation's test by it
+    (`…[GET /api/score]`) but gives them all the function's node id, and pytest-xdist's
+    --dist loadscope (`make test`) hands a worker node ids: it ran the first operation alone."""
+    count = Counter(item.nodeid for item in items)
+    for item in items:
+        module, _, name = item.nodeid.rpartition("::")
+        if count[item.nodeid] > 1 and item.name != name:
+            if hasattr(item, "_id"):   # pytest 9 keeps the id as a NodeId
+                item._id = item.parent.id.child(item.name)
+            else:
+                item._nodeid = f"{module}::{item.name}"
+    twice = [nodeid for nodeid, n in Counter(item.nodeid for item in items).items() if n > 1]
+    assert not twice, f"tests with the same node id: {twice}"
+
+
+@pytest.fixture(scope="session")
+def app():
+    """The app with its default settings, one for the whole run (tests/apps.py): for the tests
+    that only ask it. A test that changes an app's config or needs other settings makes its own
+    with create_app({...}); the stored sheets it writes go to this run's temporary data folder."""
+    from tests.apps import shared_app
+    return shared_app()
+
+
+@pytest.fixture
+def client(app):
+    """A fresh test client of the shared app (no cookie carried over from another test)."""
+    return app.test_client()
 
 
 @pytest.fixture(scope="session")

@@ -10,11 +10,12 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+from tests.waiting import free_port
 
 
 def _binary(name: str) -> str:
@@ -24,19 +25,13 @@ def _binary(name: str) -> str:
     return found[-1]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Postgres:
     """One running server; `new_database()` gives each test a database of its own."""
 
     def __init__(self) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="mahjong-pg-"))
         self.data = self.folder / "data"
-        self.port = _free_port()
+        self.port = free_port()
         self.as_user: list[str] = []
         if os.geteuid() == 0:    # initdb and postgres refuse root: run them as `postgres`
             self.as_user = ["runuser", "-u", "postgres", "--"]

@@ -9,21 +9,21 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
+
+from tests.waiting import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def production_command(port: int) -> str:
-    """The line `make run HOST=127.0.0.1 PORT=port` runs (`mahjong-calculator serve`)."""
-    out = subprocess.run(["make", "-n", "-s", "run", "HOST=127.0.0.1", f"PORT={port}"], cwd=ROOT,
+    """The line `make run HOST=127.0.0.1 PORT=port` runs (`mahjong-calculator serve`), with the
+    commands of the virtual environment running the tests, whatever its folder is called (the
+    Makefile's BIN, `.venv/bin`, is where `make run` installs them; the tests may run elsewhere)."""
+    out = subprocess.run(["make", "-n", "-s", "run", "HOST=127.0.0.1", f"PORT={port}",
+                          f"BIN={Path(sys.executable).parent}"], cwd=ROOT,
                          capture_output=True, text=True, check=True, timeout=60).stdout
     lines = out.replace("\\\n", " ").splitlines()
     return next(line for line in lines if "mahjong-calculator serve" in line)
@@ -142,6 +142,19 @@ class ProductionServer:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=15)
         self._log.close()
+
+
+def taken_and_read(server_port: int, client: socket.socket) -> bool:
+    """Whether the server has accepted this client's connection and read all it was sent: the
+    server's end of it, in /proc/net/tcp, has a socket inode (0 until a process accepts it) and
+    an empty receive queue."""
+    client_port = client.getsockname()[1]
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, queues, inode = fields[1], fields[2], fields[4], fields[9]
+        if (int(local.split(":")[1], 16), int(remote.split(":")[1], 16)) == (server_port, client_port):
+            return inode != "0" and int(queues.split(":")[1], 16) == 0
+    return False
 
 
 def peak_rss_kib(pid: int) -> int:

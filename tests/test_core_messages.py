@@ -13,10 +13,10 @@ from app.base.errors import HandError, NotationError
 from app.base.i18n import Msg, Text
 from app.hands.tiles import parse_tiles
 from app.scoring.calculation import calculate, calculate_waits
-from app.web import create_app
 from app.web.common.i18n import say_here
+from tests.apps import shared_app
 
-APP = create_app()
+APP = shared_app()
 CHINESE = ("zh-Hant", "zh-Hans")
 WORD = re.compile(r"[A-Za-z]{2,}")
 # Ids and notation a refusal echoes from the request: not sentences, the same in every language.

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import urllib.request
@@ -20,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import ROOT
-from .waiting import stop_group, wait_until_up
+from .waiting import free_port, stop_group, wait_until_up
 
 README_EXAMPLE = ["rules=hong-kong", "hand=123m456m789m234p55s", "by=self-draw", "seat=S"]
 
@@ -57,12 +56,6 @@ def test_the_wheel_carries_the_web_app_rulesets_templates_and_static_files(wheel
     entry_points = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
     assert "mahjong-calculator = app.cli:main" in entry_points
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _po_messages(locale: str) -> dict[str, str]:
@@ -138,7 +131,7 @@ def test_the_installed_command_serves_the_calculator(wheel, tmp_path, constraint
     venv.create(env_dir, with_pip=True)
     run([env_dir / "bin" / "python", "-m", "pip", "install", "--quiet", "-c",
          ROOT / constraints, wheel], tmp_path)
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MAHJONG_RULESET_DIR")}
     proc = subprocess.Popen([env_dir / "bin" / "mahjong-calculator", "serve"], cwd=tmp_path,
                             env={**env, "HOST": "127.0.0.1", "PORT": str(port),

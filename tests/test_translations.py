@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.rules.model import FAMILY_WORDS
-from app.web import create_app
 from app.web.common.i18n import LOCALES, TRANSLATIONS
+from tests.apps import shared_app
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGS = sorted(l for l in LOCALES.values() if l != "en")
@@ -81,7 +81,7 @@ def test_the_compiled_catalog_the_app_reads_is_the_catalog(locale):
 
 # --- the language of a page -------------------------------------------------------------
 
-APP = create_app()
+APP = shared_app()
 
 
 @pytest.mark.parametrize("header, lang", [

@@ -25,8 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.production import free_port
-from tests.waiting import stop_group, wait_until_up
+from tests.waiting import free_port, stop_group, wait_until_up
 
 WORDPRESS = Path("/usr/share/wordpress")
 CONFIGS = Path("/etc/wordpress")

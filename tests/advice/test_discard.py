@@ -10,16 +10,10 @@ from app.advice.discard import calculate_discards
 from app.base.errors import HandError
 from app.hands.tiles import TILES, canonical
 from app.rules.loader import registry
-from app.web import create_app
 from tests.html_tables import Page
 
 RULESETS = registry()
 HONOURS_READY = "123m456p789s11z22z7z"   # throw the red dragon: ready on East or South
-
-
-@pytest.fixture
-def client():
-    return create_app().test_client()
 
 
 def discards(**params) -> list:
@@ -282,12 +276,12 @@ def test_a_hand_of_the_wrong_size_is_refused_as_a_hand_about_to_discard_in_eithe
     ({"rules": "sichuan", "hand": "123p456p789p2355s9m", "missing": "m", "won": "E"}, "won",
      "E is the winner of this hand"),
 ])
-def test_a_table_the_scorer_refuses_is_refused_once_with_the_same_field(params, field, words):
+def test_a_table_the_scorer_refuses_is_refused_once_with_the_same_field(client, params, field,
+                                                                      words):
     with pytest.raises(HandError) as err:
         calculate_discards(params)
     assert [e.field for e in err.value.errors] == [field]
     assert words in str(err.value.errors[0].message)
-    client = create_app().test_client()
     answer = client.get("/api/discard", query_string=params)
     assert answer.status_code == 400
     assert [e["field"] for e in answer.get_json()["errors"]] == [field]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -21,19 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.waiting import wait_until_up
+from tests.waiting import free_port, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("MAHJONG_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 TIMEOUT_MS = 10_000
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="session")
@@ -53,7 +46,7 @@ def _gunicorn_version() -> tuple[int, ...]:
 def live_server(tmp_path_factory):
     """The calculator on gunicorn (as `make run` starts it) on a free loopback port; its shared
     sheets in a temporary SQLite file."""
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, PYTHONUNBUFFERED="1", MAHJONG_FRAME_ANCESTORS="*",
                MAHJONG_DATA_DIR=str(tmp_path_factory.mktemp("sheets")))
     env.pop("MAHJONG_DATABASE_URL", None)

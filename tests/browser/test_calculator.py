@@ -5,12 +5,12 @@ Expected numbers come from the JSON API with the same parameters, never from gue
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import assert_loads_cleanly
+from tests.waiting import fitted_frame
 
 pytestmark = pytest.mark.browser
 
@@ -198,13 +198,9 @@ def test_the_keyboard_stays_in_the_hand_after_removing_a_tile(page: Page):
 
 def fitted_height(page: Page, frame) -> int:
     """Wait until the lesson page's frame is as tall as the page inside says, and return it."""
-    deadline = time.monotonic() + 30   # generous: a busy machine lays the frame out late
-    while True:
-        content = frame.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
-        height = page.evaluate("document.getElementById('calc').getBoundingClientRect().height")
-        if abs(height - content) <= 2 or time.monotonic() > deadline:
-            break
-        page.wait_for_timeout(50)
+    height, content = fitted_frame(
+        page, frame, lambda: page.evaluate("document.getElementById('calc').getBoundingClientRect().height"),
+        lambda height, content: abs(height - content) <= 2)
     assert abs(height - content) <= 2, f"frame {height}px, its page {content}px"
     return content
 

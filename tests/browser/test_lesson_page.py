@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import re
-import time
 import urllib.parse
 import urllib.request
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Frame, Page, expect
+
+from tests.waiting import fitted_frame
 
 pytestmark = pytest.mark.browser
 
@@ -40,13 +41,9 @@ def frame_in(page: Page, holder: str) -> Frame:
 def assert_fits(page: Page, holder: str, frame: Frame) -> int:
     """Wait until the frame is as tall as its page says; no scrollbar either way inside."""
     iframe = page.locator(f"{holder} iframe")
-    deadline = time.monotonic() + 30   # generous: a busy machine lays frames out late
-    while True:
-        content = frame.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
-        height = iframe.evaluate("f => f.getBoundingClientRect().height")
-        if abs(height - content) <= 2 or time.monotonic() > deadline:
-            break
-        page.wait_for_timeout(50)
+    height, content = fitted_frame(page, frame,
+                                   lambda: iframe.evaluate("f => f.getBoundingClientRect().height"),
+                                   lambda height, content: abs(height - content) <= 2)
     assert abs(height - content) <= 2, f"{holder}: frame {height}px, its page {content}px"
     sizes = frame.evaluate("[document.documentElement.scrollHeight, window.innerHeight,"
                            " document.documentElement.scrollWidth, window.innerWidth]")

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from urllib.parse import urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import Frame, Locator, Page, expect
 
+from tests.waiting import CONTENT_HEIGHT, wait_for
 from tests.wordpress import AUTHOR, WordPress
 
 pytestmark = pytest.mark.browser
@@ -93,16 +93,16 @@ def embedded(page: Page, live_server: str) -> tuple[Locator, Frame]:
 def assert_fits(page: Page, iframe: Locator, frame: Frame, name: str) -> int:
     """The frame is shown (WordPress reveals it when the frame tells its height), is as tall as
     its content within GAP px and at most MOST px, and has no scrollbar inside."""
-    deadline = time.monotonic() + 30   # generous: a busy machine lays frames out late
-    while True:
+    def measure() -> tuple[bool, int, int]:
         shown = iframe.evaluate("f => getComputedStyle(f).clip === 'auto' && "
                                 "getComputedStyle(f).position !== 'absolute'")
-        content = frame.evaluate(
-            "Math.ceil(document.documentElement.getBoundingClientRect().height)")
-        height = iframe.evaluate("f => f.clientHeight")   # inside its border
-        if (shown and 0 <= height - content <= GAP) or time.monotonic() > deadline:
-            break
-        page.wait_for_timeout(100)
+        content = frame.evaluate(CONTENT_HEIGHT)
+        return shown, content, iframe.evaluate("f => f.clientHeight")   # inside its border
+
+    # generous: a busy machine lays frames out late
+    shown, content, height = wait_for(measure, lambda seen: seen[0] and 0 <= seen[2] - seen[1] <= GAP,
+                                      30, pause=lambda wait: page.wait_for_timeout(wait * 1000),
+                                      every=0.1)
     assert shown, f"{name}: WordPress never revealed the frame (its height message never came)"
     assert height - content <= GAP, f"{name}: a {height - content:.0f} px gap under the content"
     sizes = frame.evaluate("[document.documentElement.scrollHeight, window.innerHeight,"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-import time
 import urllib.parse
 import urllib.request
 from functools import partial
@@ -20,6 +19,7 @@ import pytest
 from playwright.sync_api import Frame, Page, expect
 
 from tests import wordpress_like
+from tests.waiting import fitted_frame, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -110,14 +110,10 @@ def assert_told(page: Page, frame: Frame) -> int:
     """The post fitted the frame to the height the frame told it (with its secret, so the
     secret is still known), within WordPress's bounds; the content's height."""
     iframe = page.locator("iframe.wp-embedded-content")
-    deadline = time.monotonic() + 30   # generous: a busy machine lays frames out late
-    while True:
-        frame.wait_for_load_state("load")
-        content = frame.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
-        height = iframe.evaluate("f => f.getBoundingClientRect().height")
-        if abs(height - min(max(content, 200), CAP)) <= GAP or time.monotonic() > deadline:
-            break
-        page.wait_for_timeout(50)
+    height, content = fitted_frame(
+        page, frame, lambda: iframe.evaluate("f => f.getBoundingClientRect().height"),
+        lambda height, content: abs(height - min(max(content, 200), CAP)) <= GAP,
+        ready=lambda: frame.wait_for_load_state("load"))   # a frame that navigated: once loaded
     assert abs(height - min(max(content, 200), CAP)) <= GAP, \
         f"{frame.url}: frame {height}px, its content {content}px"
     assert frame.evaluate("window.storageUsed") == [], frame.url
@@ -127,14 +123,14 @@ def assert_told(page: Page, frame: Frame) -> int:
 def assert_fits(page: Page, frame: Frame) -> int:
     """The frame is as tall as its content (within GAP), which is within CAP; nothing scrolls
     inside; no storage was touched in it; the frame's secret is still known."""
-    deadline = time.monotonic() + 10   # a resized page reflows, and tells its new height, late
-    while True:
-        content = assert_told(page, frame)
-        sizes = frame.evaluate("[document.documentElement.scrollHeight, window.innerHeight,"
-                               " document.documentElement.scrollWidth, window.innerWidth]")
-        if sizes[0] <= sizes[1] + 1 or time.monotonic() > deadline:
-            break
-        page.wait_for_timeout(100)
+    def measure() -> tuple[int, list[int]]:
+        return assert_told(page, frame), frame.evaluate(
+            "[document.documentElement.scrollHeight, window.innerHeight,"
+            " document.documentElement.scrollWidth, window.innerWidth]")
+
+    # a resized page reflows, and tells its new height, late
+    content, sizes = wait_for(measure, lambda seen: seen[1][0] <= seen[1][1] + 1, 10,
+                              pause=lambda wait: page.wait_for_timeout(wait * 1000), every=0.1)
     assert content <= CAP, f"{frame.url}: its content is {content}px, over WordPress's {CAP}px"
     assert sizes[0] <= sizes[1] + 1, f"{frame.url}: scrolls down inside: {sizes}"
     assert sizes[2] <= sizes[3], f"{frame.url}: scrolls sideways inside: {sizes}"

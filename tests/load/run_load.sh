@@ -30,8 +30,8 @@ mkdir -p "$OUT"
 if ! command -v wrk >/dev/null 2>&1; then
     echo "load: installing Debian's wrk"
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -q
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q wrk
 fi
 make -s install
 

@@ -12,15 +12,9 @@ from app.base.errors import HandError
 from app.hands.tiles import tile
 from app.practice.discard_practice import check_discard, deal_discard, question
 from app.rules.loader import registry
-from app.web import create_app
 from tests.html_tables import Page
 
 RULESETS = registry()
-
-
-@pytest.fixture
-def client():
-    return create_app().test_client()
 
 
 @pytest.mark.parametrize("rid", sorted(RULESETS))

@@ -10,16 +10,10 @@ import pytest
 from app.base.errors import HandError
 from app.practice.quiz import format_line, read_line, split_lines
 from app.rules.loader import registry
-from app.web import create_app
 
 ALL_CHOWS = "123m456m789m234p55s by=self-draw seat=S"
 PONGS = "hand=111m222p333s444z55z"
 LINES = [ALL_CHOWS, PONGS]
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 def _quiz(client, *, lines=LINES, path="/practice", **extra):

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from app.base.errors import HandError, RulesetError
 from app.rules.loader import RULESET_DIR, load_ruleset, registry
 from app.scoring.calculation import calculate
-from app.web import create_app
+from tests.apps import shared_app
 
 RULESETS = registry()
-APP = create_app()
+APP = shared_app()
 
 # One winning hand per kind of meld shown (14 tiles, a kong counting 3), won on its last tile.
 MELD_HANDS = {

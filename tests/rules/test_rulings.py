@@ -11,10 +11,10 @@ import yaml
 from app.base.errors import RulesetError
 from app.rules.loader import RULESET_DIR, load_ruleset, registry
 from app.rules.model import cited
-from app.web import create_app
+from tests.apps import shared_app
 
 RULESETS = registry()
-APP = create_app()
+APP = shared_app()
 SEED_FILE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
 
 

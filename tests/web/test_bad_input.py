@@ -11,19 +11,14 @@ from urllib.parse import urlencode
 
 import pytest
 
-from app.web import create_app
+from tests.apps import shared_app
 
 HAND = "123m456m789m234p55s"          # all chows, 14 tiles
 READY = "123m456m789m234p5s"          # 13 tiles waiting on 5s
 SC = "123m456m789m234m55m"            # a Sichuan hand of one suit
 
-APP = create_app()
+APP = shared_app()
 HAS_SETTLE = any(r.rule == "/api/settle" for r in APP.url_map.iter_rules())
-
-
-@pytest.fixture(scope="module")
-def client():
-    return APP.test_client()
 
 
 # (case id, endpoint, query, field, expected message: a part of it)

@@ -13,10 +13,11 @@ import pytest
 
 from app.web import create_app
 from app.web.serving.caching import PAGE_MAX_AGE, STATIC_MAX_AGE
+from tests.apps import shared_app
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "123m456m789m234p55s"
-APP = create_app()
+APP = shared_app()
 SAMPLES = {"rid": "sichuan", "filename": "style.css", "token": "AAAAAAAAAAAAAAAAAAAAAAAA"}
 
 

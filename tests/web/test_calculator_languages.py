@@ -9,14 +9,8 @@ import pytest
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.description import parse_hand
-from app.web import create_app
 
 HAND = "123m456m789m234p55s"
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 def _page(client, url: str) -> str:

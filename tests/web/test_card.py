@@ -7,16 +7,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from app.web import create_app
 from tests.html_tables import Page
 
 HAND = "123m456m789m234p55s"     # seed 001's all-chows hand
 QUERY = {"rules": "hong-kong", "hand": HAND, "by": "self-draw", "seat": "S"}
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 def _table(page: Page, caption: str) -> list[list[str]] | None:

@@ -8,16 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.web import create_app
 from app.web.common.exports import csv_text, safe_cell
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 HOSTILE = "=HYPERLINK(\"http://evil.example/\",\"x\")"
-
-
-@pytest.fixture
-def client():
-    return create_app().test_client()
 
 
 def _cells(text: str, separator: str) -> list[str]:

@@ -11,7 +11,6 @@ from babel.messages.pofile import read_po
 
 from app.rules.loader import registry
 from app.rules.model import family_fields
-from app.web import create_app
 from app.web.common.i18n import TRANSLATIONS, fill_words
 from tests.web import test_languages
 
@@ -58,11 +57,6 @@ def _family_of(url: str) -> str | None:
 
 PAGES = sorted({(rid, url) for rid in RULESETS for url in family_pages(rid)}
                | {(_family_of(url), url) for url in test_languages.PAGES.values() if _family_of(url)})
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 def _shown_text(body: str) -> str:

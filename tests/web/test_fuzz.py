@@ -22,11 +22,16 @@ from app.hands.description import EVENT_RULES, describe, parse_hand, read_meld
 from app.hands.tiles import parse_tiles
 from app.rules.loader import registry
 from app.scoring.calculation import calculate, calculate_waits
-from app.web import create_app
+from tests.apps import shared_app
 from tests.strategies import complete_hands
 
+# The count at the end reads what the tests above sent in this process: under pytest-xdist the
+# module stays on one worker (`make test`'s --dist loadscope keeps every module whole; this
+# group does the same for --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("fuzz")
+
 RULESETS = registry()
-APP = create_app()                 # one app instance for the whole module
+APP = shared_app()                 # the app the page tests share (tests/apps.py)
 CLIENT = APP.test_client()
 HAS_SETTLE = any(r.rule == "/api/settle" for r in APP.url_map.iter_rules())
 

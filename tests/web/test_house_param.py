@@ -9,18 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.rules.house import House, PatternChange, encode, split
-from app.web import create_app
 from app.web.common.present import PERMALINK_ORDER, permalink
 
 # cap 5 and seven pairs on at 4 fan: the hand below is refused by the family (seven pairs off)
 VARIANT = encode(House("hong-kong", dials=(("cap", 5),), patterns=(PatternChange("seven-pairs", fan=4, on=True),)))
 FAMILY, CODE = split(VARIANT)
 HAND = {"hand": "11m22m33p44p55s66s77z", "win": "7z", "by": "self-draw"}
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 def score(client, **query):

@@ -9,11 +9,11 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import opencc
 import pytest
 
-from app.web import create_app
 from app.web.common.i18n import SELF_NAMES
 from app.web.table.rounds import EXAMPLE as ROUND_EXAMPLE
+from tests.apps import shared_app
 
-APP = create_app()
+APP = shared_app()
 CHINESE = ("zh-Hant", "zh-Hans")
 HAND = "123m456m789m234p55s"
 SICHUAN = "111p123p777p789p55p"

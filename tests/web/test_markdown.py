@@ -16,7 +16,6 @@ from pathlib import Path
 import markdown
 import pytest
 
-from app.web import create_app
 from app.web.lesson.markdown import MahjongError
 
 BASE = "https://lessons-calculator.example.org"
@@ -53,11 +52,6 @@ def built(tmp_path_factory) -> str:
     done = build(folder, LESSON)
     assert done.returncode == 0, done.stderr
     return (folder / "site" / "index.html").read_text(encoding="utf-8")
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 def figures(page: str) -> list[str]:

@@ -16,11 +16,6 @@ ROOT = "http://localhost"
 RESULT = f"{ROOT}/?rules=hong-kong&hand={HAND}&by=self-draw&seat=S"
 
 
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
-
-
 def _oembed(client, url: str, **extra):
     return client.get("/oembed", query_string={"url": url, **extra})
 

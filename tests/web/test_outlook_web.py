@@ -6,16 +6,10 @@ import re
 import pytest
 from openapi_spec_validator import validate
 
-from app.web import create_app
 from tests.html_tables import Page
 
 READY = "rules=hong-kong&hand=123m456p789s11z22z7z"
 SLOW = "rules=hong-kong&hand=123m456p78s1122z57z"
-
-
-@pytest.fixture
-def client():
-    return create_app().test_client()
 
 
 def test_the_api_answers_as_before_unless_the_outlook_is_asked_for(client):

@@ -10,14 +10,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 
 from app.hands.tiles import parse_tiles
-from app.web import create_app
 
 HAND_A = "123m456m789m234p55s"
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 class _Form(HTMLParser):

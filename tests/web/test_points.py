@@ -13,7 +13,6 @@ import pytest
 import yaml
 
 from app.rules.loader import registry
-from app.web import create_app
 from tests.conftest import DATA
 from tests.html_tables import Page, amount, payments
 
@@ -21,11 +20,6 @@ RULESETS = registry()
 EXAMPLES = (DATA / "EXAMPLES.md").read_text(encoding="utf-8")
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 WIDGET_FIELDS = {"fan", "min", "cap", "curve", "payment", "stake", "by", "seat", "discarder"}
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 def get(client, **query) -> Page:

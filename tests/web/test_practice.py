@@ -14,7 +14,6 @@ from app.practice.answers import check_answer
 from app.practice.dealer import deal
 from app.rules.loader import registry
 from app.scoring.calculation import calculate
-from app.web import create_app
 from tests.html_tables import Page, payments
 
 RULESETS = registry()
@@ -26,11 +25,6 @@ def golden(rules: str, case_id: str) -> tuple[dict[str, str], dict]:
     data = yaml.safe_load((GOLDEN / f"{rules}.yaml").read_text(encoding="utf-8"))
     case = next(c for c in data["cases"] if c["id"] == case_id)
     return {"rules": data["ruleset"], **{k: str(v) for k, v in case["params"].items()}}, case["expect"]
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 def dealt_tiles(text: str) -> list[str]:

@@ -11,7 +11,6 @@ import pytest
 
 from app.base.i18n import Msg, say
 from app.table.settlement import parse_round_text, read_round, settle_round
-from app.web import create_app
 from app.web.table.rounds import EXAMPLE
 
 NIGHT = {"rules": "hong-kong", "names": "Ann,Bob,Cy,Di", "hands": "\n".join([
@@ -19,11 +18,6 @@ NIGHT = {"rules": "hong-kong", "names": "Ann,Bob,Cy,Di", "hands": "\n".join([
     "hand=123456789m234p55s seat=S discarder=N at=2341",
 ])}
 BAD_LINE = "missing E=p\nfoo bar"
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 def _text(page: str) -> str:

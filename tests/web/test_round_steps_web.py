@@ -8,14 +8,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from app.hands.tiles import parse_tiles
-from app.web import create_app
 
 START = "missing E=p S=m W=s N=p\nkong W exposed 2m from N"
-
-
-@pytest.fixture
-def client():
-    return create_app().test_client()
 
 
 def _round_of(location: str) -> str:

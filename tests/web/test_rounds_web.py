@@ -8,16 +8,10 @@ import pytest
 import yaml
 
 from app.table.settlement import parse_round_text
-from app.web import create_app
 from app.web.table.rounds import EXAMPLE
 
 ROUNDS = yaml.safe_load((Path(__file__).resolve().parents[1] / "golden" / "rounds" / "blood-battle.yaml")
                         .read_text(encoding="utf-8"))["cases"]
-
-
-@pytest.fixture
-def client():
-    return create_app().test_client()
 
 
 @pytest.mark.parametrize("case", ROUNDS, ids=[c["id"] for c in ROUNDS])

@@ -14,12 +14,12 @@ import os
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from app.web import create_app
+from tests.apps import shared_app
 
 CONFIG = schemathesis.Config.from_dict({
     "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "400"]}},
 })
-APP = create_app()
+APP = shared_app()
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", APP, config=CONFIG)
 
 

@@ -22,6 +22,7 @@ import pytest
 from flask import Flask
 
 from app.web import create_app
+from tests.apps import shared_app
 from tests.production import ProductionServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +62,7 @@ def _urls(app: Flask) -> list[tuple[str, str]]:
     return found
 
 
-APP = create_app()
+APP = shared_app()
 URLS = _urls(APP)
 
 

@@ -29,11 +29,6 @@ SHEETS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
-
-
 def _amount(cell: str) -> str:
     """A page or CSV cell as fmt writes an amount: without the '+' and the CSV's quote."""
     return cell.lstrip("'+")

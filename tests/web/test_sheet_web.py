@@ -27,11 +27,6 @@ def table_by_caption(page: str, caption: str) -> list[list[str]]:
     return [cells for _, cells in rows]
 
 
-@pytest.fixture
-def client():
-    return create_app().test_client()
-
-
 def _href(page: str, element_id: str) -> str:
     tag = re.search(rf'<a [^>]*id="{element_id}"[^>]*>', page)
     assert tag, f"no link #{element_id}"

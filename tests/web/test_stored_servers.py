@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.waiting import stop_group, wait_until_up
+from tests.waiting import free_port, stop_group, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 NIGHT = {"rules": "hong-kong", "names": "Ann,Bob,Cy,Di", "hands": "hand=123456789m234p55s by=self-draw"}
@@ -30,15 +30,8 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 OPENER = urllib.request.build_opener(NoRedirect)
 
 
-def _free_port() -> int:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _serve(env: dict[str, str], workers: int = 2) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "app", "serve"], cwd=ROOT, start_new_session=True,
                             env={**os.environ, **env, "HOST": "127.0.0.1", "PORT": str(port),
                                  "WEB_CONCURRENCY": str(workers)},

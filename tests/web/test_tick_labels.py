@@ -8,15 +8,9 @@ from collections import defaultdict
 import pytest
 
 from app.rules.loader import registry
-from app.web import create_app
 
 TICK = re.compile(r'<div class="tick">\s*<label><input type="checkbox" name="ticks" value="([^"]+)"'
                   r'[^>]*>(.*?)<span class="fan">', re.S)
-
-
-@pytest.fixture(scope="module")
-def client():
-    return create_app().test_client()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-Hant", "zh-Hans"])

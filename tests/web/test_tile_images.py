@@ -13,7 +13,7 @@ from app.hands.tiles import TILES
 
 ROOT = Path(__file__).resolve().parents[2]
 TILE_DIR = ROOT / "static" / "tiles"
-SCRIPT = TILE_DIR / "make_tiles.py"
+SCRIPT = ROOT / "tools" / "tiles" / "make_tiles.py"
 SVG_NS = "{http://www.w3.org/2000/svg}"
 EXPECTED = {f"{t.code}.svg": t.label for t in TILES} | {"back.svg": None}
 SPRITE = TILE_DIR / "sprite.svg"
@@ -22,7 +22,7 @@ SPRITE = TILE_DIR / "sprite.svg"
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_tile_image_is_present_accessible_and_self_contained(name: str) -> None:
     path = TILE_DIR / name
-    assert path.is_file(), f"{path} is missing: run static/tiles/make_tiles.py"
+    assert path.is_file(), f"{path} is missing: run tools/tiles/make_tiles.py"
     source = path.read_text(encoding="utf-8")
     root = ET.fromstring(source)
     assert root.tag == f"{SVG_NS}svg"
@@ -72,7 +72,7 @@ def test_generator_reproduces_the_files_exactly(tmp_path: Path) -> None:
     assert made == set(EXPECTED) | {"sprite.svg"}
     for name in sorted(made):
         assert (tmp_path / name).read_bytes() == (TILE_DIR / name).read_bytes(), (
-            f"{name} differs from the generator's output: rerun static/tiles/make_tiles.py"
+            f"{name} differs from the generator's output: rerun tools/tiles/make_tiles.py"
         )
 
 
@@ -83,3 +83,12 @@ def test_every_character_is_drawn_as_paths_so_no_font_is_needed(name: str) -> No
     tags = {element.tag.removeprefix(SVG_NS) for element in root.iter()}
     assert not tags & {"text", "tspan", "textPath", "font", "glyph"}, (name, tags)
     assert not any(e.get("font-family") for e in root.iter()), name
+
+
+def test_the_served_folder_holds_what_pages_load_and_no_build_script(client) -> None:
+    # the scripts that draw the tiles and their glyph outlines live in tools/tiles/, unserved
+    assert client.get("/static/tiles/make_tiles.py").status_code == 404
+    assert client.get("/static/tiles/glyphs.json").status_code == 404
+    assert client.get("/static/tiles/5s.svg").status_code == 200   # the folder is still served
+    kinds = {p.suffix for p in (ROOT / "static").rglob("*") if p.is_file()}
+    assert kinds <= {".css", ".js", ".svg"}, kinds

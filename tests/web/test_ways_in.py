@@ -9,9 +9,9 @@ from urllib.parse import quote, urlsplit
 import markdown
 import pytest
 
-from app.web import create_app
+from tests.apps import shared_app
 
-APP = create_app()
+APP = shared_app()
 HAND = "rules=hong-kong&hand=123m456m789m234p55s&by=self-draw&seat=S"
 PAGES = {"result": f"/?{HAND}", "embed": f"/embed?{HAND}", "card": f"/card?{HAND}",
          "ticks": "/ticks?rules=hong-kong&ticks=all-chows,self-draw&by=self-draw",

@@ -7,7 +7,6 @@ from fractions import Fraction
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
-from jinja2 import BytecodeCache
 
 from app.rules.loader import registry
 from app.web import create_app
@@ -15,35 +14,6 @@ from tests.html_tables import Page as TablesPage
 
 RULESETS = registry()
 HAND = "123m456m789m234p55s"     # seed 001's all-chows hand: 3 fan at East on N's discard
-
-
-class _CompiledTemplates(BytecodeCache):
-    """Templates compiled once per session; each test still builds its own app and Jinja env."""
-
-    def __init__(self) -> None:
-        self.compiled: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket) -> None:
-        if bucket.key in self.compiled:
-            bucket.bytecode_from_string(self.compiled[bucket.key])
-
-    def dump_bytecode(self, bucket) -> None:
-        self.compiled[bucket.key] = bucket.bytecode_to_string()
-
-
-_TEMPLATES = _CompiledTemplates()
-
-
-@pytest.fixture
-def app():
-    app = create_app()
-    app.jinja_env.bytecode_cache = _TEMPLATES   # keyed by template source: edits recompile
-    return app
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 # --- reading pages ---------------------------------------------------------------------
@@ -799,8 +769,8 @@ def test_repeated_parameters_never_cause_a_server_error(client, pairs):
 
 
 @pytest.mark.parametrize("rules, chow", [("sichuan", False), ("sichuan-sbr", False), ("hong-kong", True)])
-def test_the_pickers_meld_kinds_offer_a_chow_only_where_one_may_be_claimed(rules, chow):
-    page = create_app().test_client().get("/", query_string={"rules": rules, "hand": "11p"})
+def test_the_pickers_meld_kinds_offer_a_chow_only_where_one_may_be_claimed(client, rules, chow):
+    page = client.get("/", query_string={"rules": rules, "hand": "11p"})
     text = page.get_data(as_text=True)
     assert 'name="start" value="pong"' in text
     assert ('name="start" value="chow"' in text) is chow

@@ -9,6 +9,7 @@ import pytest
 
 from app.scoring.budget import MAX_SCORINGS
 from app.web import create_app
+from tests.apps import shared_app
 
 NINE_GATES = "1112345678999"     # waits on all nine tiles of its suit
 WALL = f"wall E hand={NINE_GATES}p;S hand={NINE_GATES}s;W hand={NINE_GATES}m;N not-ready"
@@ -39,7 +40,7 @@ def test_every_api_entry_point_is_refused_413_past_the_same_budget_naming_the_fi
     [error] = response.json["errors"]
     assert error["field"] == field and "more than 5 scorings" in error["message"]
     # with the budget of the production app, the same request is answered
-    assert create_app().test_client().open(url, method=method, data=json.dumps(body) if body else None,
+    assert shared_app().test_client().open(url, method=method, data=json.dumps(body) if body else None,
                                            content_type="application/json" if body else None).status_code == 200
 
 
@@ -119,6 +120,6 @@ def test_the_budget_is_stated_and_no_real_night_comes_near_it():
     assert MAX_SCORINGS == 400
     # a full night of 100 different hands is 100 scorings
     hands = [f"hand=123m456m789m{n}{n}{n}p55s by=self-draw" for n in range(1, 10)] * 11
-    response = create_app().test_client().get(
+    response = shared_app().test_client().get(
         "/sheet.csv?" + urllib.parse.urlencode({"rules": "hong-kong", "hands": "\n".join(hands[:100])}, safe=",:=/"))
     assert response.status_code == 200

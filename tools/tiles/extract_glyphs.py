@@ -13,9 +13,9 @@ with no CJK font. The outlines come from two sources, both free to reuse:
 A tool for whoever redraws the tiles, not part of the app or its tests (it needs svgelements
 and fontTools, which neither installs):
 
-    python static/tiles/extract_glyphs.py FLUFFY_REGULAR_DIR WQY_MICROHEI_TTC
+    python tools/tiles/extract_glyphs.py FLUFFY_REGULAR_DIR WQY_MICROHEI_TTC
 
-then `python static/tiles/make_tiles.py`, which reads glyphs.json with the standard library.
+then `python tools/tiles/make_tiles.py`, which reads glyphs.json with the standard library.
 """
 from __future__ import annotations
 

@@ -3,8 +3,8 @@ and sprite.svg, every tile in one file for the pages (`sprite.svg#t5s` shows the
 
 Pure standard library. The accessible names come from app.hands.tiles, so they cannot drift:
 
-    python static/tiles/make_tiles.py            # writes into static/tiles/
-    python static/tiles/make_tiles.py --out DIR  # writes somewhere else (the tests compare)
+    python tools/tiles/make_tiles.py            # writes into static/tiles/
+    python tools/tiles/make_tiles.py --out DIR  # writes somewhere else (the tests compare)
 
 Every character is drawn as paths (glyphs.json, made by extract_glyphs.py from FluffyStuff's
 public-domain riichi tiles and, for the flowers and seasons, WenQuanYi Micro Hei's outlines),
@@ -25,6 +25,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+# The served folder the pictures go to; this script and glyphs.json stay out of it (build
+# inputs are not served).
+SERVED = ROOT / "static" / "tiles"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -347,7 +350,7 @@ def all_files() -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=HERE, help="directory to write into")
+    parser.add_argument("--out", type=Path, default=SERVED, help="directory to write into")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for name, content in all_files().items():
