@@ -24,10 +24,11 @@ from functools import lru_cache
 
 from app.base.errors import HandError
 from app.base.i18n import Msg
-from app.hands.hand import SEATS, WinBy
+from app.hands.hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
 from app.hands.tiles import TILES, canonical, format_tiles
 from app.rules.model import Pattern, Ruleset
-from app.scoring.calculation import Calculation, calculate
+from app.scoring.calculation import Ask, Calculation, Seats, agreed_seats, calculate
+from app.scoring.selection import Settings
 
 LEVELS = ("plain", "patterns", "limit")
 MAX_TRIES = 600            # themes drawn per hand before giving up (never reached in the tests)
@@ -100,7 +101,7 @@ class Deal:
     seed: str
     n: int
     level: str
-    params: Mapping[str, str]      # the hand description, `calculate` reads it as is
+    params: Mapping[str, str]      # the hand description, as a link gives it
     targets: tuple[str, ...]
     calculation: Calculation
 
@@ -110,16 +111,18 @@ def deal(ruleset: Ruleset, seed: str, n: int = 1, level: str = "patterns") -> De
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
     rng = random.Random(f"{ruleset.id}/{level}/{seed}/{n}")
-    rulesets = {ruleset.id: ruleset}
     for _ in range(MAX_TRIES):
         spec, floor = theme(rng, ruleset, level)
         if spec is None:
             continue
-        params = build(rng, ruleset, spec)
-        if params is None:
+        built = build(rng, ruleset, spec)
+        if built is None:
+            continue
+        params, ask = built
+        if max(ask.hand.counts) > 4:   # a fifth copy: no set holds it
             continue
         try:
-            calc = calculate(params, rulesets)
+            calc = calculate(ask)
         except HandError:
             continue
         score = calc.score
@@ -347,8 +350,9 @@ def _seven_pairs_playable(ruleset: Ruleset) -> bool:
 # --- building the tiles ------------------------------------------------------------------
 
 
-def build(rng: random.Random, ruleset: Ruleset, spec: Spec) -> dict[str, str] | None:
-    """Tiles, melds and the win context that meet a spec, as a hand description; None if stuck."""
+def build(rng: random.Random, ruleset: Ruleset, spec: Spec) -> tuple[dict[str, str], Ask] | None:
+    """Tiles, melds and the win context that meet a spec, as a hand description and as the
+    request it makes; None if stuck."""
     suits = ["m", "p", "s"]
     missing = ""
     if ruleset.missing_suit:   # 定缺: declare a suit and deal none of it
@@ -542,8 +546,9 @@ def _winning_tile(rng: random.Random, spec: Spec, concealed: list[int],
 
 
 def _describe(rng: random.Random, ruleset: Ruleset, spec: Spec, concealed: list[int],
-              melds: list[tuple[str, tuple[int, ...]]], win: int, missing: str) -> dict[str, str]:
-    """The hand and its win context in the public vocabulary."""
+              melds: list[tuple[str, tuple[int, ...]]], win: int, missing: str
+              ) -> tuple[dict[str, str], Ask]:
+    """The hand and its win context in the public vocabulary, and as the request it makes."""
     by = spec.by or (WinBy.SELF_DRAW if rng.random() < 0.35 else WinBy.DISCARD)
     seat = spec.seat or rng.choice(SEATS)
     round_wind = spec.round or rng.choice(("E", "E", "S", "W", "N"))
@@ -567,7 +572,23 @@ def _describe(rng: random.Random, ruleset: Ruleset, spec: Spec, concealed: list[
         params["discarder"] = spec.discarder or rng.choice([s for s in SEATS if s != seat])
     if spec.options:
         params["options"] = ",".join(spec.options)
-    return params
+    context = WinContext(by=by, seat=seat, round=round_wind, flowers=flowers, seasons=seasons,
+                         events=frozenset(spec.events), missing=missing or None)
+    hand = Hand(tuple(sorted(TILES[i] for i in concealed)),
+                tuple(Meld(MeldKind(how), tuple(sorted(TILES[i] for i in tiles)))
+                      for how, tiles in melds), TILES[win], context)
+    seat, winner, assumed = agreed_seats(seat, None)
+    seats = Seats(seat, winner, params.get("discarder"))
+    return params, Ask(ruleset, _settings(ruleset, spec.options), hand=hand, seats=seats,
+                       by_given=True, round_given=True, assumed=assumed)
+
+
+@lru_cache(maxsize=64)
+def _settings(ruleset: Ruleset, options: tuple[str, ...]) -> Settings:
+    """The ruleset's own dials with these house rules on (the default payment's own curve)."""
+    d = ruleset.dials
+    return Settings(d.min, d.cap, ruleset.payments[d.payment].curve or d.curve, d.payment,
+                    d.stake, frozenset(options))
 
 
 def _meld_token(how: str, tiles: tuple[int, ...]) -> str:

@@ -25,14 +25,16 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from app.advice.discard import DiscardChoice, DiscardResult, calculate_discards, joined
+from app.advice.discard import DiscardChoice, DiscardResult, joined, weigh_discards
 from app.advice.outlook import DiscardOutlook, OutlookResult, amount, percent
 from app.base.errors import HandError
 from app.base.i18n import Msg
-from app.hands.hand import Hand
+from app.hands.hand import Hand, WinBy, WinContext
 from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile, canonical
 from app.rules.model import Ruleset
+from app.scoring.calculation import Ask, Seats, agreed_seats, seated_table
 from app.scoring.payments import fmt
+from app.scoring.selection import Settings, check_tiles
 
 from .dealer import deal
 
@@ -73,14 +75,14 @@ def _key(choice: DiscardChoice) -> tuple:
 def deal_discard(ruleset: Ruleset, seed: str, n: int = 1) -> DiscardDeal:
     """Deal hand n of the discard series named by seed."""
     rng = random.Random(f"discard/{ruleset.id}/{seed}/{n}")
-    rulesets = {ruleset.id: ruleset}
     for attempt in range(MAX_TRIES):
         dealt = deal(ruleset, f"{seed}-{n}-{attempt}", 1, "plain")
-        params = _spoiled(rng, ruleset, dealt.calculation.hand, dealt.params.get("options", ""))
-        if params is None:
+        spoiled = _spoiled(rng, ruleset, dealt.calculation.hand, dealt.params.get("options", ""))
+        if spoiled is None:
             continue
+        params, hand = spoiled
         try:
-            analysis = calculate_discards(params, rulesets)
+            analysis = _analysed(ruleset, hand, dealt.calculation.settings, params)
         except HandError:
             continue
         if analysis.shanten < 0 or len(analysis.choices) < 3:
@@ -92,22 +94,24 @@ def deal_discard(ruleset: Ruleset, seed: str, n: int = 1) -> DiscardDeal:
                            rules=ruleset.id, seed=repr(seed)))
 
 
-def question(ruleset: Ruleset, params: Mapping[str, str]) -> DiscardDeal:
-    """A teacher's hand as a question; HandError (by field) when it is no 14-tile hand to play."""
-    asked = {"rules": ruleset.id, **{k: params[k].strip() for k in QUESTION_FIELDS
-                                     if params.get(k, "").strip()}}
-    if "hand" not in asked:
-        raise HandError.single("hand", Msg("give the 14 tiles of the question"))
-    analysis = calculate_discards(asked, {ruleset.id: ruleset})
-    if analysis.shanten < 0:
-        raise HandError.single("hand", Msg("{hand} is already a winning hand: nothing to ask",
-                                           hand=asked["hand"][:60]))
-    return DiscardDeal(ruleset, "", 1, asked, analysis)
+def _analysed(ruleset: Ruleset, hand: Hand, settings: Settings,
+              params: Mapping[str, str]) -> DiscardResult:
+    """The discard analysis of a dealt hand as /discard makes it of its description: no way of
+    winning given, the winner in the dealt seat, nothing seen; HandError when refused."""
+    # the tiles must exist under these rules; holding the missing suit is allowed here
+    check_tiles(replace(hand, context=replace(hand.context, missing=None)), ruleset, settings)
+    seat, winner, assumed = agreed_seats(hand.context.seat, None)
+    seats = Seats(seat, winner)
+    seated_table(ruleset, seats, WinBy.SELF_DRAW, frozenset())   # not won yet: no discarder
+    ask = Ask(ruleset, settings, hand=Hand((), context=hand.context), seats=seats,
+              round_given=True, assumed=assumed)
+    return replace(weigh_discards(hand, (0,) * NUM_KINDS, ask), params=dict(params))
 
 
 def _spoiled(rng: random.Random, ruleset: Ruleset, won: Hand,
-             options: str) -> dict[str, str] | None:
-    """The winning hand with one or two concealed tiles swapped for others from the wall."""
+             options: str) -> tuple[dict[str, str], Hand] | None:
+    """The winning hand with one or two concealed tiles swapped for others from the wall, as
+    a hand description and as the hand before its discard."""
     concealed = list(won.concealed)
     held = won.counts
     missing = won.context.missing
@@ -133,7 +137,10 @@ def _spoiled(rng: random.Random, ruleset: Ruleset, won: Hand,
         "missing": missing or "", "options": options,
     }
     params.update({k: v for k, v in context.items() if v and k in KEPT})
-    return params
+    held = sorted(concealed + drawn)
+    before = WinContext(seat=ctx.seat, round=ctx.round, flowers=ctx.flowers, seasons=ctx.seasons,
+                        missing=missing)   # the winning moment's facts do not hold yet
+    return params, Hand(tuple(held), won.melds, held[-1], before)
 
 
 def _in_play(ruleset: Ruleset, index: int) -> bool:

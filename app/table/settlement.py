@@ -14,14 +14,16 @@ from dataclasses import dataclass, field
 
 from app.base.errors import FieldError, HandError
 from app.base.i18n import N_, Msg, Text
-from app.hands.description import parse_hand
-from app.hands.hand import SEATS, Hand, MeldKind, WinBy
+from app.hands.hand import SEATS, Hand, MeldKind, WinBy, WinContext
 from app.hands.phrases import seat as seat_name
 from app.hands.readings import waits
-from app.hands.tiles import Tile, format_tiles, parse_tiles
+from app.hands.tiles import Tile, parse_tiles
 from app.rules.model import Amount, Ruleset, SettlementRules
-from app.scoring.calculation import Calculation, calculate, read_ruleset, read_settings
+from app.scoring.calculation import Ask, Calculation, Seats, agreed_seats, pricer
 from app.scoring.payments import fmt
+from app.vocabulary.hand import parse_hand
+from app.vocabulary.request import read_ruleset, read_settings
+from app.vocabulary.request import score as calculate
 
 KONG_KINDS = ("exposed", "concealed", "added")
 # a player still in at the wall's end may be entered without tiles: not ready (没下叫), or
@@ -510,18 +512,18 @@ def _price_end(seat: str, given: dict, missing: str | None, round_: Round, rules
     if pig:
         return EndState(seat, True, False)
     best: tuple[int, Tile, Calculation] | None = None
+    # each wait priced as a win on a discard from the next seat: one scoring a wait
+    context = WinContext(by=WinBy.DISCARD, seat=seat, missing=missing or None)
+    _, winner, assumed = agreed_seats(seat, None)
+    priced = pricer(Ask(ruleset, settings, hand=Hand((), context=context),
+                        seats=Seats(seat, winner, SEATS[(SEATS.index(seat) + 1) % 4]),
+                        by_given=True, assumed=assumed))
     for wait in waits(hand, ruleset.shape_rules(settings.options)):
         if missing and wait.tile.suit == missing:
             continue   # a tile of the missing suit never counts (ruling 20)
-        trial = dict(given, rules=ruleset.id, by="discard", seat=seat,
-                     hand=format_tiles(hand.concealed + (wait.tile,)), win=wait.tile.code,
-                     discarder=SEATS[(SEATS.index(seat) + 1) % 4])
-        if missing:
-            trial["missing"] = missing
-        if round_.options:
-            trial["options"] = round_.options
         try:
-            calc = calculate(trial, rulesets)
+            calc = priced(Hand(tuple(sorted(hand.concealed + (wait.tile,))), hand.melds,
+                               wait.tile, context))
         except HandError:
             continue
         if best is None or calc.score.points > best[0]:

@@ -20,7 +20,9 @@ from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.hands.hand import SEATS
 from app.rules.model import Amount, Ruleset, exact
-from app.scoring.calculation import Calculation, calculate, read_ruleset, read_settings
+from app.scoring.calculation import Calculation
+from app.vocabulary.request import DIAL_KEYS, HAND_KEYS, read_ruleset, read_settings
+from app.vocabulary.request import score as calculate
 
 from .settlement import Ledger, parse_round_text, read_round, settle_round
 
@@ -28,11 +30,6 @@ MAX_ENTRIES = 100           # hands on one sheet
 MAX_NAME = 20               # characters of a player's name
 MAX_SETTLE = 12             # people fewest_transfers settles exactly (2^n subsets)
 FIRST_SEATS = (0, 1, 2, 3)  # player 1 at East, 2 at South, 3 at West, 4 at North
-DIAL_KEYS = ("min", "cap", "curve", "payment", "stake", "options")
-# what a hand entry may say: the calculator's hand and table vocabulary (INTERFACE.md),
-# never the ruleset or the dials, which the sheet sets once for the whole night
-HAND_KEYS = ("hand", "win", "melds", "by", "seat", "round", "flowers", "seasons", "events",
-             "missing", "ticks", "fan", "discarder", "winner", "won", "liable")
 LEDGER = "ledger"
 
 

@@ -19,7 +19,7 @@ from app.base.i18n import Msg
 from app.base.resources import folder, ruleset_dir
 from app.rules.loader import load_all
 from app.scoring.budget import MAX_SCORINGS, TooMuchWork, close_budget, open_budget
-from app.scoring.calculation import price_example
+from app.vocabulary.request import price_example
 from app.web.common.forms import (
     PART_CACHE_SIZE,
     SECTION_CACHE_SIZE,

@@ -12,7 +12,7 @@ from app.hands.hand import WinBy
 from app.hands.tiles import parse_tiles
 from app.practice.dealer import LEVELS, Spec, deal, is_limit, limit_patterns, merge, series
 from app.rules.loader import registry
-from app.scoring.calculation import calculate
+from app.vocabulary import score as calculate
 
 RULESETS = registry()
 RULE_IDS = sorted(RULESETS)

@@ -10,8 +10,9 @@ import pytest
 from app.advice.outlook import DEFAULT_DRAWS, outlook
 from app.base.errors import HandError
 from app.hands.tiles import tile
-from app.practice.discard_practice import check_discard, deal_discard, question
+from app.practice.discard_practice import check_discard, deal_discard
 from app.rules.loader import registry
+from app.vocabulary.discard import question
 from app.web import create_app
 from tests.html_tables import Page
 

@@ -14,8 +14,8 @@ from app.hands.readings import ShapeRules, readings
 from app.rules.checks import build_ruleset
 from app.rules.detectors import DETECTORS
 from app.rules.loader import registry
-from app.scoring.calculation import calculate
 from app.scoring.selection import detect
+from app.vocabulary import score as calculate
 from tests.conftest import load_corpus
 from tests.hands.test_corpus import corpus_hand
 

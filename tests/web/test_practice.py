@@ -13,7 +13,7 @@ from app.hands.tiles import parse_tiles
 from app.practice.answers import check_answer
 from app.practice.dealer import deal
 from app.rules.loader import registry
-from app.scoring.calculation import calculate
+from app.vocabulary import score as calculate
 from app.web import create_app
 from tests.html_tables import Page, payments
 

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, redirect, render_template
 
-from app.advice.discard import DISCARD_ORDER, DiscardChoice, DiscardResult, calculate_discards
+from app.advice.discard import DISCARD_ORDER, DiscardChoice, DiscardResult
 from app.advice.outlook import (
     DEFAULT_DRAWS,
     OUTLOOK_BOUND,
@@ -25,22 +25,20 @@ from app.advice.outlook import (
     OUTLOOK_ORDER,
     OutlookResult,
     outlook,
-    read_draws,
-    wanted,
 )
 from app.advice.outlook import percent as chance_percent
 from app.base.errors import HandError
 from app.base.i18n import Msg
-from app.hands.description import message_of
 from app.hands.tiles import TILES, canonical, format_tiles, parse_tiles, tile
 from app.practice.discard_practice import (
     QUESTION_FIELDS,
     DiscardDeal,
     check_discard,
     deal_discard,
-    question,
 )
 from app.scoring.budget import TooMuchWork
+from app.vocabulary.discard import calculate_discards, question, read_draws, wanted
+from app.vocabulary.hand import message_of
 from app.web.common.forms import DiscardForm, attach_errors, set_choices
 from app.web.common.i18n import with_lang
 from app.web.common.picker import (

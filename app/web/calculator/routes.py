@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template
 
+from app import vocabulary
 from app.base.errors import HandError
 from app.rules.detectors import PER_ITEM_DETECTORS
 from app.scoring.budget import TooMuchWork
-from app.scoring.calculation import calculate, calculate_waits, tick_params
 from app.scoring.report import explain_points
+from app.vocabulary.request import tick_params
 from app.web.common.forms import (
     CalculatorForm,
     FormView,
@@ -79,9 +80,9 @@ def _calculator(embed: bool):
     elif params.get("hand") or params.get("melds") or params.get("fan"):   # fan: points-only mode
         try:
             if tile_count(params) == 13:
-                waits = calculate_waits(params, rulesets)
+                waits = vocabulary.waits(params, rulesets)
             else:
-                calc = calculate(params, rulesets)
+                calc = vocabulary.score(params, rulesets)
                 canonical = canonical_params(calc, params)
                 link = permalink(canonical)
         except HandError as err:
@@ -141,7 +142,7 @@ def ticks():
         merged = dict(params)
         merged["ticks"] = _merge_counts(params.get("ticks", ""), counts)
         try:
-            calc = calculate(merged, rulesets)
+            calc = vocabulary.score(merged, rulesets)
         except HandError as err:
             loose = attach_errors(form, err.errors)
     return render_template("ticks.html", form=form, ruleset=ruleset_or_default, calc=calc,

@@ -17,22 +17,23 @@ from urllib.parse import urlencode
 from flask import Blueprint, current_app, redirect, render_template, request
 from wtforms import Form, StringField
 
+from app import vocabulary
 from app.base.errors import HandError
 from app.base.i18n import Msg
-from app.hands.description import message_of
 from app.hands.hand import SEATS, WinBy
 from app.hands.tiles import TILES
 from app.practice.answers import check_answer
 from app.practice.dealer import LEVELS, Deal, deal
-from app.practice.quiz import ASKS, REVEALS, quiz_hand, read_lines, split_lines
 from app.rules.detectors import PER_ITEM_DETECTORS
 from app.rules.model import exact
-from app.scoring.calculation import calculate, read_settings
 from app.scoring.conversion import FAN_LIMIT, conversion_table, table_rows
 from app.scoring.payments import next_seat
 from app.scoring.report import explain_points
 from app.scoring.selection import default_settings, inactive, value
 from app.table.sheet import DIAL_KEYS
+from app.vocabulary.hand import message_of
+from app.vocabulary.quiz import ASKS, REVEALS, quiz_hand, read_lines, split_lines
+from app.vocabulary.request import read_settings
 from app.web.common.forms import DialsMixin, attach_errors, seat_labels, set_choices, shown_name
 from app.web.common.i18n import page_lang, with_lang
 from app.web.common.present import form_data, page_params, page_words, permalink
@@ -97,7 +98,7 @@ def _points(embed: bool):
         if fan is None:
             raise HandError.single("fan", Msg("'{fan}' is not a whole number of fan from 0 to"
                                               " {most}", fan=asked["fan"][:20], most=FAN_LIMIT))
-        calc = calculate(asked, rulesets)
+        calc = vocabulary.score(asked, rulesets)
     except HandError as err:
         loose = attach_errors(form, err.errors)
     try:

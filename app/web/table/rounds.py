@@ -9,7 +9,6 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 from flask_babel import gettext as _
 
 from app.base.errors import FieldError, HandError
-from app.hands.description import describe
 from app.hands.hand import SEATS
 from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import Calculation
@@ -30,6 +29,7 @@ from app.table.round_steps import (
 )
 from app.table.settlement import KONG_KINDS, Ledger, parse_round_text, read_round, settle_round
 from app.table.sheet import Entry, format_entry
+from app.vocabulary.hand import describe
 from app.web.common.forms import PICKER_TILES
 from app.web.common.i18n import with_lang
 from app.web.common.picker import MELD_KINDS, PICKER_ACTIONS, apply_picker
