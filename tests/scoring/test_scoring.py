@@ -386,7 +386,7 @@ def test_families_that_claim_chows_take_one():
 
 
 def test_a_family_with_honours_that_claims_no_chows_refuses_one_on_every_path():
-    # the other fields are read once per combination (calculation._frame): the tiles' own check
+    # the other fields are read once per combination (vocabulary.request._frame): the tiles' own check
     # must still run for a family whose honours are in play but whose chows are not
     no_chows = dataclasses.replace(registry()["hong-kong"], claimed_chows=False)
     with pytest.raises(HandError) as err:
