@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.base.errors import FieldError, HandError
 from app.base.i18n import N_, Msg, Text
@@ -19,11 +19,10 @@ from app.hands.phrases import seat as seat_name
 from app.hands.readings import waits
 from app.hands.tiles import Tile, parse_tiles
 from app.rules.model import Amount, Ruleset, SettlementRules
-from app.scoring.calculation import Ask, Calculation, Seats, agreed_seats, pricer
+from app.scoring.budget import charge
+from app.scoring.calculation import Ask, Calculation, Seats, agreed_seats, price_ask, pricer
 from app.scoring.payments import fmt
-from app.vocabulary.hand import parse_hand
-from app.vocabulary.request import read_ruleset, read_settings
-from app.vocabulary.request import score as calculate
+from app.scoring.selection import Settings
 
 KONG_KINDS = ("exposed", "concealed", "added")
 # a player still in at the wall's end may be entered without tiles: not ready (没下叫), or
@@ -61,6 +60,17 @@ class Round:
     events: tuple[Kong | Win, ...]
     wall_hands: Mapping[str, Mapping[str, str]] | None = None   # the wall ran out: who held what
     options: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundHands:
+    """A round's hands read into values (app/vocabulary/round.py): each refusal is kept, to be
+    raised where the settlement comes to it, so a round's errors keep their order."""
+
+    ruleset: Ruleset
+    settings: Settings | HandError               # the round's switches (`options`)
+    wins: Mapping[int, Ask | HandError]          # by event index: the win asked (`won` added in turn)
+    wall: Mapping[str, Hand | HandError] = field(default_factory=dict)   # by seat: tiles shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,20 +303,21 @@ def _after(words: list[str], key: str, number: int) -> str:
 # --- settling ------------------------------------------------------------------------
 
 
-def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None,
-                 prices: dict | None = None) -> Ledger:
+def settle_round(round_: Round, hands: RoundHands, prices: dict | None = None) -> Ledger:
     """Price every event of the round in order, then the end, as the ruleset says.
 
     `prices` keeps the wall's-end price of each hand for the caller (a sheet of many rounds
     prices a hand shown at several walls' ends once). The fifth-copy and kong checks run
     before the wall's end is priced: a round refused for them costs no pricing of its waits.
     """
-    ruleset = read_ruleset({"rules": round_.rules}, rulesets)
+    ruleset = hands.ruleset
     if ruleset.settlement is None:
         name = Text(ruleset.name.en, ruleset.name.zh_hant, ruleset.name.zh_hans)
         raise _fail("rules", Msg("{name} has no round settlement (try {first} or {second})", name=name,
                                  first="sichuan", second="sichuan-sbr"))
-    settings = read_settings({"options": round_.options}, ruleset)
+    settings = hands.settings
+    if isinstance(settings, HandError):
+        raise settings
     rules = ruleset.settlement_with(settings.options)
     stake = settings.stake
     lines: list[Line] = []
@@ -357,7 +368,7 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None,
             last_kong[event.seat] = step
         else:
             _check_win_moment(round_, step, event, where)
-            calc = _price_win(event, round_, won, ruleset, rulesets, where)
+            calc = _price_win(hands.wins[step], won, where)
             wins[step] = calc
             if event.discarder:
                 labels.append(Msg("{seat} wins by discard on {discarder}'s discard", seat=seat_name(event.seat),
@@ -402,11 +413,11 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None,
         if extra:
             raise _fail("end.hands", Msg("{seats} already won; only players still in show their tiles",
                                          seats=", ".join(extra)))
-    _check_kongs_shown(round_, wins)
-    _check_copies_across(round_, wins)
+    _check_kongs_shown(round_, wins, hands)
+    _check_copies_across(round_, wins, hands)
     if round_.wall_hands is not None:
         prices = {} if prices is None else prices
-        end_states = tuple(_end_state(seat, round_, ruleset, rulesets, settings, prices) for seat in still_in)
+        end_states = tuple(_end_state(seat, round_, hands, settings, prices) for seat in still_in)
         _settle_wall(end_states, rules, stake, pay, end_step)
         refunders = [e.seat for e in end_states
                      if rules.refund == "never-won" or (not e.ready or e.pig)]
@@ -471,42 +482,35 @@ def _count_kong(copies: list[int], kong: Kong, where: str) -> None:
         raise _fail(where, Msg("a kong of {tile}: all four copies are already in use", tile=kong.tile.code))
 
 
-def _price_win(event: Win, round_: Round, won: list[str], ruleset: Ruleset,
-               rulesets, where: str) -> Calculation:
-    params = dict(event.params)
-    params.update({"rules": round_.rules, "by": event.by.value, "seat": event.seat})
-    if event.discarder:
-        params["discarder"] = event.discarder
-    if won:
-        params["won"] = ",".join(won)
-    if round_.missing.get(event.seat):
-        params["missing"] = round_.missing[event.seat]
-    if round_.options:
-        params["options"] = round_.options
+def _price_win(asked: Ask | HandError, won: list[str], where: str) -> Calculation:
+    """The win as asked with the players who won before it: one scoring, its refusal named
+    by the event's fields."""
+    charge()
     try:
-        return calculate(params, rulesets)
+        if isinstance(asked, HandError):
+            raise asked
+        return price_ask(replace(asked, seats=replace(asked.seats, won=tuple(won))))
     except HandError as err:
         raise HandError([FieldError(f"{where}.{e.field}", e.message) for e in err.errors]) from None
 
 
-def _end_state(seat: str, round_: Round, ruleset: Ruleset, rulesets, settings, prices: dict) -> EndState:
+def _end_state(seat: str, round_: Round, hands: RoundHands, settings: Settings,
+               prices: dict) -> EndState:
     """Pig or not, ready or not, and the best wait's value as a discard win (ruling 20)."""
     given = dict(round_.wall_hands[seat])
     missing = round_.missing.get(seat)
-    key = (ruleset.id, seat, tuple(sorted(given.items())), missing, round_.options)
+    key = (hands.ruleset.id, seat, tuple(sorted(given.items())), missing, round_.options)
     if key not in prices:
-        prices[key] = _price_end(seat, given, missing, round_, ruleset, rulesets, settings)
+        prices[key] = _price_end(seat, given, missing, hands, settings)
     return prices[key]
 
 
-def _price_end(seat: str, given: dict, missing: str | None, round_: Round, ruleset: Ruleset, rulesets,
-               settings) -> EndState:
+def _price_end(seat: str, given: dict, missing: str | None, hands: RoundHands,
+               settings: Settings) -> EndState:
     if given.get("status") in WALL_STATUSES:   # entered without tiles
         return EndState(seat, given["status"] == "pig", False)
-    try:
-        hand = parse_hand(given, complete=False)
-    except HandError as err:
-        raise HandError([FieldError(f"end.hands.{seat}.{e.field}", e.message) for e in err.errors]) from None
+    ruleset = hands.ruleset
+    hand = _wall_hand(hands, seat)
     tiles = hand.concealed + tuple(t for m in hand.melds for t in m.tiles)
     pig = bool(missing) and any(t.suit == missing for t in tiles)
     if pig:
@@ -559,25 +563,30 @@ _KONG_WORDS = {"exposed": Msg("an exposed kong (直杠)"), "concealed": Msg("a c
 _KONG_MELD = {"exposed": MeldKind.KONG, "concealed": MeldKind.CKONG, "added": MeldKind.AKONG}
 
 
-def _shown_hands(round_: Round, wins: Mapping[int, Calculation]) -> dict[str, tuple[str, Hand]]:
+def _wall_hand(hands: RoundHands, seat: str) -> Hand:
+    """The tiles a player still in showed at the wall's end, or their refusal, named."""
+    hand = hands.wall[seat]
+    if isinstance(hand, HandError):
+        raise HandError([FieldError(f"end.hands.{seat}.{e.field}", e.message) for e in hand.errors])
+    return hand
+
+
+def _shown_hands(round_: Round, wins: Mapping[int, Calculation],
+                 hands: RoundHands) -> dict[str, tuple[str, Hand]]:
     """Each player's tiles as last shown: at their win, or at the wall's end."""
     shown: dict[str, tuple[str, Hand]] = {}
     for step, calc in wins.items():
         shown[round_.events[step].seat] = (f"events[{step}]", calc.hand)
     for seat, given in (round_.wall_hands or {}).items():
         if given.get("status") not in WALL_STATUSES:   # a shortcut shows no tiles
-            where = f"end.hands.{seat}"
-            try:
-                shown[seat] = (where, parse_hand(dict(given), complete=False))
-            except HandError as err:
-                raise HandError([FieldError(f"{where}.{e.field}", e.message) for e in err.errors]) from None
+            shown[seat] = (f"end.hands.{seat}", _wall_hand(hands, seat))
     return shown
 
 
-def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
+def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation], hands: RoundHands) -> None:
     """A kong declared in the round is among its declarer's melds when their tiles are shown,
     and a kong among a winner's melds was declared in the round before the win."""
-    shown = _shown_hands(round_, wins)
+    shown = _shown_hands(round_, wins, hands)
     for step, event in enumerate(round_.events):
         if isinstance(event, Kong) and event.seat in shown:
             where, hand = shown[event.seat]
@@ -607,10 +616,10 @@ def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
                                                          line=line))
 
 
-def _check_copies_across(round_: Round, wins: Mapping[int, Calculation]) -> None:
+def _check_copies_across(round_: Round, wins: Mapping[int, Calculation], hands: RoundHands) -> None:
     """A fifth copy of a tile anywhere in the round (hands, melds and kongs together) is refused."""
     counts = [0] * 34
-    shown = _shown_hands(round_, wins)
+    shown = _shown_hands(round_, wins, hands)
     for where, hand in shown.values():
         for t in hand.concealed + tuple(t for m in hand.melds for t in m.tiles):
             counts[t] += 1

@@ -7,7 +7,7 @@ of the round ledger (`ledger / missing E=p S=m / win E self-draw hand=…`). Eac
 says which player sat where (`at=2341`: player 2 at East, 3 at South …); an entry that
 does not say sits as the one before it. The sheet prices every entry with the engine,
 keeps running totals per player (they sum to zero after every hand) and settles the
-night in the fewest transfers.
+night in the fewest transfers (app/vocabulary/sheet.py reads and prices the entries).
 """
 from __future__ import annotations
 
@@ -21,15 +21,19 @@ from app.base.i18n import Msg
 from app.hands.hand import SEATS
 from app.rules.model import Amount, Ruleset, exact
 from app.scoring.calculation import Calculation
-from app.vocabulary.request import DIAL_KEYS, HAND_KEYS, read_ruleset, read_settings
-from app.vocabulary.request import score as calculate
+from app.scoring.selection import Settings
 
-from .settlement import Ledger, parse_round_text, read_round, settle_round
+from .settlement import Ledger
 
 MAX_ENTRIES = 100           # hands on one sheet
 MAX_NAME = 20               # characters of a player's name
 MAX_SETTLE = 12             # people fewest_transfers settles exactly (2^n subsets)
 FIRST_SEATS = (0, 1, 2, 3)  # player 1 at East, 2 at South, 3 at West, 4 at North
+DIAL_KEYS = ("min", "cap", "curve", "payment", "stake", "options")
+# what a hand entry may say: the calculator's hand and table vocabulary (INTERFACE.md),
+# never the ruleset or the dials, which the sheet sets once for the whole night
+HAND_KEYS = ("hand", "win", "melds", "by", "seat", "round", "flowers", "seasons", "events",
+             "missing", "ticks", "fan", "discarder", "winner", "won", "liable")
 LEDGER = "ledger"
 
 
@@ -371,36 +375,29 @@ class Night:
     transfers: tuple[Transfer, ...]        # payer and payee are player indices as strings
 
 
-def price_sheet(sheet: Sheet, rulesets: Mapping[str, Ruleset] | None = None) -> Night:
-    """Price every entry under the sheet's rules and dials; a bad entry counts nothing, with its errors."""
-    ruleset = read_ruleset({"rules": sheet.rules}, rulesets)
-    dials = dict(sheet.dials)
-    settings = read_settings(dials, ruleset)
+def tally(sheet: Sheet, ruleset: Ruleset, settings: Settings,
+          priced: Sequence[Calculation | Ledger | HandError]) -> Night:
+    """The night of a sheet whose entries are priced (app/vocabulary/sheet.py prices them in
+    order): each entry's amounts by player, running totals, and the fewest transfers; a
+    refused entry counts nothing and keeps its errors."""
     rows: list[Row] = []
     running: list[Amount] = [0, 0, 0, 0]
-    # the same hand or round entered twice is priced once, and a hand shown at several walls'
-    # ends once (settle_round's prices): a long sheet of near-copies costs what its distinct parts do
-    done: dict[object, Calculation | Ledger | HandError] = {}
-    prices: dict = {}
-    for number, (entry, seats) in enumerate(zip(sheet.entries, sheet.seating(), strict=True), 1):
+    for number, (entry, seats, found) in enumerate(zip(sheet.entries, sheet.seating(), priced,
+                                                       strict=True), 1):
         amounts: list[Amount] = [0, 0, 0, 0]
         calc = ledger = None
         errors: tuple[FieldError, ...] = ()
-        try:
-            if entry.is_round:
-                ledger = _once(done, entry.round_text,
-                               lambda e=entry: _price_round(e, ruleset, settings.options, rulesets, prices))
-                scale = Fraction(settings.stake) / Fraction(ruleset.dials.stake)
-                for i, seat in enumerate(SEATS):
-                    amounts[seats[i]] += _tidy(ledger.totals[seat] * scale)
-            else:
-                params = {**dict(entry.params), "rules": ruleset.id, **dials}
-                calc = _once(done, tuple(sorted(params.items())), lambda p=params: calculate(p, rulesets))
-                for p in calc.payments:
-                    amounts[seats[SEATS.index(p.seat)]] += p.amount
-        except HandError as err:
-            errors = err.errors
-            amounts = [0, 0, 0, 0]
+        if isinstance(found, HandError):
+            errors = found.errors
+        elif isinstance(found, Ledger):
+            ledger = found
+            scale = Fraction(settings.stake) / Fraction(ruleset.dials.stake)
+            for i, seat in enumerate(SEATS):
+                amounts[seats[i]] += _tidy(ledger.totals[seat] * scale)
+        else:
+            calc = found
+            for p in calc.payments:
+                amounts[seats[SEATS.index(p.seat)]] += p.amount
         running = [_tidy(r + a) for r, a in zip(running, amounts, strict=True)]
         rows.append(Row(number, entry, seats, tuple(_tidy(a) for a in amounts), tuple(running),
                         calc, ledger, errors))
@@ -408,24 +405,3 @@ def price_sheet(sheet: Sheet, rulesets: Mapping[str, Ruleset] | None = None) -> 
     transfers = tuple(Transfer(t.payer, t.payee, t.amount) for t in
                       fewest_transfers({str(i): v for i, v in enumerate(totals)}))
     return Night(sheet, ruleset, tuple(rows), totals, transfers)
-
-
-def _once(done: dict, key, price):
-    """price() the first time a key is seen, its result (or its refusal) again after."""
-    if key not in done:
-        try:
-            done[key] = price()
-        except HandError as err:
-            done[key] = err
-    if isinstance(done[key], HandError):
-        raise done[key]
-    return done[key]
-
-
-def _price_round(entry: Entry, ruleset: Ruleset, options: frozenset[str],
-                 rulesets: Mapping[str, Ruleset] | None, prices: dict | None = None) -> Ledger:
-    """Settle a ledger entry under the sheet's ruleset; the sheet's switches unless the round names its own."""
-    data = parse_round_text(entry.round_text, ruleset.id)
-    if not data.get("options") and options:
-        data["options"] = ",".join(sorted(o for o in options if o in ruleset.option_ids))
-    return settle_round(read_round(data), rulesets, prices)

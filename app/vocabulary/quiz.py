@@ -17,8 +17,8 @@ from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.rules.model import Ruleset
 from app.scoring.calculation import Calculation
+from app.table.sheet import DIAL_KEYS, HAND_KEYS
 
-from .request import DIAL_KEYS, HAND_KEYS
 from .request import score as calculate
 
 MAX_HANDS = 40

@@ -47,11 +47,6 @@ MAX_STAKE = Fraction(1_000_000)
 MAX_TICKS = 60
 _TICK = re.compile(r"([a-z0-9-]+)(?:\*([0-9]{1,2}))?")
 NO_TICKS = "none"   # `ticks=none`: a hand in which no pattern counts (a 0-fan chicken)
-DIAL_KEYS = ("min", "cap", "curve", "payment", "stake", "options")
-# what a hand entry may say: the calculator's hand and table vocabulary (INTERFACE.md),
-# never the ruleset or the dials, which the sheet sets once for the whole night
-HAND_KEYS = ("hand", "win", "melds", "by", "seat", "round", "flowers", "seasons", "events",
-             "missing", "ticks", "fan", "discarder", "winner", "won", "liable")
 
 
 def score(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Calculation:

@@ -18,7 +18,8 @@ from app.table.round_steps import (
     wall_parts,
     win_line,
 )
-from app.table.settlement import parse_round_text, read_round, settle_round
+from app.table.settlement import parse_round_text, read_round
+from app.vocabulary.round import settle_round
 from app.web.table.rounds import EXAMPLE
 
 

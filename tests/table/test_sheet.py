@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.base.errors import HandError
-from app.table.settlement import parse_round_text, read_round, settle_round
+from app.table.settlement import parse_round_text, read_round
 from app.table.sheet import (
     MAX_ENTRIES,
     Entry,
@@ -18,12 +18,13 @@ from app.table.sheet import (
     fewest_transfers,
     format_entry,
     parse_entry,
-    price_sheet,
     read_seats,
     read_sheet,
     remove_entry,
     sheet_params,
 )
+from app.vocabulary.round import settle_round
+from app.vocabulary.sheet import price_sheet
 from app.web.table.rounds import EXAMPLE
 
 

@@ -27,9 +27,10 @@ from app.table.round_steps import (
     wall_parts,
     win_line,
 )
-from app.table.settlement import KONG_KINDS, Ledger, parse_round_text, read_round, settle_round
+from app.table.settlement import KONG_KINDS, Ledger, parse_round_text, read_round
 from app.table.sheet import Entry, format_entry
 from app.vocabulary.hand import describe
+from app.vocabulary.round import settle_round
 from app.web.common.forms import PICKER_TILES
 from app.web.common.i18n import with_lang
 from app.web.common.picker import MELD_KINDS, PICKER_ACTIONS, apply_picker

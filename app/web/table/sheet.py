@@ -34,11 +34,11 @@ from app.table.sheet import (
     canonical,
     format_entry,
     parse_entry,
-    price_sheet,
     read_sheet,
     remove_entry,
     sheet_params,
 )
+from app.vocabulary.sheet import price_sheet
 from app.web.common.exports import csv_text
 from app.web.common.forms import DialsMixin, attach_errors, set_choices
 from app.web.common.i18n import page_lang, say_here, with_lang

@@ -44,9 +44,9 @@ from app.table.sheet import (
     Sheet,
     format_entry,
     parse_entry,
-    price_sheet,
     read_sheet,
 )
+from app.vocabulary.sheet import price_sheet
 from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
 
