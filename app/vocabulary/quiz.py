@@ -17,9 +17,9 @@ from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.rules.model import Ruleset
 from app.scoring.calculation import Calculation
-from app.table.sheet import DIAL_KEYS, HAND_KEYS
 
 from .request import score as calculate
+from .sheet import DIAL_KEYS, HAND_KEYS
 
 MAX_HANDS = 40
 ASKS = {"fan": Msg("the total fan"), "breakdown": Msg("every item that counts"),

@@ -10,8 +10,7 @@ import re
 import pytest
 
 from app.base.i18n import Msg, say
-from app.table.settlement import parse_round_text, read_round
-from app.vocabulary.round import settle_round
+from app.vocabulary.round import parse_round_text, read_round, settle_round
 from app.web import create_app
 from app.web.table.rounds import EXAMPLE
 

@@ -30,10 +30,10 @@ from app.scoring.conversion import FAN_LIMIT, conversion_table, table_rows
 from app.scoring.payments import next_seat
 from app.scoring.report import explain_points
 from app.scoring.selection import default_settings, inactive, value
-from app.table.sheet import DIAL_KEYS
 from app.vocabulary.hand import message_of
 from app.vocabulary.quiz import ASKS, REVEALS, quiz_hand, read_lines, split_lines
 from app.vocabulary.request import read_settings
+from app.vocabulary.sheet import DIAL_KEYS
 from app.web.common.forms import DialsMixin, attach_errors, seat_labels, set_choices, shown_name
 from app.web.common.i18n import page_lang, with_lang
 from app.web.common.present import form_data, page_params, page_words, permalink
