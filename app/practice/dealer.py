@@ -10,7 +10,7 @@ missing suit, events), meet the ruleset's minimum, and count the pattern it was 
 >>> from app.rules.loader import registry
 >>> hk = registry()["hong-kong"]
 >>> first = deal(hk, "class-7", 1, "patterns")
->>> first.params == deal(hk, "class-7", 1, "patterns").params
+>>> first.calculation.hand == deal(hk, "class-7", 1, "patterns").calculation.hand
 True
 >>> first.calculation.score.below_minimum
 False
@@ -25,7 +25,7 @@ from functools import lru_cache
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
-from app.hands.tiles import TILES, canonical, format_tiles
+from app.hands.tiles import TILES
 from app.rules.model import Pattern, Ruleset
 from app.scoring.calculation import Ask, Calculation, Seats, agreed_seats, calculate
 from app.scoring.selection import Settings
@@ -95,15 +95,18 @@ def merge(a: Spec, b: Spec) -> Spec | None:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Hand n of a seeded series: its description, the theme it was built on, its score."""
+    """Hand n of a seeded series: the theme it was built on, its score (the hand in it)."""
 
     ruleset: Ruleset
     seed: str
     n: int
     level: str
-    params: Mapping[str, str]      # the hand description, as a link gives it
+    # the hand description a link gives: written by app/vocabulary/practice.py (unread here)
+    params: Mapping[str, str]
     targets: tuple[str, ...]
     calculation: Calculation
+    events: tuple[str, ...] = ()   # the hand's events and house rules, in the theme's order
+    options: tuple[str, ...] = ()
 
 
 def deal(ruleset: Ruleset, seed: str, n: int = 1, level: str = "patterns") -> Deal:
@@ -118,7 +121,7 @@ def deal(ruleset: Ruleset, seed: str, n: int = 1, level: str = "patterns") -> De
         built = build(rng, ruleset, spec)
         if built is None:
             continue
-        params, ask = built
+        ask = built
         if max(ask.hand.counts) > 4:   # a fifth copy: no set holds it
             continue
         try:
@@ -131,7 +134,7 @@ def deal(ruleset: Ruleset, seed: str, n: int = 1, level: str = "patterns") -> De
             continue
         if spec.targets and counted.isdisjoint(spec.targets):
             continue
-        return Deal(ruleset, seed, n, level, params, spec.targets, calc)
+        return Deal(ruleset, seed, n, level, {}, spec.targets, calc, spec.events, spec.options)
     raise RuntimeError(Msg("no {level} hand could be dealt for {rules} from seed {seed}",
                            level=level, rules=ruleset.id, seed=repr(seed)))
 
@@ -350,9 +353,9 @@ def _seven_pairs_playable(ruleset: Ruleset) -> bool:
 # --- building the tiles ------------------------------------------------------------------
 
 
-def build(rng: random.Random, ruleset: Ruleset, spec: Spec) -> tuple[dict[str, str], Ask] | None:
-    """Tiles, melds and the win context that meet a spec, as a hand description and as the
-    request it makes; None if stuck."""
+def build(rng: random.Random, ruleset: Ruleset, spec: Spec) -> Ask | None:
+    """Tiles, melds and the win context that meet a spec, as the request they make; None if
+    stuck."""
     suits = ["m", "p", "s"]
     missing = ""
     if ruleset.missing_suit:   # 定缺: declare a suit and deal none of it
@@ -546,40 +549,23 @@ def _winning_tile(rng: random.Random, spec: Spec, concealed: list[int],
 
 
 def _describe(rng: random.Random, ruleset: Ruleset, spec: Spec, concealed: list[int],
-              melds: list[tuple[str, tuple[int, ...]]], win: int, missing: str
-              ) -> tuple[dict[str, str], Ask]:
-    """The hand and its win context in the public vocabulary, and as the request it makes."""
+              melds: list[tuple[str, tuple[int, ...]]], win: int, missing: str) -> Ask:
+    """The hand and its win context, as the request they make."""
     by = spec.by or (WinBy.SELF_DRAW if rng.random() < 0.35 else WinBy.DISCARD)
     seat = spec.seat or rng.choice(SEATS)
     round_wind = spec.round or rng.choice(("E", "E", "S", "W", "N"))
-    params = {"rules": ruleset.id, "hand": canonical(TILES[i] for i in concealed),
-              "win": TILES[win].code}
-    if melds:
-        params["melds"] = ",".join(_meld_token(how, tiles) for how, tiles in melds)
-    params["by"] = by.value
-    params["seat"] = seat
-    params["round"] = round_wind
     flowers, seasons = _bonus(rng, spec.bonus, seat) if ruleset.flowers else ((), ())
-    if flowers:
-        params["flowers"] = "".join(map(str, flowers))
-    if seasons:
-        params["seasons"] = "".join(map(str, seasons))
-    if spec.events:
-        params["events"] = ",".join(spec.events)
-    if missing:
-        params["missing"] = missing
+    discarder = None
     if by is WinBy.DISCARD:
-        params["discarder"] = spec.discarder or rng.choice([s for s in SEATS if s != seat])
-    if spec.options:
-        params["options"] = ",".join(spec.options)
+        discarder = spec.discarder or rng.choice([s for s in SEATS if s != seat])
     context = WinContext(by=by, seat=seat, round=round_wind, flowers=flowers, seasons=seasons,
                          events=frozenset(spec.events), missing=missing or None)
     hand = Hand(tuple(sorted(TILES[i] for i in concealed)),
                 tuple(Meld(MeldKind(how), tuple(sorted(TILES[i] for i in tiles)))
                       for how, tiles in melds), TILES[win], context)
     seat, winner, assumed = agreed_seats(seat, None)
-    seats = Seats(seat, winner, params.get("discarder"))
-    return params, Ask(ruleset, _settings(ruleset, spec.options), hand=hand, seats=seats,
+    seats = Seats(seat, winner, discarder)
+    return Ask(ruleset, _settings(ruleset, spec.options), hand=hand, seats=seats,
                        by_given=True, round_given=True, assumed=assumed)
 
 
@@ -589,11 +575,6 @@ def _settings(ruleset: Ruleset, options: tuple[str, ...]) -> Settings:
     d = ruleset.dials
     return Settings(d.min, d.cap, ruleset.payments[d.payment].curve or d.curve, d.payment,
                     d.stake, frozenset(options))
-
-
-def _meld_token(how: str, tiles: tuple[int, ...]) -> str:
-    body = format_tiles(TILES[i] for i in tiles)
-    return body if how in ("chow", "pong", "kong") else f"{how}:{body}"
 
 
 def _bonus(rng: random.Random, want: str, seat: str) -> tuple[tuple[int, ...], tuple[int, ...]]:

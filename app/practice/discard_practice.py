@@ -14,7 +14,7 @@ and the verdict says why the usual order was used.
 
 >>> from app.rules.loader import registry
 >>> first = deal_discard(registry()["hong-kong"], "class-7", 1)
->>> first.params == deal_discard(registry()["hong-kong"], "class-7", 1).params
+>>> first.hand == deal_discard(registry()["hong-kong"], "class-7", 1).hand
 True
 >>> len(first.hand.concealed) + 3 * len(first.hand.melds)
 14
@@ -30,7 +30,7 @@ from app.advice.outlook import DiscardOutlook, OutlookResult, amount, percent
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.hand import Hand, WinBy, WinContext
-from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile, canonical
+from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile
 from app.rules.model import Ruleset
 from app.scoring.calculation import Ask, Seats, agreed_seats, seated_table
 from app.scoring.payments import fmt
@@ -49,13 +49,16 @@ QUESTION_FIELDS = ("hand", *KEPT, "seen", "min", "cap", "curve", "payment", "sta
 
 @dataclass(frozen=True, slots=True)
 class DiscardDeal:
-    """Hand n of a seeded series: the description, the hand and the answer key."""
+    """Hand n of a seeded series: the hand and the answer key."""
 
     ruleset: Ruleset
     seed: str
     n: int
-    params: Mapping[str, str]     # rules, hand (14 tiles) and context: /discard reads it as is
+    # rules, hand (14 tiles) and context as /discard reads them: written by
+    # app/vocabulary/practice.py, or the teacher's question as asked (unread here)
+    params: Mapping[str, str]
     analysis: DiscardResult
+    options: tuple[str, ...] = ()   # the dealt hand's house rules, in the theme's order
 
     @property
     def hand(self) -> Hand:
@@ -77,25 +80,23 @@ def deal_discard(ruleset: Ruleset, seed: str, n: int = 1) -> DiscardDeal:
     rng = random.Random(f"discard/{ruleset.id}/{seed}/{n}")
     for attempt in range(MAX_TRIES):
         dealt = deal(ruleset, f"{seed}-{n}-{attempt}", 1, "plain")
-        spoiled = _spoiled(rng, ruleset, dealt.calculation.hand, dealt.params.get("options", ""))
-        if spoiled is None:
+        hand = _spoiled(rng, ruleset, dealt.calculation.hand)
+        if hand is None:
             continue
-        params, hand = spoiled
         try:
-            analysis = _analysed(ruleset, hand, dealt.calculation.settings, params)
+            analysis = _analysed(ruleset, hand, dealt.calculation.settings)
         except HandError:
             continue
         if analysis.shanten < 0 or len(analysis.choices) < 3:
             continue   # already complete, or too little to choose from
         if all(_key(c) == _key(analysis.choices[0]) for c in analysis.choices):
             continue   # every discard as good: nothing to learn
-        return DiscardDeal(ruleset, seed, n, params, analysis)
+        return DiscardDeal(ruleset, seed, n, {}, analysis, dealt.options)
     raise RuntimeError(Msg("no discard hand could be dealt for {rules} from seed {seed}",
                            rules=ruleset.id, seed=repr(seed)))
 
 
-def _analysed(ruleset: Ruleset, hand: Hand, settings: Settings,
-              params: Mapping[str, str]) -> DiscardResult:
+def _analysed(ruleset: Ruleset, hand: Hand, settings: Settings) -> DiscardResult:
     """The discard analysis of a dealt hand as /discard makes it of its description: no way of
     winning given, the winner in the dealt seat, nothing seen; HandError when refused."""
     # the tiles must exist under these rules; holding the missing suit is allowed here
@@ -105,13 +106,12 @@ def _analysed(ruleset: Ruleset, hand: Hand, settings: Settings,
     seated_table(ruleset, seats, WinBy.SELF_DRAW, frozenset())   # not won yet: no discarder
     ask = Ask(ruleset, settings, hand=Hand((), context=hand.context), seats=seats,
               round_given=True, assumed=assumed)
-    return replace(weigh_discards(hand, (0,) * NUM_KINDS, ask), params=dict(params))
+    return weigh_discards(hand, (0,) * NUM_KINDS, ask)
 
 
-def _spoiled(rng: random.Random, ruleset: Ruleset, won: Hand,
-             options: str) -> tuple[dict[str, str], Hand] | None:
-    """The winning hand with one or two concealed tiles swapped for others from the wall, as
-    a hand description and as the hand before its discard."""
+def _spoiled(rng: random.Random, ruleset: Ruleset, won: Hand) -> Hand | None:
+    """The winning hand with one or two concealed tiles swapped for others from the wall: the
+    hand before its discard."""
     concealed = list(won.concealed)
     held = won.counts
     missing = won.context.missing
@@ -129,18 +129,11 @@ def _spoiled(rng: random.Random, ruleset: Ruleset, won: Hand,
         else:
             wall = [t for t in wall if t not in dead]
     drawn: list[Tile] = rng.sample(wall, swaps)
-    params = {"rules": ruleset.id, "hand": canonical(concealed + drawn)}
     ctx = won.context
-    context = {
-        "melds": ",".join(m.token for m in won.melds), "seat": ctx.seat, "round": ctx.round,
-        "flowers": "".join(map(str, ctx.flowers)), "seasons": "".join(map(str, ctx.seasons)),
-        "missing": missing or "", "options": options,
-    }
-    params.update({k: v for k, v in context.items() if v and k in KEPT})
     held = sorted(concealed + drawn)
     before = WinContext(seat=ctx.seat, round=ctx.round, flowers=ctx.flowers, seasons=ctx.seasons,
                         missing=missing)   # the winning moment's facts do not hold yet
-    return params, Hand(tuple(held), won.melds, held[-1], before)
+    return Hand(tuple(held), won.melds, held[-1], before)
 
 
 def _in_play(ruleset: Ruleset, index: int) -> bool:

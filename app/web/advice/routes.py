@@ -34,11 +34,11 @@ from app.practice.discard_practice import (
     QUESTION_FIELDS,
     DiscardDeal,
     check_discard,
-    deal_discard,
 )
 from app.scoring.budget import TooMuchWork
 from app.vocabulary.discard import calculate_discards, question, read_draws, wanted
 from app.vocabulary.hand import message_of
+from app.vocabulary.practice import deal_discard
 from app.web.common.forms import DiscardForm, attach_errors, set_choices
 from app.web.common.i18n import with_lang
 from app.web.common.picker import (

@@ -23,7 +23,7 @@ from app.base.i18n import Msg
 from app.hands.hand import SEATS, WinBy
 from app.hands.tiles import TILES
 from app.practice.answers import check_answer
-from app.practice.dealer import LEVELS, Deal, deal
+from app.practice.dealer import LEVELS, Deal
 from app.rules.detectors import PER_ITEM_DETECTORS
 from app.rules.model import exact
 from app.scoring.conversion import FAN_LIMIT, conversion_table, table_rows
@@ -31,6 +31,7 @@ from app.scoring.payments import next_seat
 from app.scoring.report import explain_points
 from app.scoring.selection import default_settings, inactive, value
 from app.vocabulary.hand import message_of
+from app.vocabulary.practice import deal
 from app.vocabulary.quiz import ASKS, REVEALS, quiz_hand, read_lines, split_lines
 from app.vocabulary.request import read_settings
 from app.vocabulary.sheet import DIAL_KEYS
