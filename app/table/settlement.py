@@ -7,7 +7,6 @@ ledger: one line per payment with a reason, running totals, and totals that sum 
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -70,6 +69,9 @@ class RoundHands:
     settings: Settings | HandError               # the round's switches (`options`)
     wins: Mapping[int, Ask | HandError]          # by event index: the win asked (`won` added in turn)
     wall: Mapping[str, Hand | HandError] = field(default_factory=dict)   # by seat: tiles shown
+    # by event index: the event ids a win names, as written (its moment is checked before
+    # its hand is read)
+    events: Mapping[int, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +181,7 @@ def settle_round(round_: Round, hands: RoundHands, prices: dict | None = None) -
                         kong_income.append((step, event.seat, payer, amount))
             last_kong[event.seat] = step
         else:
-            _check_win_moment(round_, step, event, where)
+            _check_win_moment(round_, step, event, hands.events.get(step, frozenset()), where)
             calc = _price_win(hands.wins[step], won, where)
             wins[step] = calc
             if event.discarder:
@@ -253,10 +255,6 @@ def settle_round(round_: Round, hands: RoundHands, prices: dict | None = None) -
                   tuple(labels))
 
 
-def _win_events(event: Win) -> set[str]:
-    return {e for e in re.split(r"[,\s]+", event.params.get("events", "").strip().lower()) if e}
-
-
 def _before(round_: Round, step: int, event: Win) -> Kong | Win | None:
     """The event this win's tile came right after, passing over other wins on the same discard."""
     for earlier in reversed(round_.events[:step]):
@@ -267,9 +265,9 @@ def _before(round_: Round, step: int, event: Win) -> Kong | Win | None:
     return None
 
 
-def _check_win_moment(round_: Round, step: int, event: Win, where: str) -> None:
+def _check_win_moment(round_: Round, step: int, event: Win, events: frozenset[str],
+                      where: str) -> None:
     """A 杠上炮 follows the discarder's kong; a robbed kong was never made (seed 000)."""
-    events = _win_events(event)
     before = _before(round_, step, event)
     if "kong-cannon" in events:
         if not (isinstance(before, Kong) and before.seat == event.discarder):

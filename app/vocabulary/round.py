@@ -237,8 +237,11 @@ def read_hands(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -> 
     except HandError as err:
         settings = err
     wins: dict[int, Ask | HandError] = {}
+    events: dict[int, frozenset[str]] = {}
     for step, event in enumerate(round_.events):
         if isinstance(event, Win):
+            events[step] = frozenset(e for e in re.split(r"[,\s]+", event.params.get(
+                "events", "").strip().lower()) if e)
             try:
                 wins[step] = read_ask(_win_params(event, round_), rulesets)
             except HandError as err:
@@ -250,7 +253,7 @@ def read_hands(round_: Round, rulesets: Mapping[str, Ruleset] | None = None) -> 
                 wall[seat] = parse_hand(dict(given), complete=False)
             except HandError as err:
                 wall[seat] = err
-    return RoundHands(ruleset, settings, wins, wall)
+    return RoundHands(ruleset, settings, wins, wall, events)
 
 
 def _win_params(event: Win, round_: Round) -> dict[str, str]:
