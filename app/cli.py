@@ -50,8 +50,8 @@ def score_command(args: list[str]) -> int:
     """Print the breakdown and payments of a hand description given as key=value words."""
     from app.base.resources import ruleset_dir
     from app.rules.loader import load_all
-    from app.scoring.calculation import calculate
     from app.scoring.report import render
+    from app.vocabulary import score
 
     params: dict[str, str] = {}
     for arg in args:
@@ -61,7 +61,7 @@ def score_command(args: list[str]) -> int:
             return 2
         params[key] = value
     try:
-        print(render(calculate(params, load_all(ruleset_dir()))))
+        print(render(score(params, load_all(ruleset_dir()))))
     except HandError as err:
         for e in err.errors:
             print(f"{e.field}: {e.message}", file=sys.stderr)

@@ -12,7 +12,8 @@ from babel.messages.pofile import read_po
 from app.base.errors import HandError, NotationError
 from app.base.i18n import Msg, Text
 from app.hands.tiles import parse_tiles
-from app.scoring.calculation import calculate, calculate_waits
+from app.vocabulary import score as calculate
+from app.vocabulary import waits as calculate_waits
 from app.web.common.i18n import say_here
 from tests.apps import shared_app
 
@@ -134,7 +135,7 @@ def _sentences(params: dict[str, str]) -> list[str]:
 
 
 def _core(sentences: list[str]) -> list[Msg]:
-    """The sentences the core made (the hand reader's own, in app/hands/description.py, aside)."""
+    """The sentences the core made (the hand reader's own, in app/vocabulary/hand.py, aside)."""
     return [s for s in sentences if isinstance(s, Msg)]
 
 
@@ -236,7 +237,7 @@ def test_every_core_message_met_has_both_translations_in_the_catalogs():
 
 
 CORE = ("practice/answers", "rules/conditions", "hands/events", "base/errors", "scoring/payments", "hands/phrases",
-        "scoring/calculation", "scoring/selection", "hands/tiles", "scoring/budget")
+        "scoring/calculation", "vocabulary/request", "scoring/selection", "hands/tiles", "scoring/budget")
 
 
 def test_every_sentence_written_in_the_core_has_both_translations():

@@ -1,4 +1,4 @@
-"""What to discard: a 14-tile hand read from the public vocabulary, each discard weighed.
+"""What to discard: a 14-tile hand, each discard weighed (app/vocabulary/discard.py reads it).
 
 The efficiency core (app/hands/efficiency.py) says how far each discard leaves the hand from ready
 and which tiles improve it; here the rules and the money join in: the ruleset's forms,
@@ -18,40 +18,23 @@ Order, best first (DISCARD_ORDER says it in words):
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from app.base.errors import FieldError, HandError, NotationError, refuse
 from app.base.i18n import Msg, Text
-from app.hands.description import message_of, parse_hand
-from app.hands.efficiency import DiscardOption, Table, counts_of, discard_options, form_shanten
-from app.hands.hand import Hand, WinBy
-from app.hands.phrases import plain
-from app.hands.tiles import NUM_KINDS, PLAYING_TILES, canonical, format_tiles, parse_tiles
-from app.rules.conditions import liability_errors
+from app.hands.efficiency import DiscardOption, Table, discard_options, form_shanten
+from app.hands.hand import Hand
 from app.rules.model import Amount, Ruleset
-from app.scoring.calculation import (
-    WaitValue,
-    calculate_waits,
-    read_ruleset,
-    read_seats,
-    read_settings,
-    read_table,
-)
+from app.scoring.calculation import Ask, WaitValue, calculate_waits
 from app.scoring.payments import fmt
-from app.scoring.selection import Settings, check_tiles
+from app.scoring.selection import Settings
 
-MAX_SEEN_LENGTH = 200   # characters: a whole table's discards fit
 DISCARD_ORDER = Msg("the missing suit first while it is held (Sichuan), then fewer tiles from"
                     " ready (a ready hand that cannot win counts as one tile from ready; among"
                     " equal, those that can win first), then more improving tiles left unseen,"
                     " then more value in the waits (copies left x what the winner collects)")
 SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo"}
-# Request fields the waits' pricing must not see: its own winning tile replaces `win`, and
-# tick-box or fan-total modes would price something other than the tiles.
-NOT_PRICED = ("win", "seen", "ticks", "fan")
 FORM_NAMES = {"standard": Msg("sets and a pair"), "seven-pairs": Msg("seven pairs"),
               "thirteen-orphans": Msg("thirteen orphans")}
 
@@ -123,82 +106,9 @@ class DiscardResult:
     table: Table
     shanten: int                      # of the 14 tiles as they are (-1: already complete)
     choices: tuple[DiscardChoice, ...]
-    params: Mapping[str, str]         # the request, to build the waits' permalinks
-
-
-def read_seen(text: str, hand: Hand, ruleset: Ruleset) -> tuple[int, ...]:
-    """The `seen` field: tiles visible on the table, as counts; each kind at most 4 with the hand."""
-    text = text.strip()
-    if not text:
-        return (0,) * NUM_KINDS
-    if len(text) > MAX_SEEN_LENGTH:
-        raise HandError.single("seen", Msg("{n} characters is too long (at most {most})",
-                                           n=len(text), most=MAX_SEEN_LENGTH))
-    try:
-        tiles = parse_tiles(text)
-    except NotationError as err:
-        raise HandError.single("seen", message_of(err)) from None
-    bonus = [t.code for t in tiles if t.is_bonus]
-    if bonus:
-        raise HandError.single("seen", Msg("{tiles}: flowers and seasons are not discarded; list"
-                                           " only suited and honour tiles", tiles=" ".join(bonus)))
-    if not ruleset.honours and any(t.is_honour for t in tiles):
-        raise HandError.single("seen", Msg("{rules} is played without honours",
-                                           rules=plain(ruleset.name)))
-    seen = counts_of(tiles)
-    held = hand.counts
-    errors = [FieldError("seen", Msg("{seen} seen and {held} in the hand make {total} copies of"
-                                     " {tile}; a set has only four", seen=seen[i], held=held[i],
-                                     total=seen[i] + held[i], tile=format_tiles((t,))))
-              for i, t in enumerate(PLAYING_TILES) if seen[i] and seen[i] + held[i] > 4]
-    if errors:
-        raise HandError(errors)
-    return tuple(seen)
-
-
-def read_discard_hand(params: Mapping[str, str]) -> Hand:
-    """The hand before its discard: 14 tiles (a meld counting 3, the drawn tile among them)."""
-    given = {k: v for k, v in params.items() if k != "win"}
-    try:
-        return parse_hand(given, complete=True)
-    except HandError as err:
-        raise HandError([FieldError(e.field, _before_discard(e.message))
-                         for e in err.errors]) from None
-
-
-# parse_hand's refusal of a winning hand's size, read back to say it of a hand about to discard
-_WINNING_SIZE = re.compile(r"(?P<tiles>\d+) tiles? in the hand(?:; a winning hand needs 14|"
-                           r" and (?P<melds>\d+) melds? make (?P<have>\d+); a winning hand needs 14"
-                           r" \(each meld counts 3, a kong too\)(?:: with these melds, type"
-                           r" (?P<typed>\d+) concealed tiles)?)")
-
-
-def _before_discard(message: str) -> str:
-    """A hand-size refusal said of a hand about to discard (13 tiles and the one drawn).
-
-    >>> _before_discard("3 tiles in the hand; a winning hand needs 14")
-    '3 tiles in the hand; a hand about to discard needs 14 (13 and the tile drawn)'
-    """
-    found = _WINNING_SIZE.fullmatch(message)
-    if found is None:
-        return message
-    tiles = _tiles(int(found["tiles"]))
-    if found["melds"] is None:
-        return Msg("{tiles} in the hand; a hand about to discard needs 14 (13 and the tile drawn)",
-                   tiles=tiles)
-    melds, have = int(found["melds"]), int(found["have"])
-    said = Msg("{tiles} in the hand and {melds} make {have}; a hand about to discard needs"
-                   " 14 (13 and the tile drawn) (each meld counts 3, a kong too)", tiles=tiles,
-                   melds=Msg("{n} meld", n=1) if melds == 1 else Msg("{n} melds", n=melds),
-                   have=have)
-    if found["typed"] is not None:
-        said = Msg("{refusal}: with these melds, type {n} concealed tiles", refusal=said,
-                   n=int(found["typed"]))
-    return said
-
-
-def _tiles(n: int) -> Msg:
-    return Msg("{n} tile", n=n) if n == 1 else Msg("{n} tiles", n=n)
+    ask: Ask                          # the request the waits are priced under
+    params: Mapping[str, str] = field(default_factory=dict)   # the request as written, for the
+    #                                                       web's links (set by app/vocabulary)
 
 
 def suit_name(ruleset: Ruleset, suit: str) -> Text:
@@ -217,20 +127,14 @@ def joined(parts: Sequence[str], link: str = "; ") -> str:
     return said
 
 
-def calculate_discards(params: Mapping[str, str],
-                       rulesets: Mapping[str, Ruleset] | None = None) -> DiscardResult:
-    """Read a 14-tile hand and weigh every distinct discard, best first (see DISCARD_ORDER)."""
-    ruleset = read_ruleset(params, rulesets)
-    settings = read_settings(params, ruleset)
-    hand = read_discard_hand(params)
-    ctx = hand.context
-    # the tiles must exist under these rules; holding the missing suit is allowed here
-    check_tiles(replace(hand, context=replace(ctx, missing=None)), ruleset, settings)
-    if ctx.missing and not ruleset.missing_suit:
-        raise HandError.single("missing", Msg("{rules} has no declared missing suit",
-                                              rules=plain(ruleset.name)))
-    _check_table(params, ruleset, hand)
-    seen = read_seen(params.get("seen", ""), hand, ruleset)
+def weigh_discards(hand: Hand, seen: tuple[int, ...], ask: Ask) -> DiscardResult:
+    """Weigh every distinct discard of a 14-tile hand, best first (see DISCARD_ORDER).
+
+    `seen` counts the tiles visible on the table; `ask` is the request each kept 13 tiles'
+    waits are priced under (its hand gives the context: seats agreed, the way of winning as
+    asked), as /api/waits prices them.
+    """
+    ruleset, settings, ctx = ask.ruleset, ask.settings, hand.context
     table = Table(honours=ruleset.honours, missing=ctx.missing, seen=seen)
     rules = ruleset.shape_rules(settings.options)
     concealed = hand.concealed_counts
@@ -238,36 +142,21 @@ def calculate_discards(params: Mapping[str, str],
     held = hand.counts
     options = discard_options(concealed, melds, rules, table, held)
     holds_missing = ctx.missing is not None and any(o.dead for o in options)
-    choices = [_choice(o, hand, params, ruleset, settings, table, holds_missing, rulesets)
-               for o in options]
+    choices = [_choice(o, hand, ask, table, holds_missing) for o in options]
     choices.sort(key=lambda c: (not c.must_go, c.rank, -c.option.left, -c.value, int(c.tile)))
     return DiscardResult(ruleset, settings, hand, table,
-                         form_shanten(concealed, melds, rules, table).best, tuple(choices),
-                         dict(params))
+                         form_shanten(concealed, melds, rules, table).best, tuple(choices), ask)
 
 
-def _check_table(params: Mapping[str, str], ruleset: Ruleset, hand: Hand) -> None:
-    """Refuse, once, a table /api/score refuses with the same fields: seats that disagree, a
-    winner among `won`, `won` or `liable` where the family has no such thing."""
-    seated, _ = read_seats(params)
-    by = hand.context.by
-    if not params.get("by", "").strip() and not params.get("discarder", "").strip():
-        by = WinBy.SELF_DRAW   # not won yet: no discarder to assume (ruling 82)
-    read_table(seated, ruleset, by, hand.context.events)
-    liable = seated.get("liable", "").strip()
-    if liable and not ruleset.liability:
-        refuse(liability_errors(ruleset, by, None, liable, (), None))
-
-
-def _choice(option: DiscardOption, hand: Hand, params: Mapping[str, str], ruleset: Ruleset,
-            settings: Settings, table: Table, holds_missing: bool,
-            rulesets: Mapping[str, Ruleset] | None) -> DiscardChoice:
+def _choice(option: DiscardOption, hand: Hand, ask: Ask, table: Table,
+            holds_missing: bool) -> DiscardChoice:
+    ruleset, settings = ask.ruleset, ask.settings
     kept = list(hand.concealed)
     kept.remove(option.tile)
     after = replace(hand, concealed=tuple(kept), win=None)
     waits: tuple[PricedWait, ...] = ()
     if option.shanten == 0:
-        waits = _priced_waits(after, option, params, table, rulesets)
+        waits = _priced_waits(after, option, ask, table)
         # a wait that can never reach the minimum is no improving tile (ruling 83)
         winning = {w.tile_code for w in waits if w.wins}
         option = replace(option, improving=tuple(i for i in option.improving
@@ -277,13 +166,11 @@ def _choice(option: DiscardOption, hand: Hand, params: Mapping[str, str], rulese
                          _reasons(option, waits, ruleset, settings, table, holds_missing, must_go))
 
 
-def _priced_waits(after: Hand, option: DiscardOption, params: Mapping[str, str], table: Table,
-                  rulesets: Mapping[str, Ruleset] | None) -> tuple[PricedWait, ...]:
+def _priced_waits(after: Hand, option: DiscardOption, ask: Ask, table: Table
+                  ) -> tuple[PricedWait, ...]:
     """Every wait of the kept 13 tiles, priced as /api/waits prices it, with copies unseen
     (neither held, nor seen, nor the discard itself)."""
-    trial = {k: v for k, v in params.items() if k not in NOT_PRICED}
-    trial["hand"] = canonical(after.concealed)
-    priced = calculate_waits(trial, rulesets)
+    priced = calculate_waits(replace(ask, hand=replace(after, context=ask.hand.context)))
     return tuple(PricedWait(w.tile.code, max(0, w.left - table.seen[w.tile]
                                              - (w.tile == option.tile)), w)
                  for w in priced.waits)

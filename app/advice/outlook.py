@@ -36,16 +36,16 @@ from typing import NamedTuple
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.efficiency import discard_shanten
-from app.hands.hand import WinBy
+from app.hands.hand import Hand, WinBy
 from app.hands.quick import improving_kinds, keeping_discards, waiting_kinds
 from app.hands.readings import ShapeRules
-from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile, counts_notation
+from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile, tiles_of
 from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork, opened, step_aside
-from app.scoring.calculation import calculate
+from app.scoring.calculation import pricer
 from app.scoring.payments import fmt
 
-from .discard import NOT_PRICED, DiscardChoice, DiscardResult, suit_name
+from .discard import DiscardChoice, DiscardResult, suit_name
 
 DEFAULT_DRAWS = 18      # a player's draws from the first turn, about 70 wall tiles over four
 MAX_DRAWS = 30
@@ -117,26 +117,6 @@ class _OverBudget(Exception):
     """More states or scorings than one request may weigh."""
 
 
-def read_draws(params: Mapping[str, str]) -> int:
-    """The `draws` field: the draws the player has left (default DEFAULT_DRAWS).
-
-    >>> read_draws({}), read_draws({"draws": "5"})
-    (18, 5)
-    """
-    raw = params.get("draws", "").strip()
-    if not raw:
-        return DEFAULT_DRAWS
-    if not raw.isdigit() or not 1 <= int(raw[:3]) <= MAX_DRAWS or len(raw) > 3:
-        raise HandError.single("draws", Msg("'{raw}' is not a number of draws from 1 to {most}",
-                                            raw=raw[:20], most=MAX_DRAWS))
-    return int(raw)
-
-
-def wanted(params: Mapping[str, str]) -> bool:
-    """Whether the request asks for the outlook (`outlook=1`)."""
-    return params.get("outlook", "").strip() in ("1", "on", "yes", "true")
-
-
 _CACHE: dict[tuple, OutlookResult] = {}
 _CACHE_SIZE = 256
 
@@ -155,22 +135,14 @@ def outlook(result: DiscardResult, draws: int, rulesets: Mapping[str, Ruleset] |
     return found
 
 
-# the request fields cache_key takes as read (the hand, the table, the dials), not as typed
-_READ = ("lang", "rules", "hand", "win", "melds", "by", "discarder", "seen", "seat", "round",
-         "flowers", "seasons", "events", "missing", "min", "cap", "curve", "payment", "stake",
-         "options", "ticks", "fan", *PARAMS)
-
-
 def cache_key(result: DiscardResult, draws: int, max_states: int, max_scorings: int) -> tuple:
-    """The outlook's cache key: the hand's counts and melds, the seen tiles and the dials as
-    read (so `123m` and `1m2m3m`, or tiles in another order, are one entry), and any other
-    field as typed."""
-    hand = result.hand
-    rest = tuple(sorted((k, v.strip()) for k, v in result.params.items()
-                        if k not in _READ and v.strip()))
+    """The outlook's cache key: the hand's counts and melds, the seen tiles, the dials and the
+    seats as read (so `123m` and `1m2m3m`, or tiles in another order, are one entry)."""
+    hand, asked = result.hand, result.ask
     return (result.ruleset.id, result.settings, tuple(hand.concealed_counts),
-            tuple(sorted(m.token for m in hand.melds)), replace(hand.context, by=WinBy.SELF_DRAW),
-            result.table.seen, rest, draws, max_states, max_scorings)
+            tuple(sorted(m.token for m in hand.melds)),
+            replace(asked.hand.context, by=WinBy.SELF_DRAW), replace(asked.seats, discarder=None),
+            result.table.seen, draws, max_states, max_scorings)
 
 
 def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
@@ -275,8 +247,10 @@ class Search:
            max_scorings: int) -> Search:
         ruleset, hand = result.ruleset, result.hand
         kinds = tuple(range(NUM_KINDS if ruleset.honours else 27))
-        base = {k: v for k, v in result.params.items()
-                if k not in NOT_PRICED and k not in ("lang", "by", "discarder", *PARAMS)}
+        asked = result.ask   # the waits' request, won by self-draw: nobody discards
+        context = replace(asked.hand.context, by=WinBy.SELF_DRAW)
+        calculate = pricer(replace(asked, hand=Hand((), context=context), by_given=True,
+                                   seats=replace(asked.seats, discarder=None)))
         priced: dict[tuple, tuple[float, frozenset[str]] | None] = {}
         search: Search
 
@@ -286,10 +260,8 @@ class Search:
             if found is not False:
                 return found
             search._scorings += 1
-            trial = dict(base, hand=counts_notation(counts),
-                         win=TILES[kind].code, by="self-draw")
-            try:
-                calc = calculate(trial, rulesets)   # counted in the outlook's budget (_weigh)
+            try:   # one scoring, counted in the outlook's budget (_weigh)
+                calc = calculate(Hand(tiles_of(counts), hand.melds, TILES[kind], context))
             except HandError:
                 calc = None
             value = None

@@ -53,3 +53,10 @@ def refuse(errors: list[FieldError] | tuple[FieldError, ...]) -> None:
     """Raise the errors as one HandError, if there are any."""
     if errors:
         raise HandError(list(errors))
+
+
+def message_of(err: ValueError) -> str:
+    """An error's sentence, kept as the Msg it was raised with so a page can say it in its
+    language; else its English text."""
+    first = err.args[0] if len(err.args) == 1 else None
+    return first if isinstance(first, Msg) else str(err)

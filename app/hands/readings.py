@@ -2,8 +2,8 @@
 
 A reading is a fact about tiles, never a price: the rulesets price readings.
 
->>> from app.hands.description import parse_hand
->>> [r.grouping for r in readings(parse_hand({"hand": "111222333m456p77s", "win": "7s"}))]
+>>> from app.hands.tiles import parse_tiles, tile
+>>> [r.grouping for r in readings(Hand(parse_tiles("111222333m456p77s"), win=tile("7s")))]
 [('111m', '222m', '333m', '456p', '77s'), ('123m', '123m', '123m', '456p', '77s')]
 """
 from __future__ import annotations

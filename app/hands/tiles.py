@@ -311,6 +311,15 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
     return text
 
 
+def tiles_of(counts: Sequence[int]) -> tuple[Tile, ...]:
+    """The tiles a vector of counts over the kinds holds, in tile order.
+
+    >>> tiles_of([1, 0, 2])
+    (Tile(1m), Tile(3m), Tile(3m))
+    """
+    return tiles_at([kind for kind, n in enumerate(counts) for _ in range(n)])
+
+
 def canonical(tiles: Iterable[Tile]) -> str:
     """Write tiles sorted, in compact notation."""
     return format_tiles(sorted(tiles))

@@ -1,1 +1,1 @@
-"""Practice: seeded deals, teachers' quizzes, answer marking, the discard drill."""
+"""Practice: seeded deals, answer marking, the discard drill (a teacher's quiz is read in app/vocabulary/quiz.py)."""

@@ -6,8 +6,14 @@ counted it but it does not count: absent from the hand, inside a bigger pattern,
 too often), or `not-counted` (recognised, not counted, and the player rightly left it out).
 Without any item from the player the lines are `unmarked`.
 
->>> from app.scoring.calculation import calculate
->>> calc = calculate({"rules": "hong-kong", "hand": "123m456m789m234p55s", "discarder": "N"})
+>>> from app.hands.hand import Hand
+>>> from app.hands.tiles import parse_tiles
+>>> from app.rules.loader import registry
+>>> from app.scoring.calculation import Ask, Seats, calculate
+>>> from app.scoring.selection import default_settings
+>>> hk = registry()["hong-kong"]
+>>> hand = Hand(parse_tiles("123m456m789m234p55s"), win=parse_tiles("5s")[0])
+>>> calc = calculate(Ask(hk, default_settings(hk), hand=hand, seats=Seats(discarder="N")))
 >>> v = check_answer(calc, 3, {"all-chows": 1, "concealed-hand": 1, "self-draw": 1})
 >>> v.fan_right, [m.pattern.id for m in v.missed], [m.pattern.id for m in v.extra]
 (True, ['no-bonus-tiles'], ['self-draw'])

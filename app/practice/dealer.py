@@ -10,7 +10,7 @@ missing suit, events), meet the ruleset's minimum, and count the pattern it was 
 >>> from app.rules.loader import registry
 >>> hk = registry()["hong-kong"]
 >>> first = deal(hk, "class-7", 1, "patterns")
->>> first.params == deal(hk, "class-7", 1, "patterns").params
+>>> first.calculation.hand == deal(hk, "class-7", 1, "patterns").calculation.hand
 True
 >>> first.calculation.score.below_minimum
 False
@@ -24,10 +24,11 @@ from functools import lru_cache
 
 from app.base.errors import HandError
 from app.base.i18n import Msg
-from app.hands.hand import SEATS, WinBy
-from app.hands.tiles import TILES, canonical, format_tiles
+from app.hands.hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
+from app.hands.tiles import TILES
 from app.rules.model import Pattern, Ruleset
-from app.scoring.calculation import Calculation, calculate
+from app.scoring.calculation import Ask, Calculation, Seats, agreed_seats, calculate
+from app.scoring.selection import Settings
 
 LEVELS = ("plain", "patterns", "limit")
 MAX_TRIES = 600            # themes drawn per hand before giving up (never reached in the tests)
@@ -94,15 +95,18 @@ def merge(a: Spec, b: Spec) -> Spec | None:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Hand n of a seeded series: its description, the theme it was built on, its score."""
+    """Hand n of a seeded series: the theme it was built on, its score (the hand in it)."""
 
     ruleset: Ruleset
     seed: str
     n: int
     level: str
-    params: Mapping[str, str]      # the hand description, `calculate` reads it as is
+    # the hand description a link gives: written by app/vocabulary/practice.py (unread here)
+    params: Mapping[str, str]
     targets: tuple[str, ...]
     calculation: Calculation
+    events: tuple[str, ...] = ()   # the hand's events and house rules, in the theme's order
+    options: tuple[str, ...] = ()
 
 
 def deal(ruleset: Ruleset, seed: str, n: int = 1, level: str = "patterns") -> Deal:
@@ -110,16 +114,18 @@ def deal(ruleset: Ruleset, seed: str, n: int = 1, level: str = "patterns") -> De
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
     rng = random.Random(f"{ruleset.id}/{level}/{seed}/{n}")
-    rulesets = {ruleset.id: ruleset}
     for _ in range(MAX_TRIES):
         spec, floor = theme(rng, ruleset, level)
         if spec is None:
             continue
-        params = build(rng, ruleset, spec)
-        if params is None:
+        built = build(rng, ruleset, spec)
+        if built is None:
+            continue
+        ask = built
+        if max(ask.hand.counts) > 4:   # a fifth copy: no set holds it
             continue
         try:
-            calc = calculate(params, rulesets)
+            calc = calculate(ask)
         except HandError:
             continue
         score = calc.score
@@ -128,7 +134,7 @@ def deal(ruleset: Ruleset, seed: str, n: int = 1, level: str = "patterns") -> De
             continue
         if spec.targets and counted.isdisjoint(spec.targets):
             continue
-        return Deal(ruleset, seed, n, level, params, spec.targets, calc)
+        return Deal(ruleset, seed, n, level, {}, spec.targets, calc, spec.events, spec.options)
     raise RuntimeError(Msg("no {level} hand could be dealt for {rules} from seed {seed}",
                            level=level, rules=ruleset.id, seed=repr(seed)))
 
@@ -347,8 +353,9 @@ def _seven_pairs_playable(ruleset: Ruleset) -> bool:
 # --- building the tiles ------------------------------------------------------------------
 
 
-def build(rng: random.Random, ruleset: Ruleset, spec: Spec) -> dict[str, str] | None:
-    """Tiles, melds and the win context that meet a spec, as a hand description; None if stuck."""
+def build(rng: random.Random, ruleset: Ruleset, spec: Spec) -> Ask | None:
+    """Tiles, melds and the win context that meet a spec, as the request they make; None if
+    stuck."""
     suits = ["m", "p", "s"]
     missing = ""
     if ruleset.missing_suit:   # 定缺: declare a suit and deal none of it
@@ -542,37 +549,32 @@ def _winning_tile(rng: random.Random, spec: Spec, concealed: list[int],
 
 
 def _describe(rng: random.Random, ruleset: Ruleset, spec: Spec, concealed: list[int],
-              melds: list[tuple[str, tuple[int, ...]]], win: int, missing: str) -> dict[str, str]:
-    """The hand and its win context in the public vocabulary."""
+              melds: list[tuple[str, tuple[int, ...]]], win: int, missing: str) -> Ask:
+    """The hand and its win context, as the request they make."""
     by = spec.by or (WinBy.SELF_DRAW if rng.random() < 0.35 else WinBy.DISCARD)
     seat = spec.seat or rng.choice(SEATS)
     round_wind = spec.round or rng.choice(("E", "E", "S", "W", "N"))
-    params = {"rules": ruleset.id, "hand": canonical(TILES[i] for i in concealed),
-              "win": TILES[win].code}
-    if melds:
-        params["melds"] = ",".join(_meld_token(how, tiles) for how, tiles in melds)
-    params["by"] = by.value
-    params["seat"] = seat
-    params["round"] = round_wind
     flowers, seasons = _bonus(rng, spec.bonus, seat) if ruleset.flowers else ((), ())
-    if flowers:
-        params["flowers"] = "".join(map(str, flowers))
-    if seasons:
-        params["seasons"] = "".join(map(str, seasons))
-    if spec.events:
-        params["events"] = ",".join(spec.events)
-    if missing:
-        params["missing"] = missing
+    discarder = None
     if by is WinBy.DISCARD:
-        params["discarder"] = spec.discarder or rng.choice([s for s in SEATS if s != seat])
-    if spec.options:
-        params["options"] = ",".join(spec.options)
-    return params
+        discarder = spec.discarder or rng.choice([s for s in SEATS if s != seat])
+    context = WinContext(by=by, seat=seat, round=round_wind, flowers=flowers, seasons=seasons,
+                         events=frozenset(spec.events), missing=missing or None)
+    hand = Hand(tuple(sorted(TILES[i] for i in concealed)),
+                tuple(Meld(MeldKind(how), tuple(sorted(TILES[i] for i in tiles)))
+                      for how, tiles in melds), TILES[win], context)
+    seat, winner, assumed = agreed_seats(seat, None)
+    seats = Seats(seat, winner, discarder)
+    return Ask(ruleset, _settings(ruleset, spec.options), hand=hand, seats=seats,
+                       by_given=True, round_given=True, assumed=assumed)
 
 
-def _meld_token(how: str, tiles: tuple[int, ...]) -> str:
-    body = format_tiles(TILES[i] for i in tiles)
-    return body if how in ("chow", "pong", "kong") else f"{how}:{body}"
+@lru_cache(maxsize=64)
+def _settings(ruleset: Ruleset, options: tuple[str, ...]) -> Settings:
+    """The ruleset's own dials with these house rules on (the default payment's own curve)."""
+    d = ruleset.dials
+    return Settings(d.min, d.cap, ruleset.payments[d.payment].curve or d.curve, d.payment,
+                    d.stake, frozenset(options))
 
 
 def _bonus(rng: random.Random, want: str, seat: str) -> tuple[tuple[int, ...], tuple[int, ...]]:

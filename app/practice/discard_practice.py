@@ -14,7 +14,7 @@ and the verdict says why the usual order was used.
 
 >>> from app.rules.loader import registry
 >>> first = deal_discard(registry()["hong-kong"], "class-7", 1)
->>> first.params == deal_discard(registry()["hong-kong"], "class-7", 1).params
+>>> first.hand == deal_discard(registry()["hong-kong"], "class-7", 1).hand
 True
 >>> len(first.hand.concealed) + 3 * len(first.hand.melds)
 14
@@ -25,14 +25,16 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from app.advice.discard import DiscardChoice, DiscardResult, calculate_discards, joined
+from app.advice.discard import DiscardChoice, DiscardResult, joined, weigh_discards
 from app.advice.outlook import DiscardOutlook, OutlookResult, amount, percent
 from app.base.errors import HandError
 from app.base.i18n import Msg
-from app.hands.hand import Hand
-from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile, canonical
+from app.hands.hand import Hand, WinBy, WinContext
+from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile
 from app.rules.model import Ruleset
+from app.scoring.calculation import Ask, Seats, agreed_seats, seated_table
 from app.scoring.payments import fmt
+from app.scoring.selection import Settings, check_tiles
 
 from .dealer import deal
 
@@ -47,13 +49,16 @@ QUESTION_FIELDS = ("hand", *KEPT, "seen", "min", "cap", "curve", "payment", "sta
 
 @dataclass(frozen=True, slots=True)
 class DiscardDeal:
-    """Hand n of a seeded series: the description, the hand and the answer key."""
+    """Hand n of a seeded series: the hand and the answer key."""
 
     ruleset: Ruleset
     seed: str
     n: int
-    params: Mapping[str, str]     # rules, hand (14 tiles) and context: /discard reads it as is
+    # rules, hand (14 tiles) and context as /discard reads them: written by
+    # app/vocabulary/practice.py, or the teacher's question as asked (unread here)
+    params: Mapping[str, str]
     analysis: DiscardResult
+    options: tuple[str, ...] = ()   # the dealt hand's house rules, in the theme's order
 
     @property
     def hand(self) -> Hand:
@@ -73,41 +78,40 @@ def _key(choice: DiscardChoice) -> tuple:
 def deal_discard(ruleset: Ruleset, seed: str, n: int = 1) -> DiscardDeal:
     """Deal hand n of the discard series named by seed."""
     rng = random.Random(f"discard/{ruleset.id}/{seed}/{n}")
-    rulesets = {ruleset.id: ruleset}
     for attempt in range(MAX_TRIES):
         dealt = deal(ruleset, f"{seed}-{n}-{attempt}", 1, "plain")
-        params = _spoiled(rng, ruleset, dealt.calculation.hand, dealt.params.get("options", ""))
-        if params is None:
+        hand = _spoiled(rng, ruleset, dealt.calculation.hand)
+        if hand is None:
             continue
         try:
-            analysis = calculate_discards(params, rulesets)
+            analysis = _analysed(ruleset, hand, dealt.calculation.settings)
         except HandError:
             continue
         if analysis.shanten < 0 or len(analysis.choices) < 3:
             continue   # already complete, or too little to choose from
         if all(_key(c) == _key(analysis.choices[0]) for c in analysis.choices):
             continue   # every discard as good: nothing to learn
-        return DiscardDeal(ruleset, seed, n, params, analysis)
+        return DiscardDeal(ruleset, seed, n, {}, analysis, dealt.options)
     raise RuntimeError(Msg("no discard hand could be dealt for {rules} from seed {seed}",
                            rules=ruleset.id, seed=repr(seed)))
 
 
-def question(ruleset: Ruleset, params: Mapping[str, str]) -> DiscardDeal:
-    """A teacher's hand as a question; HandError (by field) when it is no 14-tile hand to play."""
-    asked = {"rules": ruleset.id, **{k: params[k].strip() for k in QUESTION_FIELDS
-                                     if params.get(k, "").strip()}}
-    if "hand" not in asked:
-        raise HandError.single("hand", Msg("give the 14 tiles of the question"))
-    analysis = calculate_discards(asked, {ruleset.id: ruleset})
-    if analysis.shanten < 0:
-        raise HandError.single("hand", Msg("{hand} is already a winning hand: nothing to ask",
-                                           hand=asked["hand"][:60]))
-    return DiscardDeal(ruleset, "", 1, asked, analysis)
+def _analysed(ruleset: Ruleset, hand: Hand, settings: Settings) -> DiscardResult:
+    """The discard analysis of a dealt hand as /discard makes it of its description: no way of
+    winning given, the winner in the dealt seat, nothing seen; HandError when refused."""
+    # the tiles must exist under these rules; holding the missing suit is allowed here
+    check_tiles(replace(hand, context=replace(hand.context, missing=None)), ruleset, settings)
+    seat, winner, assumed = agreed_seats(hand.context.seat, None)
+    seats = Seats(seat, winner)
+    seated_table(ruleset, seats, WinBy.SELF_DRAW, frozenset())   # not won yet: no discarder
+    ask = Ask(ruleset, settings, hand=Hand((), context=hand.context), seats=seats,
+              round_given=True, assumed=assumed)
+    return weigh_discards(hand, (0,) * NUM_KINDS, ask)
 
 
-def _spoiled(rng: random.Random, ruleset: Ruleset, won: Hand,
-             options: str) -> dict[str, str] | None:
-    """The winning hand with one or two concealed tiles swapped for others from the wall."""
+def _spoiled(rng: random.Random, ruleset: Ruleset, won: Hand) -> Hand | None:
+    """The winning hand with one or two concealed tiles swapped for others from the wall: the
+    hand before its discard."""
     concealed = list(won.concealed)
     held = won.counts
     missing = won.context.missing
@@ -125,15 +129,11 @@ def _spoiled(rng: random.Random, ruleset: Ruleset, won: Hand,
         else:
             wall = [t for t in wall if t not in dead]
     drawn: list[Tile] = rng.sample(wall, swaps)
-    params = {"rules": ruleset.id, "hand": canonical(concealed + drawn)}
     ctx = won.context
-    context = {
-        "melds": ",".join(m.token for m in won.melds), "seat": ctx.seat, "round": ctx.round,
-        "flowers": "".join(map(str, ctx.flowers)), "seasons": "".join(map(str, ctx.seasons)),
-        "missing": missing or "", "options": options,
-    }
-    params.update({k: v for k, v in context.items() if v and k in KEPT})
-    return params
+    held = sorted(concealed + drawn)
+    before = WinContext(seat=ctx.seat, round=ctx.round, flowers=ctx.flowers, seasons=ctx.seasons,
+                        missing=missing)   # the winning moment's facts do not hold yet
+    return Hand(tuple(held), won.melds, held[-1], before)
 
 
 def _in_play(ruleset: Ruleset, index: int) -> bool:

@@ -7,21 +7,20 @@ ledger: one line per payment with a reason, running totals, and totals that sum 
 """
 from __future__ import annotations
 
-import re
-import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.base.errors import FieldError, HandError
 from app.base.i18n import N_, Msg, Text
-from app.hands.description import parse_hand
-from app.hands.hand import SEATS, Hand, MeldKind, WinBy
+from app.hands.hand import SEATS, Hand, MeldKind, WinBy, WinContext
 from app.hands.phrases import seat as seat_name
 from app.hands.readings import waits
-from app.hands.tiles import Tile, format_tiles, parse_tiles
+from app.hands.tiles import Tile
 from app.rules.model import Amount, Ruleset, SettlementRules
-from app.scoring.calculation import Calculation, calculate, read_ruleset, read_settings
+from app.scoring.budget import charge
+from app.scoring.calculation import Ask, Calculation, Seats, agreed_seats, price_ask, pricer
 from app.scoring.payments import fmt
+from app.scoring.selection import Settings
 
 KONG_KINDS = ("exposed", "concealed", "added")
 # a player still in at the wall's end may be entered without tiles: not ready (没下叫), or
@@ -59,6 +58,20 @@ class Round:
     events: tuple[Kong | Win, ...]
     wall_hands: Mapping[str, Mapping[str, str]] | None = None   # the wall ran out: who held what
     options: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundHands:
+    """A round's hands read into values (app/vocabulary/round.py): each refusal is kept, to be
+    raised where the settlement comes to it, so a round's errors keep their order."""
+
+    ruleset: Ruleset
+    settings: Settings | HandError               # the round's switches (`options`)
+    wins: Mapping[int, Ask | HandError]          # by event index: the win asked (`won` added in turn)
+    wall: Mapping[str, Hand | HandError] = field(default_factory=dict)   # by seat: tiles shown
+    # by event index: the event ids a win names, as written (its moment is checked before
+    # its hand is read)
+    events: Mapping[int, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,210 +114,24 @@ def _fail(field_name: str, message: str) -> HandError:
     return HandError([FieldError(field_name, message)])
 
 
-# --- reading a round ---------------------------------------------------------------
-
-
-def read_round(data: Mapping) -> Round:
-    """Check the shape of a JSON round and build it."""
-    if not isinstance(data, Mapping):
-        raise _fail("round", Msg("expected a {format} object", format="JSON"))
-    rules = data.get("rules", "sichuan")
-    if not isinstance(rules, str):
-        raise _fail("rules", Msg("expected a ruleset id"))
-    missing = data.get("missing", {})
-    if not isinstance(missing, Mapping):
-        raise _fail("missing", Msg("expected an object such as {example}", example='{"E": "m", "S": "p"}'))
-    for seat, suit in missing.items():
-        if seat not in SEATS:
-            raise _fail("missing", Msg("'{seat}' is not a seat; use E, S, W or N", seat=str(seat)[:10]))
-        if suit not in ("m", "p", "s"):
-            raise _fail("missing", Msg("{seat}: '{suit}' is not a suit; use m, p or s", seat=seat,
-                                       suit=str(suit)[:10]))
-    raw_events = data.get("events", [])
-    if not isinstance(raw_events, list):
-        raise _fail("events", Msg("expected a list of events"))
-    if len(raw_events) > MAX_EVENTS:
-        raise _fail("events", Msg("{n} events is more than a round can hold (at most {most})",
-                                  n=len(raw_events), most=MAX_EVENTS))
-    events = tuple(_read_event(e, i) for i, e in enumerate(raw_events))
-    end = data.get("end")
-    wall_hands = None
-    if "end" in data:   # as documented: an object, never null or another type
-        if not isinstance(end, Mapping) or end.get("type") != "wall":
-            raise _fail("end", Msg("expected {shape}", shape='{"type": "wall", "hands": {...}}'))
-        hands = end.get("hands", {})
-        if not isinstance(hands, Mapping):
-            raise _fail("end.hands", Msg("expected an object of seat → hand"))
-        wall_hands = {}
-        for seat, hand in hands.items():
-            if seat not in SEATS:
-                raise _fail("end.hands", Msg("'{seat}' is not a seat", seat=str(seat)[:10]))
-            if not isinstance(hand, Mapping):
-                raise _fail(f"end.hands.{seat}", Msg("expected {shape}", shape='{"hand": ..., "melds": ...}'))
-            _check_strings(hand, ("hand", "melds", "status"), f"end.hands.{seat}")
-            if "status" in hand and hand["status"] not in WALL_STATUSES:
-                raise _fail(f"end.hands.{seat}.status", Msg("'{status}' is not a status; use {first} or {second}",
-                                                            status=hand["status"][:20], first="not-ready",
-                                                            second="pig"))
-            wall_hands[seat] = {k: v for k, v in hand.items() if k in ("hand", "melds", "status")}
-    options = data.get("options", "")
-    if not isinstance(options, str):
-        raise _fail("options", Msg("expected the options as one comma-separated string"))
-    return Round(rules, dict(missing), events, wall_hands, options)
-
-
-def _check_strings(raw: Mapping, keys: tuple[str, ...], where: str) -> None:
-    """Fields that hold text must be JSON strings (a number or a list is not read as text)."""
-    for key in keys:
-        if key in raw and not isinstance(raw[key], str):
-            raise _fail(f"{where}.{key}", Msg("expected a string"))
-
-
-def _read_event(raw, i: int) -> Kong | Win:
-    where = f"events[{i}]"
-    if not isinstance(raw, Mapping):
-        raise _fail(where, Msg("expected an object"))
-    kind = raw.get("type")
-    seat = raw.get("seat")
-    if seat not in SEATS:
-        raise _fail(f"{where}.seat", Msg("'{seat}' is not a seat; use E, S, W or N", seat=str(seat)[:10]))
-    source = raw.get("from")
-    if source is not None and source not in SEATS:
-        raise _fail(f"{where}.from", Msg("'{seat}' is not a seat", seat=str(source)[:10]))
-    if kind == "kong":
-        how = raw.get("kind")
-        if how not in KONG_KINDS:
-            raise _fail(f"{where}.kind", Msg("'{kind}' is not a kong kind; use {first}, {second} or {third}",
-                                             kind=str(how)[:20], first="exposed", second="concealed", third="added"))
-        _check_strings(raw, ("tile",), where)
-        if "drawn" in raw and not isinstance(raw["drawn"], bool):
-            raise _fail(f"{where}.drawn", Msg("expected {first} or {second}", first="true", second="false"))
-        try:
-            tiles = parse_tiles(raw.get("tile", ""))
-        except ValueError as err:
-            raise _fail(f"{where}.tile", str(err)) from None
-        if len(tiles) != 1 or tiles[0].is_bonus:
-            raise _fail(f"{where}.tile", Msg("give the one tile of the kong, e.g. 5m"))
-        if how == "exposed" and source is None:
-            raise _fail(f"{where}.from", Msg("an exposed kong is made from someone's discard: say whose"))
-        if how != "exposed" and source is not None:
-            raise _fail(f"{where}.from", Msg(_NOT_FROM_A_DISCARD[how]))
-        if source == seat:
-            raise _fail(f"{where}.from", Msg("a player cannot kong their own discard"))
-        return Kong(seat, how, tiles[0], source, bool(raw.get("drawn", True)))
-    if kind == "win":
-        by = raw.get("by", "discard")
-        if by not in ("self-draw", "discard"):
-            raise _fail(f"{where}.by", Msg("'{by}' is not a way of winning", by=str(by)[:20]))
-        win_by = WinBy(by)
-        if win_by is WinBy.DISCARD and source is None:
-            raise _fail(f"{where}.from", Msg("a discard win needs the discarder"))
-        if win_by is WinBy.SELF_DRAW and source is not None:
-            raise _fail(f"{where}.from", Msg("a self-drawn win has no discarder"))
-        if source == seat:
-            raise _fail(f"{where}.from", Msg("a player cannot win on their own discard"))
-        _check_strings(raw, ("hand", "melds", "win", "events"), where)
-        params = {k: raw[k] for k in ("hand", "melds", "win", "events") if raw.get(k)}
-        return Win(seat, win_by, source, params)
-    raise _fail(f"{where}.type", Msg("'{kind}' is not an event; use {first} or {second}", kind=str(kind)[:20],
-                                     first="kong", second="win"))
-
-
-_NOT_FROM_A_DISCARD = {"concealed": N_("a concealed kong is not made from a discard"),
-                       "added": N_("an added kong is not made from a discard")}
-
-
-def line_error(number: int, problem: Msg) -> HandError:
-    """An error of one line of the round's text: "line 3: …" (the problem kept apart for the page)."""
-    return _fail("round", Msg("line {number}: {problem}", number=number, problem=problem))
-
-
-_LINE_WORD = re.compile(r"[A-Za-z0-9:=,_-]+")
-
-
-def parse_round_text(text: str, rules: str = "sichuan") -> dict:
-    """Read the ledger page's text: one event a line, into the JSON shape.
-
-    >>> parse_round_text("missing E=m S=p\\nkong E concealed 5p\\nwin S discard from E hand=123p")["events"][0]
-    {'type': 'kong', 'seat': 'E', 'kind': 'concealed', 'tile': '5p'}
-    """
-    data: dict = {"rules": rules, "missing": {}, "events": []}
-    lines = [ln.strip() for ln in text.splitlines()]
-    if len(lines) > MAX_EVENTS + 10:
-        raise _fail("round", Msg("{n} lines is too many (at most {most})", n=len(lines), most=MAX_EVENTS + 10))
-    for number, line in enumerate(lines, 1):
-        if not line or line.startswith("#"):
-            continue
-        try:
-            words = shlex.split(line)
-        except ValueError:
-            raise line_error(number, Msg("unbalanced quotes")) from None
-        head, rest = words[0].lower(), words[1:]
-        pairs = dict(w.split("=", 1) for w in rest if "=" in w)
-        plain = [w for w in rest if "=" not in w]
-        if head == "missing":
-            data["missing"].update({k.upper(): v.lower() for k, v in pairs.items()})
-        elif head == "options":
-            data["options"] = ",".join(filter(None, [data.get("options", ""), *rest]))
-        elif head == "kong":
-            if len(plain) < 3:
-                raise line_error(number, Msg("write '{form}'", form="kong SEAT exposed|concealed|added TILE"
-                                                                  " [from SEAT] [held]"))
-            event = {"type": "kong", "seat": plain[0].upper(), "kind": plain[1].lower(), "tile": plain[2]}
-            if "from" in plain:
-                event["from"] = _after(plain, "from", number)
-            if "held" in plain:
-                event["drawn"] = False
-            data["events"].append(event)
-        elif head == "win":
-            if len(plain) < 2:
-                raise line_error(number, Msg("write '{form}'", form="win SEAT self-draw|discard [from SEAT]"
-                                                                  " hand=… [melds=…] [win=…] [events=…]"))
-            event = {"type": "win", "seat": plain[0].upper(), "by": plain[1].lower()}
-            if "from" in plain:
-                event["from"] = _after(plain, "from", number)
-            event.update({k: v for k, v in pairs.items() if k in ("hand", "melds", "win", "events")})
-            data["events"].append(event)
-        elif head == "wall":
-            hands = {}
-            for part in " ".join(rest).split(";"):
-                bits = part.split()
-                if not bits:
-                    continue
-                seat = bits[0].rstrip(":").upper()
-                hands[seat] = dict(b.split("=", 1) for b in bits[1:] if "=" in b)
-                hands[seat].update(("status", b.lower()) for b in bits[1:] if "=" not in b)
-            data["end"] = {"type": "wall", "hands": hands}
-        else:
-            raise line_error(number, Msg("'{head}' is not {heads} or {last}", head=head[:20],
-                                         heads="missing, options, kong, win", last="wall"))
-    return data
-
-
-def _after(words: list[str], key: str, number: int) -> str:
-    at = words.index(key)
-    if at + 1 >= len(words):
-        raise line_error(number, Msg("'{key}' needs a seat after it", key=key))
-    return words[at + 1].upper()
-
-
 # --- settling ------------------------------------------------------------------------
 
 
-def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None,
-                 prices: dict | None = None) -> Ledger:
+def settle_round(round_: Round, hands: RoundHands, prices: dict | None = None) -> Ledger:
     """Price every event of the round in order, then the end, as the ruleset says.
 
     `prices` keeps the wall's-end price of each hand for the caller (a sheet of many rounds
     prices a hand shown at several walls' ends once). The fifth-copy and kong checks run
     before the wall's end is priced: a round refused for them costs no pricing of its waits.
     """
-    ruleset = read_ruleset({"rules": round_.rules}, rulesets)
+    ruleset = hands.ruleset
     if ruleset.settlement is None:
         name = Text(ruleset.name.en, ruleset.name.zh_hant, ruleset.name.zh_hans)
         raise _fail("rules", Msg("{name} has no round settlement (try {first} or {second})", name=name,
                                  first="sichuan", second="sichuan-sbr"))
-    settings = read_settings({"options": round_.options}, ruleset)
+    settings = hands.settings
+    if isinstance(settings, HandError):
+        raise settings
     rules = ruleset.settlement_with(settings.options)
     stake = settings.stake
     lines: list[Line] = []
@@ -354,8 +181,8 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None,
                         kong_income.append((step, event.seat, payer, amount))
             last_kong[event.seat] = step
         else:
-            _check_win_moment(round_, step, event, where)
-            calc = _price_win(event, round_, won, ruleset, rulesets, where)
+            _check_win_moment(round_, step, event, hands.events.get(step, frozenset()), where)
+            calc = _price_win(hands.wins[step], won, where)
             wins[step] = calc
             if event.discarder:
                 labels.append(Msg("{seat} wins by discard on {discarder}'s discard", seat=seat_name(event.seat),
@@ -400,11 +227,11 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None,
         if extra:
             raise _fail("end.hands", Msg("{seats} already won; only players still in show their tiles",
                                          seats=", ".join(extra)))
-    _check_kongs_shown(round_, wins)
-    _check_copies_across(round_, wins)
+    _check_kongs_shown(round_, wins, hands)
+    _check_copies_across(round_, wins, hands)
     if round_.wall_hands is not None:
         prices = {} if prices is None else prices
-        end_states = tuple(_end_state(seat, round_, ruleset, rulesets, settings, prices) for seat in still_in)
+        end_states = tuple(_end_state(seat, round_, hands, settings, prices) for seat in still_in)
         _settle_wall(end_states, rules, stake, pay, end_step)
         refunders = [e.seat for e in end_states
                      if rules.refund == "never-won" or (not e.ready or e.pig)]
@@ -428,10 +255,6 @@ def settle_round(round_: Round, rulesets: Mapping[str, Ruleset] | None = None,
                   tuple(labels))
 
 
-def _win_events(event: Win) -> set[str]:
-    return {e for e in re.split(r"[,\s]+", event.params.get("events", "").strip().lower()) if e}
-
-
 def _before(round_: Round, step: int, event: Win) -> Kong | Win | None:
     """The event this win's tile came right after, passing over other wins on the same discard."""
     for earlier in reversed(round_.events[:step]):
@@ -442,9 +265,9 @@ def _before(round_: Round, step: int, event: Win) -> Kong | Win | None:
     return None
 
 
-def _check_win_moment(round_: Round, step: int, event: Win, where: str) -> None:
+def _check_win_moment(round_: Round, step: int, event: Win, events: frozenset[str],
+                      where: str) -> None:
     """A 杠上炮 follows the discarder's kong; a robbed kong was never made (seed 000)."""
-    events = _win_events(event)
     before = _before(round_, step, event)
     if "kong-cannon" in events:
         if not (isinstance(before, Kong) and before.seat == event.discarder):
@@ -469,59 +292,52 @@ def _count_kong(copies: list[int], kong: Kong, where: str) -> None:
         raise _fail(where, Msg("a kong of {tile}: all four copies are already in use", tile=kong.tile.code))
 
 
-def _price_win(event: Win, round_: Round, won: list[str], ruleset: Ruleset,
-               rulesets, where: str) -> Calculation:
-    params = dict(event.params)
-    params.update({"rules": round_.rules, "by": event.by.value, "seat": event.seat})
-    if event.discarder:
-        params["discarder"] = event.discarder
-    if won:
-        params["won"] = ",".join(won)
-    if round_.missing.get(event.seat):
-        params["missing"] = round_.missing[event.seat]
-    if round_.options:
-        params["options"] = round_.options
+def _price_win(asked: Ask | HandError, won: list[str], where: str) -> Calculation:
+    """The win as asked with the players who won before it: one scoring, its refusal named
+    by the event's fields."""
+    charge()
     try:
-        return calculate(params, rulesets)
+        if isinstance(asked, HandError):
+            raise asked
+        return price_ask(replace(asked, seats=replace(asked.seats, won=tuple(won))))
     except HandError as err:
         raise HandError([FieldError(f"{where}.{e.field}", e.message) for e in err.errors]) from None
 
 
-def _end_state(seat: str, round_: Round, ruleset: Ruleset, rulesets, settings, prices: dict) -> EndState:
+def _end_state(seat: str, round_: Round, hands: RoundHands, settings: Settings,
+               prices: dict) -> EndState:
     """Pig or not, ready or not, and the best wait's value as a discard win (ruling 20)."""
     given = dict(round_.wall_hands[seat])
     missing = round_.missing.get(seat)
-    key = (ruleset.id, seat, tuple(sorted(given.items())), missing, round_.options)
+    key = (hands.ruleset.id, seat, tuple(sorted(given.items())), missing, round_.options)
     if key not in prices:
-        prices[key] = _price_end(seat, given, missing, round_, ruleset, rulesets, settings)
+        prices[key] = _price_end(seat, given, missing, hands, settings)
     return prices[key]
 
 
-def _price_end(seat: str, given: dict, missing: str | None, round_: Round, ruleset: Ruleset, rulesets,
-               settings) -> EndState:
+def _price_end(seat: str, given: dict, missing: str | None, hands: RoundHands,
+               settings: Settings) -> EndState:
     if given.get("status") in WALL_STATUSES:   # entered without tiles
         return EndState(seat, given["status"] == "pig", False)
-    try:
-        hand = parse_hand(given, complete=False)
-    except HandError as err:
-        raise HandError([FieldError(f"end.hands.{seat}.{e.field}", e.message) for e in err.errors]) from None
+    ruleset = hands.ruleset
+    hand = _wall_hand(hands, seat)
     tiles = hand.concealed + tuple(t for m in hand.melds for t in m.tiles)
     pig = bool(missing) and any(t.suit == missing for t in tiles)
     if pig:
         return EndState(seat, True, False)
     best: tuple[int, Tile, Calculation] | None = None
+    # each wait priced as a win on a discard from the next seat: one scoring a wait
+    context = WinContext(by=WinBy.DISCARD, seat=seat, missing=missing or None)
+    _, winner, assumed = agreed_seats(seat, None)
+    priced = pricer(Ask(ruleset, settings, hand=Hand((), context=context),
+                        seats=Seats(seat, winner, SEATS[(SEATS.index(seat) + 1) % 4]),
+                        by_given=True, assumed=assumed))
     for wait in waits(hand, ruleset.shape_rules(settings.options)):
         if missing and wait.tile.suit == missing:
             continue   # a tile of the missing suit never counts (ruling 20)
-        trial = dict(given, rules=ruleset.id, by="discard", seat=seat,
-                     hand=format_tiles(hand.concealed + (wait.tile,)), win=wait.tile.code,
-                     discarder=SEATS[(SEATS.index(seat) + 1) % 4])
-        if missing:
-            trial["missing"] = missing
-        if round_.options:
-            trial["options"] = round_.options
         try:
-            calc = calculate(trial, rulesets)
+            calc = priced(Hand(tuple(sorted(hand.concealed + (wait.tile,))), hand.melds,
+                               wait.tile, context))
         except HandError:
             continue
         if best is None or calc.score.points > best[0]:
@@ -557,25 +373,30 @@ _KONG_WORDS = {"exposed": Msg("an exposed kong (直杠)"), "concealed": Msg("a c
 _KONG_MELD = {"exposed": MeldKind.KONG, "concealed": MeldKind.CKONG, "added": MeldKind.AKONG}
 
 
-def _shown_hands(round_: Round, wins: Mapping[int, Calculation]) -> dict[str, tuple[str, Hand]]:
+def _wall_hand(hands: RoundHands, seat: str) -> Hand:
+    """The tiles a player still in showed at the wall's end, or their refusal, named."""
+    hand = hands.wall[seat]
+    if isinstance(hand, HandError):
+        raise HandError([FieldError(f"end.hands.{seat}.{e.field}", e.message) for e in hand.errors])
+    return hand
+
+
+def _shown_hands(round_: Round, wins: Mapping[int, Calculation],
+                 hands: RoundHands) -> dict[str, tuple[str, Hand]]:
     """Each player's tiles as last shown: at their win, or at the wall's end."""
     shown: dict[str, tuple[str, Hand]] = {}
     for step, calc in wins.items():
         shown[round_.events[step].seat] = (f"events[{step}]", calc.hand)
     for seat, given in (round_.wall_hands or {}).items():
         if given.get("status") not in WALL_STATUSES:   # a shortcut shows no tiles
-            where = f"end.hands.{seat}"
-            try:
-                shown[seat] = (where, parse_hand(dict(given), complete=False))
-            except HandError as err:
-                raise HandError([FieldError(f"{where}.{e.field}", e.message) for e in err.errors]) from None
+            shown[seat] = (f"end.hands.{seat}", _wall_hand(hands, seat))
     return shown
 
 
-def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
+def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation], hands: RoundHands) -> None:
     """A kong declared in the round is among its declarer's melds when their tiles are shown,
     and a kong among a winner's melds was declared in the round before the win."""
-    shown = _shown_hands(round_, wins)
+    shown = _shown_hands(round_, wins, hands)
     for step, event in enumerate(round_.events):
         if isinstance(event, Kong) and event.seat in shown:
             where, hand = shown[event.seat]
@@ -605,10 +426,10 @@ def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation]) -> None:
                                                          line=line))
 
 
-def _check_copies_across(round_: Round, wins: Mapping[int, Calculation]) -> None:
+def _check_copies_across(round_: Round, wins: Mapping[int, Calculation], hands: RoundHands) -> None:
     """A fifth copy of a tile anywhere in the round (hands, melds and kongs together) is refused."""
     counts = [0] * 34
-    shown = _shown_hands(round_, wins)
+    shown = _shown_hands(round_, wins, hands)
     for where, hand in shown.values():
         for t in hand.concealed + tuple(t for m in hand.melds for t in m.tiles):
             counts[t] += 1

@@ -7,11 +7,10 @@ of the round ledger (`ledger / missing E=p S=m / win E self-draw hand=…`). Eac
 says which player sat where (`at=2341`: player 2 at East, 3 at South …); an entry that
 does not say sits as the one before it. The sheet prices every entry with the engine,
 keeps running totals per player (they sum to zero after every hand) and settles the
-night in the fewest transfers.
+night in the fewest transfers (app/vocabulary/sheet.py reads and prices the entries).
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,20 +19,14 @@ from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.hands.hand import SEATS
 from app.rules.model import Amount, Ruleset, exact
-from app.scoring.calculation import Calculation, calculate, read_ruleset, read_settings
+from app.scoring.calculation import Calculation
+from app.scoring.selection import Settings
 
-from .settlement import Ledger, parse_round_text, read_round, settle_round
+from .settlement import Ledger
 
 MAX_ENTRIES = 100           # hands on one sheet
-MAX_NAME = 20               # characters of a player's name
 MAX_SETTLE = 12             # people fewest_transfers settles exactly (2^n subsets)
 FIRST_SEATS = (0, 1, 2, 3)  # player 1 at East, 2 at South, 3 at West, 4 at North
-DIAL_KEYS = ("min", "cap", "curve", "payment", "stake", "options")
-# what a hand entry may say: the calculator's hand and table vocabulary (INTERFACE.md),
-# never the ruleset or the dials, which the sheet sets once for the whole night
-HAND_KEYS = ("hand", "win", "melds", "by", "seat", "round", "flowers", "seasons", "events",
-             "missing", "ticks", "fan", "discarder", "winner", "won", "liable")
-LEDGER = "ledger"
 
 
 # --- settling a night ------------------------------------------------------------------
@@ -166,130 +159,8 @@ def _fail(field_name: str, message: str) -> HandError:
     return HandError([FieldError(field_name, message)])
 
 
-def read_seats(text: str, field_name: str = "seats") -> tuple[int, ...]:
-    """Four player numbers for E, S, W, N, each once: '2341' → (1, 2, 3, 0).
-
-    >>> read_seats("2341")
-    (1, 2, 3, 0)
-    """
-    digits = re.sub(r"[,\s]", "", text)
-    if not re.fullmatch(r"[1-4]{4}", digits) or len(set(digits)) != 4:
-        raise _fail(field_name, Msg("'{seats}' is not a seating: give the players at E, S, W, N, each of 1-4"
-                                    " once, e.g. 2341", seats=text[:12]))
-    return tuple(int(d) - 1 for d in digits)
-
-
-def format_seats(seats: Sequence[int]) -> str:
-    return "".join(str(i + 1) for i in seats)
-
-
-def parse_entry(line: str, where: str = "hands") -> Entry:
-    """Read one line of a sheet.
-
-    >>> parse_entry("hand=123m456m789m234p55s by=self-draw at=2341").at
-    (1, 2, 3, 0)
-    >>> parse_entry("ledger at=1234 / missing E=p / win E self-draw hand=123s456s789s234s55s").round_text
-    'missing E=p\\nwin E self-draw hand=123s456s789s234s55s'
-    """
-    line = line.strip()
-    head, _, rest = line.partition("/")
-    words = head.split()
-    if words and words[0].lower() == LEDGER:
-        at = None
-        for word in words[1:]:
-            key, _, value = word.partition("=")
-            if key != "at":
-                raise _fail(where, Msg("'{word}': a ledger entry takes only at=… before its first '/'", word=word[:20]))
-            at = read_seats(value, where)
-        lines = [part.strip() for part in rest.split("/") if part.strip()]
-        if not lines:
-            raise _fail(where, Msg("a ledger entry needs the round's lines after '{head}'", head=f"{LEDGER} /"))
-        return Entry(round_text="\n".join(lines), at=at)
-    params: dict[str, str] = {}
-    at = None
-    for word in line.split():
-        key, eq, value = word.partition("=")
-        if not eq:
-            raise _fail(where, Msg("'{word}' is not name=value", word=word[:20]))
-        if key == "at":
-            at = read_seats(value, where)
-        elif key in HAND_KEYS:
-            params[key] = value
-        else:
-            raise _fail(where, Msg("'{key}' is not part of a hand here; use {keys} (the rules and dials are the"
-                                   " sheet's)", key=key[:20], keys=", ".join(HAND_KEYS)))
-    if not params:
-        raise _fail(where, Msg("an empty entry: give the hand, e.g. {example}", example="hand=123m456m789m234p55s"))
-    return Entry(params=tuple(params.items()), at=at)
-
-
-def format_entry(entry: Entry, with_at: bool = True) -> str:
-    """Write an entry back as one line (the inverse of parse_entry)."""
-    at = [f"at={format_seats(entry.at)}"] if entry.at and with_at else []
-    if entry.is_round:
-        lines = [ln.strip() for ln in entry.round_text.splitlines()
-                 if ln.strip() and not ln.strip().startswith("#")]
-        return " / ".join([" ".join([LEDGER, *at]), *lines])
-    return " ".join([f"{k}={v}" for k, v in entry.params] + at)
-
-
-def read_sheet(params: Mapping[str, str], names: Sequence[str] = ()) -> Sheet:
-    """Build a sheet from its link's parameters: rules, names, dials, seats, hands."""
-    errors: list[FieldError] = []
-    rules = params.get("rules", "").strip() or "hong-kong"
-    given = list(names) if len(names) > 1 else params.get("names", "").split(",")
-    cleaned = [re.sub(r"[\s,]+", " ", n).strip() for n in given[:4]]   # a comma separates names
-    cleaned += [""] * (4 - len(cleaned))
-    for i, name in enumerate(cleaned):
-        if len(name) > MAX_NAME:
-            errors.append(FieldError("names", Msg("'{name}…' is longer than {most} characters", name=name[:MAX_NAME],
-                                                  most=MAX_NAME)))
-            cleaned[i] = name[:MAX_NAME]
-    if len(given) > 4:
-        errors.append(FieldError("names", Msg("{n} names: a table has four players", n=len(given))))
-    named = [n.casefold() for n in cleaned if n]
-    twice = {n.casefold(): n for n in reversed(cleaned) if n and named.count(n.casefold()) > 1}
-    for name in twice.values():
-        errors.append(FieldError("names", Msg("{name} is named twice: give each player a name of"
-                                              " their own", name=name)))
-    dials = tuple((k, params[k].strip()) for k in DIAL_KEYS if params.get(k, "").strip())
-    seats = None
-    if params.get("seats", "").strip():
-        try:
-            seats = read_seats(params["seats"])
-        except HandError as err:
-            errors += err.errors
-    lines = [ln for ln in params.get("hands", "").splitlines() if ln.strip()]
-    if len(lines) > MAX_ENTRIES:
-        errors.append(FieldError("hands", Msg("{n} hands is more than a sheet holds (at most {most})",
-                                              n=len(lines), most=MAX_ENTRIES)))
-        lines = lines[:MAX_ENTRIES]
-    entries = []
-    for number, line in enumerate(lines, 1):
-        try:
-            entries.append(parse_entry(line, "hands"))
-        except HandError as err:
-            errors += [FieldError(e.field, Msg("hand {number}: {problem}", number=number, problem=e.message))
-                       for e in err.errors]
-    if errors:
-        raise HandError(errors)
-    return Sheet(rules, tuple(cleaned), dials, tuple(entries), seats)
-
-
-def sheet_params(sheet: Sheet) -> dict[str, str]:
-    """The sheet as its link's parameters (read_sheet reads them back)."""
-    params = {"rules": sheet.rules}
-    if any(sheet.names):
-        params["names"] = ",".join(sheet.names)
-    params.update(sheet.dials)
-    if sheet.seats and sheet.seats != _last_seats(sheet):
-        params["seats"] = format_seats(sheet.seats)
-    if sheet.entries:
-        params["hands"] = "\n".join(format_entry(e) for e in sheet.entries)
-    return params
-
-
-def _last_seats(sheet: Sheet) -> tuple[int, ...]:
+def last_seats(sheet: Sheet) -> tuple[int, ...]:
+    """Where the players sat at the last entry (1234 on an empty sheet)."""
     seating = sheet.seating()
     return seating[-1] if seating else FIRST_SEATS
 
@@ -374,36 +245,29 @@ class Night:
     transfers: tuple[Transfer, ...]        # payer and payee are player indices as strings
 
 
-def price_sheet(sheet: Sheet, rulesets: Mapping[str, Ruleset] | None = None) -> Night:
-    """Price every entry under the sheet's rules and dials; a bad entry counts nothing, with its errors."""
-    ruleset = read_ruleset({"rules": sheet.rules}, rulesets)
-    dials = dict(sheet.dials)
-    settings = read_settings(dials, ruleset)
+def tally(sheet: Sheet, ruleset: Ruleset, settings: Settings,
+          priced: Sequence[Calculation | Ledger | HandError]) -> Night:
+    """The night of a sheet whose entries are priced (app/vocabulary/sheet.py prices them in
+    order): each entry's amounts by player, running totals, and the fewest transfers; a
+    refused entry counts nothing and keeps its errors."""
     rows: list[Row] = []
     running: list[Amount] = [0, 0, 0, 0]
-    # the same hand or round entered twice is priced once, and a hand shown at several walls'
-    # ends once (settle_round's prices): a long sheet of near-copies costs what its distinct parts do
-    done: dict[object, Calculation | Ledger | HandError] = {}
-    prices: dict = {}
-    for number, (entry, seats) in enumerate(zip(sheet.entries, sheet.seating(), strict=True), 1):
+    for number, (entry, seats, found) in enumerate(zip(sheet.entries, sheet.seating(), priced,
+                                                       strict=True), 1):
         amounts: list[Amount] = [0, 0, 0, 0]
         calc = ledger = None
         errors: tuple[FieldError, ...] = ()
-        try:
-            if entry.is_round:
-                ledger = _once(done, entry.round_text,
-                               lambda e=entry: _price_round(e, ruleset, settings.options, rulesets, prices))
-                scale = Fraction(settings.stake) / Fraction(ruleset.dials.stake)
-                for i, seat in enumerate(SEATS):
-                    amounts[seats[i]] += _tidy(ledger.totals[seat] * scale)
-            else:
-                params = {**dict(entry.params), "rules": ruleset.id, **dials}
-                calc = _once(done, tuple(sorted(params.items())), lambda p=params: calculate(p, rulesets))
-                for p in calc.payments:
-                    amounts[seats[SEATS.index(p.seat)]] += p.amount
-        except HandError as err:
-            errors = err.errors
-            amounts = [0, 0, 0, 0]
+        if isinstance(found, HandError):
+            errors = found.errors
+        elif isinstance(found, Ledger):
+            ledger = found
+            scale = Fraction(settings.stake) / Fraction(ruleset.dials.stake)
+            for i, seat in enumerate(SEATS):
+                amounts[seats[i]] += _tidy(ledger.totals[seat] * scale)
+        else:
+            calc = found
+            for p in calc.payments:
+                amounts[seats[SEATS.index(p.seat)]] += p.amount
         running = [_tidy(r + a) for r, a in zip(running, amounts, strict=True)]
         rows.append(Row(number, entry, seats, tuple(_tidy(a) for a in amounts), tuple(running),
                         calc, ledger, errors))
@@ -411,24 +275,3 @@ def price_sheet(sheet: Sheet, rulesets: Mapping[str, Ruleset] | None = None) -> 
     transfers = tuple(Transfer(t.payer, t.payee, t.amount) for t in
                       fewest_transfers({str(i): v for i, v in enumerate(totals)}))
     return Night(sheet, ruleset, tuple(rows), totals, transfers)
-
-
-def _once(done: dict, key, price):
-    """price() the first time a key is seen, its result (or its refusal) again after."""
-    if key not in done:
-        try:
-            done[key] = price()
-        except HandError as err:
-            done[key] = err
-    if isinstance(done[key], HandError):
-        raise done[key]
-    return done[key]
-
-
-def _price_round(entry: Entry, ruleset: Ruleset, options: frozenset[str],
-                 rulesets: Mapping[str, Ruleset] | None, prices: dict | None = None) -> Ledger:
-    """Settle a ledger entry under the sheet's ruleset; the sheet's switches unless the round names its own."""
-    data = parse_round_text(entry.round_text, ruleset.id)
-    if not data.get("options") and options:
-        data["options"] = ",".join(sorted(o for o in options if o in ruleset.option_ids))
-    return settle_round(read_round(data), rulesets, prices)

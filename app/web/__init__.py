@@ -18,7 +18,7 @@ from app.base.i18n import Msg
 from app.base.resources import folder, ruleset_dir
 from app.rules.loader import load_all
 from app.scoring.budget import MAX_SCORINGS, TooMuchWork, close_budget, open_budget
-from app.scoring.calculation import price_example
+from app.vocabulary.request import price_example
 from app.web.common.links import LinkRequest
 from app.web.common.present import page_family_fields
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit

@@ -6,10 +6,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from app.advice.discard import calculate_discards
 from app.base.errors import HandError
 from app.hands.tiles import TILES, canonical
 from app.rules.loader import registry
+from app.vocabulary.discard import calculate_discards
 from tests.html_tables import Page
 
 RULESETS = registry()

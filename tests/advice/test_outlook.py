@@ -15,13 +15,13 @@ import random
 
 import pytest
 
-from app.advice.discard import calculate_discards
-from app.advice.outlook import DEFAULT_DRAWS, Search, outlook, read_draws
+from app.advice.outlook import DEFAULT_DRAWS, Search, outlook
 from app.base.errors import HandError
 from app.hands.efficiency import shanten
 from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, canonical, tile
 from app.rules.loader import registry
-from app.scoring.calculation import calculate
+from app.vocabulary import score as calculate
+from app.vocabulary.discard import calculate_discards, read_draws
 from tests.advice.outlook_hands import FAMILIES, dealt
 
 RULESETS = registry()

@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.rules.house import House, PatternChange, encode  # noqa: E402
 from app.rules.loader import load_all  # noqa: E402
-from app.scoring.calculation import price_example  # noqa: E402
+from app.vocabulary.request import price_example  # noqa: E402
 
 VARIANTS = int(os.environ.get("BENCH_VARIANTS", "30"))
 

@@ -17,10 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from app.advice.discard import calculate_discards  # noqa: E402
 from app.advice.outlook import _CACHE, DEFAULT_DRAWS, outlook  # noqa: E402
 from app.hands.efficiency import clear_tables  # noqa: E402
 from app.rules.loader import registry  # noqa: E402
+from app.vocabulary.discard import calculate_discards  # noqa: E402
 from tests.advice.outlook_hands import FAMILIES, dealt  # noqa: E402
 
 HANDS = int(os.environ.get("BENCH_HANDS", "15"))

@@ -37,7 +37,7 @@ from mahjong.meld import Meld as LibMeld  # noqa: E402
 from app.base.errors import HandError  # noqa: E402
 from app.hands.readings import clear_tables  # noqa: E402
 from app.hands.tiles import parse_tiles  # noqa: E402
-from app.scoring.calculation import calculate  # noqa: E402
+from app.vocabulary import score as calculate  # noqa: E402
 from tests.bench.bench_core import corpus  # noqa: E402
 
 PASSES = int(os.environ.get("BENCH_PASSES", "5"))

@@ -11,8 +11,9 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from app.advice.outlook import DEFAULT_DRAWS, outlook
-from app.practice.discard_practice import check_discard, deal_discard
+from app.practice.discard_practice import check_discard
 from app.rules.loader import registry
+from app.vocabulary.practice import deal_discard
 from tests.browser.axe_check import assert_axe_clean
 
 pytestmark = pytest.mark.browser

@@ -11,8 +11,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from app.practice.dealer import deal
 from app.rules.loader import registry
+from app.vocabulary.practice import deal
 from tests.browser.conftest import assert_loads_cleanly
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.table.settlement import parse_round_text
+from app.vocabulary.round import parse_round_text
 
 pytestmark = pytest.mark.browser
 

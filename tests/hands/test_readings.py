@@ -8,7 +8,6 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 
-from app.hands.description import parse_hand
 from app.hands.hand import Hand, MeldKind
 from app.hands.readings import (
     GroupKind,
@@ -22,6 +21,7 @@ from app.hands.readings import (
     waits,
 )
 from app.hands.tiles import TILES
+from app.vocabulary.hand import parse_hand
 from tests.strategies import complete_hands, naive_complete, naive_special
 
 SICHUAN = ShapeRules(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=False)

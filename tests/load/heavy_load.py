@@ -44,12 +44,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from app.advice import outlook as outlook_module  # noqa: E402
-from app.advice.discard import calculate_discards  # noqa: E402
-from app.hands.description import parse_hand  # noqa: E402
 from app.hands.readings import waits  # noqa: E402
 from app.hands.tiles import TILES, canonical, parse_tiles  # noqa: E402
 from app.rules.loader import load_all  # noqa: E402
 from app.scoring import budget  # noqa: E402
+from app.vocabulary.discard import calculate_discards  # noqa: E402
+from app.vocabulary.hand import parse_hand  # noqa: E402
 from app.web import create_app  # noqa: E402
 from tests.production import ProductionServer  # noqa: E402
 

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 from app.base.errors import HandError
 from app.hands.hand import WinBy
 from app.hands.tiles import parse_tiles
-from app.practice.dealer import LEVELS, Spec, deal, is_limit, limit_patterns, merge, series
+from app.practice.dealer import LEVELS, Spec, is_limit, limit_patterns, merge
 from app.rules.loader import registry
-from app.scoring.calculation import calculate
+from app.vocabulary import score as calculate
+from app.vocabulary.practice import deal, series
 
 RULESETS = registry()
 RULE_IDS = sorted(RULESETS)

@@ -10,8 +10,10 @@ import pytest
 from app.advice.outlook import DEFAULT_DRAWS, outlook
 from app.base.errors import HandError
 from app.hands.tiles import tile
-from app.practice.discard_practice import check_discard, deal_discard, question
+from app.practice.discard_practice import check_discard
 from app.rules.loader import registry
+from app.vocabulary.discard import question
+from app.vocabulary.practice import deal_discard
 from tests.html_tables import Page
 
 RULESETS = registry()

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from app.base.errors import HandError, RulesetError
 from app.rules.loader import RULESET_DIR, load_ruleset, registry
-from app.scoring.calculation import calculate
+from app.vocabulary import score as calculate
 from tests.apps import shared_app
 
 RULESETS = registry()

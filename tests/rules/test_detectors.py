@@ -7,11 +7,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.hands.description import parse_hand
 from app.hands.hand import Hand, WinBy, WinContext
 from app.hands.readings import ShapeRules, readings
 from app.rules.detectors import DETECTORS, GATED, GATES
 from app.rules.loader import registry
+from app.vocabulary.hand import parse_hand
 from tests.conftest import load_corpus
 from tests.hands.test_corpus import corpus_hand
 from tests.strategies import complete_hands

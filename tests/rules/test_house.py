@@ -25,7 +25,8 @@ from app.rules.house import (
     problems,
 )
 from app.rules.loader import load_all, registry
-from app.scoring.calculation import calculate, price_example
+from app.vocabulary import score as calculate
+from app.vocabulary.request import price_example
 from tests.bench.bench_scoring import our_params
 from tests.conftest import load_corpus
 

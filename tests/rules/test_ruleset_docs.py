@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from app.hands.description import EVENT_RULES
 from app.rules.checks import (
     PATTERN_OPTIONAL,
     PATTERN_REQUIRED,
@@ -20,7 +19,8 @@ from app.rules.checks import (
 from app.rules.detectors import DETECTORS, PER_ITEM_DETECTORS
 from app.rules.loader import load_all
 from app.rules.model import CURVE_KINDS, REFUND_RULES
-from app.scoring.calculation import calculate
+from app.vocabulary import score as calculate
+from app.vocabulary.hand import EVENT_RULES
 
 README = Path(__file__).resolve().parents[2] / "rulesets" / "README.md"
 EXAMPLE_HEADING = "## A minimal ruleset"

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from app.rules.loader import registry
-from app.scoring.calculation import calculate
+from app.vocabulary import score as calculate
 
 PATTERNS = [(rid, p) for rid, rs in registry().items() for p in rs.patterns]
 

@@ -189,7 +189,7 @@ def test_a_house_variant_lists_only_what_differs(tmp_path):
 
 
 def test_a_house_variant_scores_with_its_changes(tmp_path):
-    from app.scoring.calculation import calculate
+    from app.vocabulary import score as calculate
     rulesets = {"house": _house(tmp_path), "hong-kong": registry()["hong-kong"]}
     hand = {"hand": "444p666s88m999s", "melds": "222m", "win": "8m"}
     base = calculate({"rules": "hong-kong", **hand}, rulesets).score

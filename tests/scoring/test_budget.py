@@ -5,7 +5,7 @@ import pytest
 
 from app.scoring import budget
 from app.scoring.budget import TooMuchWork, charge, opened, used
-from app.scoring.calculation import calculate
+from app.vocabulary import score as calculate
 
 HAND = {"rules": "hong-kong", "hand": "123m456m789m234p55s", "by": "self-draw"}
 

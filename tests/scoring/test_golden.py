@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from app.base.errors import HandError
-from app.scoring.calculation import calculate
+from app.vocabulary import score as calculate
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 # How many cases each file must hold: an example cannot silently drop out.

@@ -10,10 +10,12 @@ from __future__ import annotations
 import pytest
 
 from app.base.errors import HandError
-from app.hands.description import describe
 from app.rules.loader import registry
 from app.scoring import calculation
-from app.scoring.calculation import calculate, read_ruleset
+from app.vocabulary import request
+from app.vocabulary import score as calculate
+from app.vocabulary.hand import describe
+from app.vocabulary.request import read_ruleset
 from tests.conftest import load_corpus
 from tests.hands.test_corpus import corpus_hand
 
@@ -37,7 +39,11 @@ def answer(read, params):
 
 
 def in_full(params):
-    return calculation._calculate_in_full(params, read_ruleset(params))
+    try:
+        ask = request._read_in_full(params, read_ruleset(params))
+    except HandError as err:
+        return [(e.field, str(e.message)) for e in err.errors]
+    return calculation._calculate_in_full(ask)
 
 
 @pytest.mark.parametrize("rules", list(registry()))
@@ -51,8 +57,8 @@ def test_quick_path_answers_as_the_full_reading(rules):
 def test_plain_hands_take_the_quick_path(monkeypatch):
     """The comparison above is worth something only if calculate takes the quick path."""
     taken = []
-    quick = calculation._calculate_plain
-    monkeypatch.setattr(calculation, "_calculate_plain",
+    quick = request.price_hand
+    monkeypatch.setattr(request, "price_hand",
                         lambda *args: taken.append(1) or quick(*args))
     for hand in HANDS:
         calculate({"rules": "hong-kong", **hand})

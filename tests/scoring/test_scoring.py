@@ -14,8 +14,8 @@ from app.hands.readings import ShapeRules, readings
 from app.rules.checks import build_ruleset
 from app.rules.detectors import DETECTORS
 from app.rules.loader import registry
-from app.scoring.calculation import calculate
 from app.scoring.selection import detect
+from app.vocabulary import score as calculate
 from tests.conftest import load_corpus
 from tests.hands.test_corpus import corpus_hand
 
@@ -386,7 +386,7 @@ def test_families_that_claim_chows_take_one():
 
 
 def test_a_family_with_honours_that_claims_no_chows_refuses_one_on_every_path():
-    # the other fields are read once per combination (calculation._frame): the tiles' own check
+    # the other fields are read once per combination (vocabulary.request._frame): the tiles' own check
     # must still run for a family whose honours are in play but whose chows are not
     no_chows = dataclasses.replace(registry()["hong-kong"], claimed_chows=False)
     with pytest.raises(HandError) as err:

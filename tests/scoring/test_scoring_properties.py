@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from app.base.errors import HandError
-from app.hands.description import describe
 from app.rules.loader import registry
-from app.scoring.calculation import calculate
+from app.vocabulary import score as calculate
+from app.vocabulary.hand import describe
 from tests.strategies import complete_hands
 
 RULESETS = sorted(registry())

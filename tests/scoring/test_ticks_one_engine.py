@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from app.base.errors import HandError
-from app.scoring.calculation import calculate, tick_params
+from app.vocabulary import score as calculate
+from app.vocabulary.request import tick_params
 
 
 def price(**params):

@@ -31,11 +31,12 @@ import random
 import pytest
 
 from app.base.errors import HandError
-from app.hands.description import parse_hand
 from app.hands.readings import readings
 from app.rules.loader import registry
-from app.scoring.calculation import calculate, tick_params
 from app.scoring.selection import _plan, found_key, present_in
+from app.vocabulary import score as calculate
+from app.vocabulary.hand import parse_hand
+from app.vocabulary.request import tick_params
 
 from .hand_corpus import corpus
 from .witness_search import draw_for

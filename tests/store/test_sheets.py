@@ -20,7 +20,8 @@ from app.store.sheets import (
     TooMany,
     view_token_of,
 )
-from app.table.sheet import Sheet, parse_entry, price_sheet
+from app.table.sheet import Sheet
+from app.vocabulary.sheet import parse_entry, price_sheet
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = "ESWN"

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from app.base.errors import HandError
-from app.table.settlement import parse_round_text, read_round, settle_round
+from app.vocabulary.round import parse_round_text, read_round, settle_round
 
 ROUNDS = yaml.safe_load((Path(__file__).resolve().parents[1] / "golden" / "rounds" / "blood-battle.yaml").read_text(encoding="utf-8"))
 CASES = ROUNDS["cases"]

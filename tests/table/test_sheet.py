@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.base.errors import HandError
-from app.table.settlement import parse_round_text, read_round, settle_round
 from app.table.sheet import (
     MAX_ENTRIES,
     Entry,
@@ -16,12 +15,15 @@ from app.table.sheet import (
     add_entry,
     canonical,
     fewest_transfers,
+    remove_entry,
+)
+from app.vocabulary.round import parse_round_text, read_round, settle_round
+from app.vocabulary.sheet import (
     format_entry,
     parse_entry,
     price_sheet,
     read_seats,
     read_sheet,
-    remove_entry,
     sheet_params,
 )
 from app.web.table.rounds import EXAMPLE

@@ -8,7 +8,7 @@ import pytest
 
 from app.base.errors import HandError
 from app.base.i18n import Msg
-from app.hands.description import parse_hand
+from app.vocabulary.hand import parse_hand
 
 HAND = "123m456m789m234p55s"
 

@@ -18,10 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.base.errors import HandError
-from app.hands.description import EVENT_RULES, describe, parse_hand, read_meld
 from app.hands.tiles import parse_tiles
 from app.rules.loader import registry
-from app.scoring.calculation import calculate, calculate_waits
+from app.vocabulary import score as calculate
+from app.vocabulary import waits as calculate_waits
+from app.vocabulary.hand import EVENT_RULES, describe, parse_hand, read_meld
 from tests.apps import shared_app
 from tests.strategies import complete_hands
 

@@ -11,9 +11,9 @@ import yaml
 
 from app.hands.tiles import parse_tiles
 from app.practice.answers import check_answer
-from app.practice.dealer import deal
 from app.rules.loader import registry
-from app.scoring.calculation import calculate
+from app.vocabulary import score as calculate
+from app.vocabulary.practice import deal
 from tests.html_tables import Page, payments
 
 RULESETS = registry()

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from app.base.i18n import Msg, say
-from app.table.settlement import parse_round_text, read_round, settle_round
+from app.vocabulary.round import parse_round_text, read_round, settle_round
 from app.web.table.rounds import EXAMPLE
 
 NIGHT = {"rules": "hong-kong", "names": "Ann,Bob,Cy,Di", "hands": "\n".join([

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from app.table.settlement import parse_round_text
+from app.vocabulary.round import parse_round_text
 from app.web.table.rounds import EXAMPLE
 
 ROUNDS = yaml.safe_load((Path(__file__).resolve().parents[1] / "golden" / "rounds" / "blood-battle.yaml")

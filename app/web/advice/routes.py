@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, current_app, redirect
 from markupsafe import Markup
 
-from app.advice.discard import DISCARD_ORDER, DiscardChoice, DiscardResult, calculate_discards
+from app.advice.discard import DISCARD_ORDER, DiscardChoice, DiscardResult
 from app.advice.outlook import (
     DEFAULT_DRAWS,
     OUTLOOK_BOUND,
@@ -26,13 +26,10 @@ from app.advice.outlook import (
     OUTLOOK_ORDER,
     OutlookResult,
     outlook,
-    read_draws,
-    wanted,
 )
 from app.advice.outlook import percent as chance_percent
 from app.base.errors import HandError
 from app.base.i18n import Msg
-from app.hands.description import message_of
 from app.hands.hand import Hand
 from app.hands.tiles import TILES, Tile, canonical, format_tiles, parse_tiles, tile
 from app.practice.discard_practice import (
@@ -40,11 +37,12 @@ from app.practice.discard_practice import (
     DiscardDeal,
     DiscardVerdict,
     check_discard,
-    deal_discard,
-    question,
 )
 from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork
+from app.vocabulary.discard import calculate_discards, question, read_draws, wanted
+from app.vocabulary.hand import message_of
+from app.vocabulary.practice import deal_discard
 from app.web.common.forms import DiscardForm, attach_errors, set_choices
 from app.web.common.i18n import with_lang
 from app.web.common.picker import (

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
 
-from app.advice.discard import calculate_discards
+from app import vocabulary
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
-from app.scoring.calculation import calculate, calculate_waits
+from app.vocabulary.discard import calculate_discards
 from app.web.advice.routes import asked_outlook, discard_json
 from app.web.common.present import (
     MAX_QUERY,
@@ -39,7 +39,7 @@ def _params():
 def score():
     try:
         params = _params()
-        result = calculate(params, current_app.extensions["rulesets"])
+        result = vocabulary.score(params, current_app.extensions["rulesets"])
     except HandError as err:
         return jsonify(errors_json(err.errors)), 400
     return jsonify(score_json(result, params))
@@ -49,7 +49,7 @@ def score():
 def waits():
     try:
         params = _params()
-        result = calculate_waits(params, current_app.extensions["rulesets"])
+        result = vocabulary.waits(params, current_app.extensions["rulesets"])
     except HandError as err:
         return jsonify(errors_json(err.errors)), 400
     return jsonify(waits_json(result))

@@ -12,18 +12,14 @@ from dataclasses import dataclass, field, replace
 from flask import Blueprint, current_app, redirect
 from markupsafe import Markup
 
+from app import vocabulary
 from app.base.errors import HandError
 from app.rules.detectors import PER_ITEM_DETECTORS
 from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork
-from app.scoring.calculation import (
-    Calculation,
-    WaitsResult,
-    calculate,
-    calculate_waits,
-    tick_params,
-)
+from app.scoring.calculation import Calculation, WaitsResult
 from app.scoring.report import explain_points
+from app.vocabulary.request import tick_params
 from app.web.common.forms import (
     CalculatorForm,
     FormView,
@@ -130,8 +126,8 @@ def _scored(form: FormView, params: dict[str, str], rulesets) -> Scored:
         return Scored()
     try:
         if tile_count(params) == 13:
-            return Scored(waits=calculate_waits(params, rulesets))
-        calc = calculate(params, rulesets)
+            return Scored(waits=vocabulary.waits(params, rulesets))
+        calc = vocabulary.score(params, rulesets)
         return Scored(calc=calc, canonical=canonical_params(calc, params))
     except HandError as err:
         return Scored(loose=form.attach_errors(err.errors),
@@ -217,7 +213,7 @@ def ticks():
     if "ticks" in params or any(k.startswith("n.") for k in params):
         merged = dict(params, ticks=_merge_counts(params.get("ticks", ""), counts))
         try:
-            calc = calculate(merged, rulesets)
+            calc = vocabulary.score(merged, rulesets)
         except HandError as err:
             return render_page("ticks.html", replace(page, loose=attach_errors(form, err.errors)))
         page = replace(page, calc=calc, arithmetic=explain_points(calc),

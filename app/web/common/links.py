@@ -5,7 +5,7 @@ inside the app as one ruleset id, `<family>~<code>` (app/rules/house.py), which 
 of a ruleset already resolves. Folding the two at the request, once, means every page, card,
 embed, oEmbed frame and API answer honours `house=` without a line of its own; the older
 single form `rules=<family>~<code>` still works. The `house` field stays in the arguments,
-so a damaged code is refused as `house` (app/scoring/calculation.read_ruleset).
+so a damaged code is refused as `house` (app/vocabulary/request.read_ruleset).
 """
 from __future__ import annotations
 

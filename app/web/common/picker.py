@@ -12,8 +12,8 @@ from markupsafe import Markup
 
 from app.base.errors import FieldError, NotationError
 from app.base.i18n import N_, Msg, Text
-from app.hands.description import message_of, read_meld
 from app.hands.tiles import TILES, format_tiles, parse_tiles
+from app.vocabulary.hand import message_of, read_meld
 
 from .forms import PICKER_TILES
 from .fragments import PLACEHOLDER, FragmentCache, cache

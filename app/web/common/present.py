@@ -12,11 +12,11 @@ from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
 from app.base.i18n import N_, Msg
-from app.hands.description import describe
 from app.rules.house import split
 from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words, family_fields
 from app.scoring.calculation import Calculation, WaitsResult
 from app.scoring.payments import fmt
+from app.vocabulary.hand import describe
 
 from .fragments import cache
 from .i18n import explicit_lang, once_a_request, page_lang, say_here

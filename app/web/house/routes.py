@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request
 
+from app import vocabulary
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.rules.house import (
@@ -28,7 +29,6 @@ from app.rules.house import (
     split,
 )
 from app.rules.model import Ruleset
-from app.scoring.calculation import calculate
 from app.web.common.i18n import with_lang
 from app.web.common.present import permalink
 
@@ -354,7 +354,7 @@ def preview(base: Ruleset, variant: Ruleset | None) -> list[PreviewRow]:
 
 def _priced(params: Mapping[str, str]) -> Priced:
     try:
-        calc = calculate(params, _families())
+        calc = vocabulary.score(params, _families())
     except HandError as err:
         return Priced(None, err.errors[0].message)
     winner = next((p.amount for p in calc.payments if p.role == "winner"), 0)

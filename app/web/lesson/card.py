@@ -10,9 +10,9 @@ from urllib.parse import parse_qsl, urlsplit
 
 from flask import Blueprint, current_app, render_template, request
 
+from app import vocabulary
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
-from app.scoring.calculation import calculate
 from app.web.common.present import canonical_params, page_params, permalink
 from app.web.serving.hosts import public_root
 
@@ -65,7 +65,7 @@ def card_figure(params: dict[str, str], args) -> dict:
                                              "to the address", param="hand=…"))]
         else:
             try:
-                calc = calculate(params, current_app.extensions["rulesets"])
+                calc = vocabulary.score(params, current_app.extensions["rulesets"])
             except HandError as err:
                 errors = list(err.errors)
     ruleset = current_app.extensions["rulesets"].get(params.get("rules", "")) or (

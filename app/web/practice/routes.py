@@ -18,21 +18,24 @@ from urllib.parse import urlencode
 from flask import Blueprint, current_app, redirect, request
 from wtforms import Form, StringField
 
+from app import vocabulary
 from app.base.errors import HandError
 from app.base.i18n import Msg, Text
-from app.hands.description import message_of
 from app.hands.hand import SEATS, Hand, WinBy
 from app.hands.tiles import TILES, Tile
 from app.practice.answers import Verdict, check_answer
-from app.practice.dealer import LEVELS, Deal, deal
-from app.practice.quiz import ASKS, REVEALS, quiz_hand, read_lines, split_lines
+from app.practice.dealer import LEVELS, Deal
 from app.rules.detectors import PER_ITEM_DETECTORS
 from app.rules.model import Category, Curve, Pattern, PaymentRule, Ruleset, exact
-from app.scoring.calculation import Calculation, calculate, read_settings
+from app.scoring.calculation import Calculation
 from app.scoring.conversion import FAN_LIMIT, Row, conversion_table, table_rows
 from app.scoring.report import explain_points
 from app.scoring.selection import Settings, default_settings, inactive, value
-from app.table.sheet import DIAL_KEYS
+from app.vocabulary.hand import message_of
+from app.vocabulary.practice import deal
+from app.vocabulary.quiz import ASKS, REVEALS, quiz_hand, read_lines, split_lines
+from app.vocabulary.request import read_settings
+from app.vocabulary.sheet import DIAL_KEYS
 from app.web.common.forms import DialsMixin, attach_errors, seat_labels, set_choices, shown_name
 from app.web.common.i18n import page_lang, with_lang
 from app.web.common.present import form_data, page_params, page_words, permalink, render_page
@@ -136,7 +139,7 @@ def _priced(form: Form, asked: dict[str, str], fan: int | None
         if fan is None:
             raise HandError.single("fan", Msg("'{fan}' is not a whole number of fan from 0 to"
                                               " {most}", fan=asked["fan"][:20], most=FAN_LIMIT))
-        return calculate(asked, _rulesets()), []
+        return vocabulary.score(asked, _rulesets()), []
     except HandError as err:
         return None, attach_errors(form, err.errors)
 

@@ -8,9 +8,9 @@ from flask import Blueprint, abort, current_app, render_template, request
 
 from app.base.errors import HandError, NotationError
 from app.hands.tiles import parse_tiles
-from app.practice.quiz import LINE_KEYS, MAX_HANDS, format_line, quiz_hand
 from app.rules.house import decode, differences, is_house, joined
 from app.rules.model import Ruleset
+from app.vocabulary.quiz import LINE_KEYS, MAX_HANDS, format_line, quiz_hand
 from app.web.common.i18n import with_lang
 from app.web.common.present import permalink
 

@@ -11,12 +11,15 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 from flask_babel import gettext as _
 
 from app.base.errors import FieldError, HandError
-from app.hands.description import describe
 from app.hands.hand import SEATS
 from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import Calculation
-from app.table.round_steps import (
+from app.table.settlement import Ledger
+from app.table.sheet import Entry
+from app.vocabulary.hand import describe
+from app.vocabulary.round import parse_round_text, read_round, settle_round
+from app.vocabulary.round_steps import (
     STEPS,
     TextLine,
     drop_line,
@@ -32,8 +35,7 @@ from app.table.round_steps import (
     wall_parts,
     win_line,
 )
-from app.table.settlement import Ledger, parse_round_text, read_round, settle_round
-from app.table.sheet import Entry, format_entry
+from app.vocabulary.sheet import format_entry
 from app.web.common.forms import PICKER_TILES
 from app.web.common.i18n import with_lang
 from app.web.common.picker import MELD_KINDS, PICKER_ACTIONS, apply_picker

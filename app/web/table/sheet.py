@@ -24,9 +24,7 @@ from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import Calculation
 from app.scoring.payments import fmt
 from app.table.sheet import (
-    DIAL_KEYS,
     FIRST_SEATS,
-    HAND_KEYS,
     MAX_ENTRIES,
     Entry,
     Night,
@@ -34,11 +32,15 @@ from app.table.sheet import (
     Sheet,
     add_entry,
     canonical,
+    remove_entry,
+)
+from app.vocabulary.sheet import (
+    DIAL_KEYS,
+    HAND_KEYS,
     format_entry,
     parse_entry,
     price_sheet,
     read_sheet,
-    remove_entry,
     sheet_params,
 )
 from app.web.common.exports import csv_text

@@ -38,16 +38,8 @@ from app.store.sheets import (
     Stored,
     TooMany,
 )
-from app.table.sheet import (
-    DIAL_KEYS,
-    Entry,
-    Night,
-    Sheet,
-    format_entry,
-    parse_entry,
-    price_sheet,
-    read_sheet,
-)
+from app.table.sheet import Entry, Night, Sheet
+from app.vocabulary.sheet import DIAL_KEYS, format_entry, parse_entry, price_sheet, read_sheet
 from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
 

@@ -11,12 +11,11 @@ from collections.abc import Mapping
 from functools import lru_cache
 from operator import eq
 
-from app.base.errors import FieldError, HandError
+from app.base.errors import FieldError, HandError, message_of
 from app.base.i18n import Msg
-
-from .events import EVENT_RULES, event_errors
-from .hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
-from .tiles import (
+from app.hands.events import EVENT_RULES, event_errors
+from app.hands.hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
+from app.hands.tiles import (
     NUM_KINDS,
     TILES,
     Tile,
@@ -181,13 +180,6 @@ def _field(errors: list[FieldError], name: str, reader, *args):
     except ValueError as err:   # NotationError too
         errors.append(FieldError(name, message_of(err)))
     return None
-
-
-def message_of(err: ValueError) -> str:
-    """An error's sentence, kept as the Msg it was raised with so a page can say it in its
-    language; else its English text."""
-    first = err.args[0] if len(err.args) == 1 else None
-    return first if isinstance(first, Msg) else str(err)
 
 
 def _read_concealed(text: str) -> tuple[Tile, ...]:
@@ -437,4 +429,4 @@ def describe(hand: Hand) -> dict[str, str]:
     return params
 
 
-__all__ = ["EVENT_RULES", "HAND_FIELDS", "parse_hand", "read_meld", "describe", "format_tiles"]
+__all__ = ["EVENT_RULES", "HAND_FIELDS", "parse_hand", "read_meld", "describe", "format_tiles", "message_of"]

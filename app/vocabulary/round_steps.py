@@ -16,8 +16,9 @@ from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.hands.hand import SEATS
 from app.hands.tiles import parse_tiles
+from app.table.settlement import KONG_KINDS, WALL_STATUSES
 
-from .settlement import KONG_KINDS, WALL_STATUSES, parse_round_text, read_round
+from .round import parse_round_text, read_round
 
 STEPS = ("missing", "kong", "win", "wall")
 SUITS = ("m", "p", "s")

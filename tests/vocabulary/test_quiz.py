@@ -8,8 +8,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 
 from app.base.errors import HandError
-from app.practice.quiz import format_line, read_line, split_lines
 from app.rules.loader import registry
+from app.vocabulary.quiz import format_line, read_line, split_lines
 
 ALL_CHOWS = "123m456m789m234p55s by=self-draw seat=S"
 PONGS = "hand=111m222p333s444z55z"

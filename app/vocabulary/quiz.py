@@ -16,8 +16,10 @@ from collections.abc import Mapping, Sequence
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.rules.model import Ruleset
-from app.scoring.calculation import Calculation, calculate
-from app.table.sheet import DIAL_KEYS, HAND_KEYS
+from app.scoring.calculation import Calculation
+
+from .request import score as calculate
+from .sheet import DIAL_KEYS, HAND_KEYS
 
 MAX_HANDS = 40
 ASKS = {"fan": Msg("the total fan"), "breakdown": Msg("every item that counts"),

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from app.base.errors import FieldError, HandError
-from app.table.round_steps import (
+from app.vocabulary.round import parse_round_text, read_round, settle_round
+from app.vocabulary.round_steps import (
     drop_line,
     errors_by_line,
     fields_of,
@@ -18,7 +19,6 @@ from app.table.round_steps import (
     wall_parts,
     win_line,
 )
-from app.table.settlement import parse_round_text, read_round, settle_round
 from app.web.table.rounds import EXAMPLE
 
 

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given
 
 from app.base.errors import HandError
-from app.hands.description import _read_in_full, _read_plain, describe, parse_hand, read_meld
 from app.hands.hand import MeldKind, WinBy
 from app.hands.tiles import parse_tiles, tile
+from app.vocabulary.hand import _read_in_full, _read_plain, describe, parse_hand, read_meld
 from tests.strategies import complete_hands
 
 PLAIN = "123m456m789m234p55s"
