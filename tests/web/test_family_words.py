@@ -22,7 +22,8 @@ NEVER = {
     "mandarin": re.compile(r"出銃|出铳|食糊|起糊|食出|(?<!含)糊|和牌"),
 }
 # Sentences only a blood-battle round says (the ledger): Sichuan families' alone.
-SICHUAN_ONLY = ("app/table/settlement.py", "app/table/round_steps.py", "templates/round.html")
+SICHUAN_ONLY = ("app/table/settlement.py", "app/vocabulary/round.py", "app/vocabulary/round_steps.py",
+                "templates/round.html")
 HANDS = {"cantonese": "hand=123m456m789m234p55s", "mandarin": "hand=111p123p777p789p55p&missing=m"}
 
 
