@@ -31,9 +31,14 @@ def _phone(browser: Browser, base_url: str) -> Page:
 
 
 def _confirm_from_the_calculator(page: Page, calculator_link: str) -> None:
+    """Open the calculator, take the hand to the sheet and confirm it; return once the sheet
+    shows the change (its version moved), not merely once a sheet is on screen: the confirm
+    box sits on the sheet page, whose old totals are visible until the change's answer lands."""
     page.goto(calculator_link)
     page.locator("#sheet-add").click()
+    before = page.locator("#live").get_attribute("data-version")   # waits for the sheet page
     page.locator("#confirm").click()
+    expect(page.locator("#live")).not_to_have_attribute("data-version", before or "")
     expect(table(page, "Totals")).to_be_visible()
 
 
