@@ -55,7 +55,8 @@ MAX_STATES = 5_000      # hand states one request may weigh (its work budget; th
 #                         in 80 dealt and built hands: 1,178)
 MAX_SCORINGS = 2_000    # distinct winning hands one request may price (the most seen: 821)
 OUTLOOK_MODEL = Msg("one player draws alone and wins only by self-draw; each draw's chance is"
-                    " the copies neither seen nor in the hand (a discard never returns); a drawn"
+                    " the copies neither seen nor the player's own, in the hand or its melds"
+                    " (a concealed kong too; a discard never returns); a drawn"
                     " tile is kept when it brings the hand closer to ready, or when the hand is"
                     " ready but no wait can be declared and keeping it gives a wait that can;"
                     " while the hand holds tiles of its declared missing suit, a draw kept"
