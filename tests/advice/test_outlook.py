@@ -326,6 +326,17 @@ def test_simulated_games_agree_on_a_dead_waits_exchanges(params, discard):
     _simulate(Oracle(params), discard, params["hand"])
 
 
+@pytest.mark.parametrize("params, discard", [
+    ({"rules": "hong-kong", "hand": "123m456p78s22z5z", "melds": "789s"}, "5z"),
+    ({"rules": "family", "hand": "123m46p789s11z7z", "melds": "kong:5555p"}, "7z"),
+    ({"rules": "sichuan", "hand": "13m456m78p2356p", "melds": "222m", "missing": "s"}, "6p"),
+    ({"rules": "hong-kong-course", "hand": "123m78s22z5z", "melds": "555p,ckong:1111z"}, "5z"),
+])
+def test_simulated_games_agree_on_hands_with_melds(params, discard):
+    """Over 12 draws, where the melded copies left out of the wall weigh most."""
+    _simulate(Oracle(params), discard, params["hand"] + params["melds"])
+
+
 CLEARING = [  # the declared missing suit still held after the discard: it goes first
     ({"rules": "sichuan", "hand": "123m456m789p2356p1s", "missing": "s"}, "6p"),
     ({"rules": "sichuan-sbr", "hand": "113m456m78p2356p19s", "missing": "s"}, "1m"),
