@@ -1,7 +1,9 @@
 """The outlook (app/advice/outlook.py), checked by two plain oracles written here.
 
 - exhaustive: every draw sequence on small cases (a few draws), the same model written as a
-  plain expectimax, each win priced straight through `calculate`; it agrees to float rounding;
+  plain expectimax, each win priced straight through `calculate`; it agrees to float rounding,
+  hands with melds included (MELDED: pongs, kongs exposed and concealed, chows, each family;
+  the oracle counts the melds' sets and copies itself);
 - Monte Carlo: seeded games played one draw at a time, keeping and throwing tiles as the
   recurrence's own choices say; the recurrence's chance to win lies in the simulation's 99%
   interval. `MAHJONG_OUTLOOK_HANDS` (default 3) plays that many hands a family and shanten
