@@ -5,8 +5,9 @@ and this weighs its discards over the draws the player has left (`draws=`, DEFAU
 
 The model (OUTLOOK_MODEL says it in words): one player alone draws `draws` more tiles and
 wins only by self-draw; a drawn kind's chance is its copies neither seen, nor in the
-starting 14 tiles, nor in the hand now, over all such copies (a tile thrown away never
-returns to the wall; flowers and other players are left out). After each draw the player
+player's own melds (claimed or concealed: a pong's three, a kong's four), nor in the
+starting concealed tiles, nor in the hand now, over all such copies (a tile thrown away
+never returns to the wall; flowers and other players are left out). After each draw the player
 keeps the drawn tile only when it lowers the shanten, then throws the tile that is best
 from there; any other draw is thrown at once, except at a dead wait: a ready hand none of
 whose draws can win may keep a draw for a discard that leaves it ready with a wait that
@@ -54,7 +55,8 @@ MAX_STATES = 5_000      # hand states one request may weigh (its work budget; th
 #                         in 80 dealt and built hands: 1,178)
 MAX_SCORINGS = 2_000    # distinct winning hands one request may price (the most seen: 821)
 OUTLOOK_MODEL = Msg("one player draws alone and wins only by self-draw; each draw's chance is"
-                    " the copies neither seen nor in the hand (a discard never returns); a drawn"
+                    " the copies neither seen nor the player's own, in the hand or its melds"
+                    " (a concealed kong too; a discard never returns); a drawn"
                     " tile is kept when it brings the hand closer to ready, or when the hand is"
                     " ready but no wait can be declared and keeping it gives a wait that can;"
                     " while the hand holds tiles of its declared missing suit, a draw kept"
@@ -223,12 +225,16 @@ def _weigh_one(choice: DiscardChoice, search: Search, result: DiscardResult) -> 
 class Search:
     """The recurrence over one hand's states (see the module's docstring), remembered."""
 
-    def __init__(self, start: tuple[int, ...], melds: int, rules: ShapeRules, table,
-                 kinds: tuple[int, ...], draws: int, price, max_states: int) -> None:
+    def __init__(self, start: tuple[int, ...], melded: tuple[int, ...], rules: ShapeRules,
+                 table, kinds: tuple[int, ...], draws: int, price, max_states: int,
+                 melds: int) -> None:
         self.start, self.melds, self.rules, self.table = start, melds, rules, table
         self.kinds = kinds                  # the kinds in the set (no honours in Sichuan)
-        in_set = frozenset(kinds)           # each kind's copies not seen (0 out of the set)
-        self._unseen = tuple(4 - table.seen[i] if i in in_set else 0 for i in range(NUM_KINDS))
+        in_set = frozenset(kinds)           # each kind's copies neither seen nor in the
+        #                                     player's own melds, claimed or concealed (0 out
+        #                                     of the set): the pool a draw comes from
+        self._unseen = tuple(max(0, 4 - table.seen[i] - melded[i]) if i in in_set else 0
+                             for i in range(NUM_KINDS))
         lo = SUIT_OFFSET[table.missing] if table.missing else 0   # the declared missing suit
         self.dead = range(lo, lo + 9) if table.missing else range(0)
         self.draws = draws
@@ -271,9 +277,13 @@ class Search:
             priced[(counts, kind)] = value
             return value
 
-        search = cls(tuple(hand.concealed_counts), len(hand.melds),
+        melded = [0] * NUM_KINDS   # the copies in the player's melds: never drawn again
+        for meld in hand.melds:
+            for t in meld.tiles:
+                melded[t] += 1
+        search = cls(tuple(hand.concealed_counts), tuple(melded),
                      ruleset.shape_rules(result.settings.options), result.table, kinds, draws,
-                     price, max_states)
+                     price, max_states, melds=len(hand.melds))
         return search
 
     @property
@@ -282,7 +292,8 @@ class Search:
 
     def _chance(self, counts: tuple[int, ...]) -> tuple[list[float], float]:
         """Each kind's chance to be drawn next (0 for kinds not in the set), and their copies."""
-        # a kind's copies to draw: not seen, and in neither the starting tiles nor the hand
+        # a kind's copies to draw: not seen, not melded, and in neither the starting tiles
+        # nor the hand
         left = [n if (n := u - (s if s > c else c)) > 0 else 0
                 for u, s, c in zip(self._unseen, self.start, counts, strict=True)]
         return left, sum(left)

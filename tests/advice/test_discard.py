@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from app.base.errors import HandError
-from app.hands.tiles import TILES, canonical
+from app.hands.tiles import TILES, canonical, parse_tiles, tile
 from app.rules.loader import registry
 from app.vocabulary.discard import calculate_discards
 from tests.html_tables import Page
@@ -193,6 +193,52 @@ def test_each_wait_link_is_the_calculator_breakdown_of_that_win(client):
         scored = client.get("/api/score", query_string=query).get_json()
         assert scored["total_fan"] == wait["total_fan"]
         assert next(p["amount"] for p in scored["payments"] if p["role"] == "winner") == wait["collects"]
+
+
+MELDED = [  # a pong, an exposed and a concealed kong, a chow (not in Sichuan), with tiles seen
+    {"rules": "hong-kong", "hand": "123m46p789s11z7z", "melds": "555p", "seen": "6p"},
+    {"rules": "family", "hand": "123m46p789s11z7z", "melds": "kong:5555p"},
+    {"rules": "hong-kong-course", "hand": "123m456p78s22z5z", "melds": "ckong:9999s",
+     "seen": "6s6s"},
+    {"rules": "hong-kong", "hand": "123m456p78s22z5z", "melds": "789s", "seen": "9s"},
+    {"rules": "sichuan", "hand": "123m45m789p77p9p", "melds": "kong:6666m", "missing": "s",
+     "seen": "3m"},
+    {"rules": "sichuan-sbr", "hand": "789m45m789p77p9p", "melds": "ckong:3333m", "missing": "s"},
+]
+
+
+def _copies(*texts: str) -> list[int]:
+    """Copies of each kind in tile texts (a meld's kind word, `ckong:`, dropped)."""
+    found = [0] * 34
+    for text in texts:
+        for part in filter(None, text.split(",")):
+            for t in parse_tiles(part.rpartition(":")[2]):
+                found[t] += 1
+    return found
+
+
+@pytest.mark.parametrize("params", MELDED)
+def test_copies_left_leave_out_the_players_own_melds_and_the_tiles_seen(client, params):
+    """INTERFACE: `left` is the copies not in the player's own hand and melds (nor seen, on
+    /api/discard); a kong's four are all the player's own."""
+    own = _copies(params["hand"], params["melds"])
+    seen = _copies(params.get("seen", ""))
+    answer = client.get("/api/discard", query_string=params).get_json()
+    checked = 0
+    for discard in answer["discards"]:
+        for listed in discard["improving"] + discard["waits"]:
+            assert listed["left"] == 4 - own[tile(listed["tile"])] - seen[tile(listed["tile"])]
+            checked += 1
+        if discard["ready"]:   # the same 13 tiles asked of /api/waits: no seen there
+            kept = list(parse_tiles(params["hand"]))
+            kept.remove(tile(discard["tile"]))
+            waits = client.get("/api/waits", query_string={
+                **{k: v for k, v in params.items() if k != "seen"},
+                "hand": canonical(sorted(kept))}).get_json()["waits"]
+            assert {w["tile"]: w["left"] for w in waits} == {
+                w["tile"]: 4 - own[tile(w["tile"])] + (w["tile"] == discard["tile"])
+                for w in discard["waits"]}
+    assert checked
 
 
 def test_the_api_answers_bad_input_with_400_and_field_errors(client):

@@ -1,7 +1,9 @@
 """The outlook (app/advice/outlook.py), checked by two plain oracles written here.
 
 - exhaustive: every draw sequence on small cases (a few draws), the same model written as a
-  plain expectimax, each win priced straight through `calculate`; it agrees to float rounding;
+  plain expectimax, each win priced straight through `calculate`; it agrees to float rounding,
+  hands with melds included (MELDED: pongs, kongs exposed and concealed, chows, each family;
+  the oracle counts the melds' sets and copies itself);
 - Monte Carlo: seeded games played one draw at a time, keeping and throwing tiles as the
   recurrence's own choices say; the recurrence's chance to win lies in the simulation's 99%
   interval. `MAHJONG_OUTLOOK_HANDS` (default 3) plays that many hands a family and shanten
@@ -40,6 +42,10 @@ class Oracle:
         self.rules = ruleset.shape_rules(self.result.settings.options)
         self.table = self.result.table
         self.start = tuple(self.result.hand.concealed_counts)
+        self.melds = len(self.result.hand.melds)
+        # the copies in the player's own melds, claimed or concealed, counted tile by tile
+        self.melded = [sum(t == i for meld in self.result.hand.melds for t in meld.tiles)
+                       for i in range(NUM_KINDS)]
         self.kinds = range(NUM_KINDS if ruleset.honours else 27)
         self.prices: dict = {}
         self.shantens: dict = {}
@@ -47,12 +53,13 @@ class Oracle:
     def shanten(self, counts) -> int:
         key = tuple(counts)
         if key not in self.shantens:
-            self.shantens[key] = shanten(list(counts), 0, self.rules, self.table)
+            self.shantens[key] = shanten(list(counts), self.melds, self.rules, self.table)
         return self.shantens[key]
 
     def left(self, counts) -> list[int]:
-        """Copies neither seen, nor in the starting 14, nor in the hand now (the model)."""
-        return [max(0, 4 - self.table.seen[i] - max(self.start[i], counts[i]))
+        """Copies neither seen, nor melded, nor in the starting 14, nor in the hand now (the
+        model)."""
+        return [max(0, 4 - self.table.seen[i] - self.melded[i] - max(self.start[i], counts[i]))
                 if i in self.kinds else 0 for i in range(NUM_KINDS)]
 
     def price(self, counts, kind) -> float | None:
@@ -186,6 +193,40 @@ def _after(oracle: Oracle, tile_code: str) -> tuple[int, ...]:
     return tuple(counts)
 
 
+# hands with melds, each family: the melded copies are the player's own, never drawn (a pong
+# or chow beside a wait on its tiles, a kong that leaves a wait no copy; Sichuan has no chows)
+MELDED = [
+    ({"rules": "hong-kong", "hand": "123m46p789s11z7z", "melds": "555p"}, "7z", 3),
+    ({"rules": "hong-kong", "hand": "123m46p789s11z7z", "melds": "5555p"}, "7z", 2),
+    ({"rules": "hong-kong", "hand": "123m456p78s22z5z", "melds": "ckong:9999s"}, "5z", 3),
+    ({"rules": "hong-kong", "hand": "123m456p78s22z5z", "melds": "789s"}, "5z", 3),
+    ({"rules": "hong-kong", "hand": "13m666z78s22z57z", "melds": "222m",
+      "min": "1"}, "7z", 3),
+    ({"rules": "sichuan", "hand": "123m456m46p77p9p", "melds": "555p", "missing": "s"}, "9p", 3),
+    ({"rules": "sichuan", "hand": "123m45m789p77p9p", "melds": "kong:6666m", "missing": "s"},
+     "9p", 3),
+    ({"rules": "sichuan", "hand": "789m45m789p77p9p", "melds": "ckong:3333m", "missing": "s"},
+     "9p", 3),
+    ({"rules": "sichuan", "hand": "13m456m78p2356p", "melds": "222m", "missing": "s"}, "6p", 3),
+    ({"rules": "sichuan-sbr", "hand": "123m456m46p77p9p", "melds": "555p", "missing": "s"},
+     "9p", 3),
+    ({"rules": "sichuan-sbr", "hand": "123m45m789p77p9p", "melds": "kong:6666m", "missing": "s"},
+     "9p", 3),
+    ({"rules": "sichuan-sbr", "hand": "789m45m789p77p9p", "melds": "ckong:3333m",
+      "missing": "s"}, "9p", 3),
+    ({"rules": "family", "hand": "123m46p789s11z7z", "melds": "555p"}, "7z", 3),
+    ({"rules": "family", "hand": "123m46p789s11z7z", "melds": "kong:5555p"}, "7z", 2),
+    ({"rules": "family", "hand": "123m456p78s22z5z", "melds": "ckong:9999s"}, "5z", 3),
+    ({"rules": "family", "hand": "123m456p78s22z5z", "melds": "789s"}, "5z", 3),
+    ({"rules": "hong-kong-course", "hand": "123m46p789s11z7z", "melds": "555p"}, "7z", 3),
+    ({"rules": "hong-kong-course", "hand": "123m46p789s11z7z", "melds": "5555p"}, "7z", 2),
+    ({"rules": "hong-kong-course", "hand": "555z456p78s22z1m", "melds": "ckong:9999s"}, "1m",
+     3),
+    ({"rules": "hong-kong-course", "hand": "123m456p78s22z5z", "melds": "789s"}, "5z", 3),
+    ({"rules": "hong-kong-course", "hand": "123m78s22z5z", "melds": "555p,ckong:1111z"},
+     "5z", 3),
+]
+
 SMALL = [  # (params, discard, draws): small enough to enumerate every draw sequence
     ({"rules": "hong-kong", "hand": "123m456p789s11z22z7z"}, "7z", 3),
     ({"rules": "hong-kong", "hand": "123m456p789s11z22z7z", "min": "5"}, "7z", 3),
@@ -200,6 +241,7 @@ SMALL = [  # (params, discard, draws): small enough to enumerate every draw sequ
     ({"rules": "family", "hand": "44455599m12s4447z", "min": "5"}, "7z", 2),
     ({"rules": "hong-kong", "hand": "888m1155568888p8s", "min": "5"}, "8s", 2),
     ({"rules": "hong-kong-course", "hand": "111m466888p44555z", "min": "5"}, "6p", 2),
+    *MELDED,
 ]
 
 
@@ -212,6 +254,37 @@ def test_the_recurrence_agrees_with_every_draw_sequence_enumerated(params, disca
     assert found.value[draws] == pytest.approx(value, rel=1e-12, abs=1e-12)
     assert found.win[draws] == pytest.approx(win, rel=1e-12, abs=1e-12)
     assert found.ready[draws] == pytest.approx(ready, rel=1e-12, abs=1e-12)
+
+
+ONE_DRAW = [  # hands with melds (and tiles seen): the outlook's pool against the table's
+    {"rules": "hong-kong", "hand": "123m46p789s11z7z", "melds": "555p", "seen": "6p"},
+    {"rules": "hong-kong", "hand": "123m456p78s22z5z", "melds": "789s", "seen": "9s1z"},
+    {"rules": "family", "hand": "123m456p78s22z5z", "melds": "ckong:9999s", "seen": "6s"},
+    {"rules": "sichuan", "hand": "123m45m789p77p9p", "melds": "kong:6666m", "missing": "s",
+     "seen": "3m7p"},
+    {"rules": "sichuan-sbr", "hand": "13m456m78p2356p", "melds": "222m", "missing": "s"},
+    {"rules": "hong-kong-course", "hand": "123m78s22z5z", "melds": "555p,ckong:1111z",
+     "seen": "9s"},
+]
+
+
+@pytest.mark.parametrize("params", ONE_DRAW)
+def test_one_draw_chances_are_the_tables_copies_left_over_the_tiles_not_the_players(params):
+    """Over one draw, the chance to win (ready) is the table's winning (improving) copies left
+    over every tile neither the player's own (concealed, melded: a kong's four) nor seen."""
+    result = calculate_discards({**params, "by": "self-draw"}, RULESETS)
+    hand = result.hand
+    own = len(hand.concealed) + sum(len(meld.tiles) for meld in hand.melds)
+    pool = 4 * (NUM_KINDS if result.ruleset.honours else 27) - own - sum(result.table.seen)
+    weighed = [o for o in outlook(result, 1, RULESETS).choices if o.chances]
+    assert any(o.win > 0 or 0 < o.ready < 1 for o in weighed)   # some figure is not 0 or 1
+    for o in weighed:
+        if o.choice.ready:
+            assert o.win == pytest.approx(sum(w.left for w in o.choice.waits if w.wins) / pool)
+        else:   # one tile from ready: an improving draw makes it ready; further, nothing can
+            assert o.win == 0
+            near = o.choice.option.shanten == 1
+            assert o.ready == pytest.approx(o.choice.option.left / pool if near else 0)
 
 
 def test_a_ready_hand_below_the_minimum_is_worth_nothing_and_never_wins():
@@ -253,6 +326,17 @@ def test_simulated_games_agree_with_the_chance_to_win(rules, dials, shanten, i):
 @pytest.mark.parametrize("params, discard", DEAD_WAITS)
 def test_simulated_games_agree_on_a_dead_waits_exchanges(params, discard):
     _simulate(Oracle(params), discard, params["hand"])
+
+
+@pytest.mark.parametrize("params, discard", [
+    ({"rules": "hong-kong", "hand": "123m456p78s22z5z", "melds": "789s"}, "5z"),
+    ({"rules": "family", "hand": "123m46p789s11z7z", "melds": "kong:5555p"}, "7z"),
+    ({"rules": "sichuan", "hand": "13m456m78p2356p", "melds": "222m", "missing": "s"}, "6p"),
+    ({"rules": "hong-kong-course", "hand": "123m78s22z5z", "melds": "555p,ckong:1111z"}, "5z"),
+])
+def test_simulated_games_agree_on_hands_with_melds(params, discard):
+    """Over 12 draws, where the melded copies left out of the wall weigh most."""
+    _simulate(Oracle(params), discard, params["hand"] + params["melds"])
 
 
 CLEARING = [  # the declared missing suit still held after the discard: it goes first
