@@ -355,3 +355,14 @@ def test_the_family_switch_keeps_what_was_typed_when_the_family_is_the_same(clie
     answer = client.post("/house", data=sent)
     assert answer.status_code == 303 and "house=1" in answer.headers["Location"]
     assert 'name="cap" value="10"' in client.get(answer.headers["Location"]).get_data(as_text=True)
+
+
+def test_the_live_preview_takes_a_stake_of_2_and_says_a_wrong_one_beside_the_stake(client):
+    live = client.post("/house/preview", data={**FORM, "stake": "2"})
+    assert live.status_code == 200 and 'id="house-link"' in live.get_data(as_text=True)
+    assert "1 → 2" in live.get_data(as_text=True)   # listed with what differs
+    wrong = client.post("/house/preview?lang=zh-Hant", data={**FORM, "stake": "two"})
+    assert wrong.status_code == 400
+    errors = re.search(r'<div id="house-live-errors" hidden>(.*)</div>', wrong.get_data(as_text=True), re.S)[1]
+    assert set(re.findall(r'data-errors-for="([^"]*)"', errors)) == {"stake"}
+    assert "不是有效的注碼" in errors
