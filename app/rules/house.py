@@ -441,6 +441,9 @@ def problems(house: House, base: Ruleset) -> list[tuple[str, Msg]]:
             found.append((f"fan.{p.id}", Msg("{pattern} is changed twice", pattern=p.id)))
         seen.add(p.id)
         added = p.id not in base.by_id
+        if not added and (p.detect or p.category):   # the form's new pattern, named as an old one
+            found.append(("new.id", Msg("{pattern} is already a pattern of {rules}; give the new"
+                                        " pattern an id of its own", pattern=p.id, rules=base.name.en)))
         if added:
             if not IDENTIFIER.fullmatch(p.id) or len(p.id) > 40:
                 found.append(("new.id", Msg("'{id}' is not an id: use lower-case letters and digits,"

@@ -122,6 +122,12 @@ def test_a_pattern_added_from_a_detector_counts_and_excludes():
     (House("hong-kong", patterns=(PatternChange("brand-new", fan=2, detect="all_pongs",
                                                 name=("X", "", "")),)), "new.category"),
     (House("hong-kong", patterns=(PatternChange("all-pongs", excludes=("nope",)),)), "excludes.all-pongs"),
+    (House("hong-kong", patterns=(PatternChange("Brand New", fan=2, detect="all_pongs", category="hand-patterns",
+                                                name=("X", "", "")),)), "new.id"),
+    (House("hong-kong", patterns=(PatternChange("all-pongs", fan=2, detect="all_pongs", category="hand-patterns",
+                                                name=("X", "", "")),)), "new.id"),
+    (House("hong-kong", patterns=(PatternChange("brand-new", fan=2, detect="all_pongs", category="hand-patterns",
+                                                name=("X", "", ""), excludes=("nope",)),)), "new.excludes"),
 ])
 def test_each_problem_is_named_by_its_field(change, field):
     assert field in {name for name, _ in problems(change, registry()[change.base])}

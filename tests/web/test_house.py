@@ -278,6 +278,8 @@ def _field(text: str, name: str) -> str:
       "new.category": "hand-patterns", "new.en": "Simples"}, "new.id"),
     ({"new.id": "simples", "new.fan": "2", "new.detect": "all_simples", "new.category": "hand-patterns",
       "new.en": "Simples", "new.excludes": "nope"}, "new.excludes"),
+    ({"new.id": "all-pongs", "new.fan": "2", "new.detect": "all_simples",   # an old pattern's id
+      "new.category": "hand-patterns", "new.en": "Simples"}, "new.id"),
 ])
 def test_each_refusal_of_the_form_sits_beside_its_field_with_the_form_filled(client, extra, field):
     answer = client.post("/house", data={**FORM, **extra})
