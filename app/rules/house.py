@@ -459,8 +459,8 @@ def problems(house: House, base: Ruleset) -> list[tuple[str, Msg]]:
         for other in p.excludes:
             if other not in ids or other == p.id:
                 found.append(("new.excludes" if added else f"excludes.{p.id}",
-                              Msg("unknown pattern {pattern} in {rules}",
-                                                      pattern=repr(other), rules=base.name.en)))
+                              Msg("unknown pattern {pattern} in {rules}", pattern=repr(other),
+                                  rules=base.name.en)))
     return found
 
 
