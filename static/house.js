@@ -55,6 +55,8 @@
 
   // Another family has other patterns: its own empty form is opened.
   var family = document.getElementById("base");
+  var switcher = document.getElementById("house-switch");   // the form's way without this file
+  if (switcher) { switcher.hidden = true; }
   if (family) {
     family.addEventListener("change", function () {
       var lang = form.querySelector("input[name=lang]");

@@ -90,3 +90,49 @@ def payments(page: Page) -> dict[str, Fraction]:
     rows = page.table("Who pays whom")
     assert rows is not None, [t["caption"] for t in page.tables]
     return {cells[0]: amount(cells[2]) for _, cells in rows[1:]}
+
+
+class FormPairs(HTMLParser):
+    """The pairs a browser without scripts sends for the form `form_id` as the page stands:
+    hidden and text inputs, ticked boxes, each select's chosen option (its first when none is
+    marked), in the page's order; buttons are not sent (the house form's have no name)."""
+
+    def __init__(self, text: str, form_id: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.form_id, self.inside = form_id, False
+        self.pairs: list[tuple[str, str]] = []
+        self._select: str | None = None
+        self._options: list[tuple[str | None, bool]] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self.inside = a.get("id") == self.form_id
+        if not self.inside or "disabled" in a:
+            return
+        if tag == "input" and a.get("name"):
+            if a.get("type", "text") in ("checkbox", "radio"):
+                if "checked" in a:
+                    self.pairs.append((a["name"], a.get("value", "on")))
+            elif a.get("type") not in ("submit", "button", "image", "reset"):
+                self.pairs.append((a["name"], a.get("value", "")))
+        elif tag == "select":
+            self._select, self._options = a.get("name"), []
+        elif tag == "option" and self._select:   # no value: its text is sent
+            self._options.append((a["value"] if "value" in a else None, "selected" in a))
+
+    def handle_data(self, data):
+        if self._select and self._options and self._options[-1][0] is None:
+            self._options[-1] = (data.strip(), self._options[-1][1])
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+        elif tag == "option" and self._select and self._options and self._options[-1][0] is None:
+            self._options[-1] = ("", self._options[-1][1])
+        elif tag == "select" and self._select:
+            chosen = [value for value, selected in self._options if selected] or [
+                value for value, _ in self._options[:1]]
+            self.pairs += [(self._select, value) for value in chosen[-1:]]
+            self._select = None

@@ -29,6 +29,7 @@ from app.base.i18n import Msg
 from .checks import IDENTIFIER
 from .detectors import DETECTORS
 from .model import Amount, Ruleset, WorkedExample
+from .stakes import read_stake, stake_code, stake_data
 
 MARK = "~"             # between the family's id and the code
 VERSION = "1"          # the code's format; a newer one is refused with a clear message
@@ -39,7 +40,6 @@ MAX_NAME = 60          # characters of a name in one language
 LANG_KEYS = ("en", "zh_hant", "zh_hans")
 DIAL_KEYS = ("min", "cap", "curve", "payment", "stake")
 _CODE = re.compile(r"[A-Za-z0-9_-]+")
-_STAKE = re.compile(r"[0-9]{1,9}(?:[./][0-9]{1,9})?")
 
 # Version 1's deflate dictionary: the words a code most often holds. Never edit it: codes
 # already in links inflate with it (a new dictionary is a new VERSION).
@@ -150,21 +150,33 @@ def split(rules: str) -> tuple[str, str]:
 
 def encode(house: House) -> str:
     """The `rules` value of a variant: the family id, the mark, the version and the code."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=_ZDICT)
+    packed = packer.compress(_raw(house)) + packer.flush()
+    return f"{house.base}{MARK}{VERSION}{base64.urlsafe_b64encode(packed).decode().rstrip('=')}"
+
+
+def too_big(house: House) -> Msg | None:
+    """Why a variant's code would be refused for its size when read back (`decode`), or None."""
+    code = encode(house).partition(MARK)[2][len(VERSION):]
+    if len(code) > MAX_CODE or len(_raw(house)) > MAX_JSON:
+        return Msg("these changes are too many for one link: rename or change fewer patterns")
+    return None
+
+
+def _raw(house: House) -> bytes:
+    """The variant's document as the code holds it before deflating: compact JSON."""
     doc: dict[str, Any] = {}
     if house.name:
         doc["n"] = list(house.name)
-    if house.dials:
-        doc["d"] = dict(house.dials)
+    if house.dials:   # a stake is exact in a code: "2", "1/2" (never a float)
+        doc["d"] = {k: stake_code(v) if k == "stake" else v for k, v in house.dials}
     if house.patterns:
         doc["p"] = [_pattern_doc(p) for p in house.patterns]
     if house.categories:
         doc["c"] = {cid: list(names) for cid, names in house.categories}
     if house.curves:
         doc["v"] = {cid: list(names) for cid, names in house.curves}
-    raw = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
-    packer = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=_ZDICT)
-    packed = packer.compress(raw) + packer.flush()
-    return f"{house.base}{MARK}{VERSION}{base64.urlsafe_b64encode(packed).decode().rstrip('=')}"
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
 
 
 def _pattern_doc(p: PatternChange) -> list:
@@ -226,13 +238,15 @@ def _house(base: str, doc: Any) -> House:
     dials = doc.get("d", {})
     if not isinstance(dials, dict) or set(dials) - set(DIAL_KEYS):
         raise _damaged()
+    if "stake" in dials:   # the stake as the form and `stake=` read it: 2, 0.5, 1/3
+        dials["stake"] = read_stake(dials["stake"]) if isinstance(dials["stake"], str) else None
     for key, value in dials.items():
         if key in ("min", "cap") and not (value is None and key == "cap") and not (
                 isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 99):
             raise _damaged()
         if key in ("curve", "payment") and not (isinstance(value, str) and IDENTIFIER.fullmatch(value)):
             raise _damaged()
-        if key == "stake" and not (isinstance(value, str) and _STAKE.fullmatch(value)):
+        if key == "stake" and value is None:
             raise _damaged()
     changes = doc.get("p", [])
     if not isinstance(changes, list) or len(changes) > MAX_CHANGES:
@@ -292,7 +306,7 @@ def overlay(house: House, base: Ruleset) -> dict[str, Any]:
     data: dict[str, Any] = {"extends": house.base, "id": file_id(house),
                             "name": _name_data(house.name, base.name, club=True)}
     if house.dials:
-        data["dials"] = dict(house.dials)
+        data["dials"] = {k: stake_data(v) if k == "stake" else v for k, v in house.dials}
     shapes: dict[str, Any] = {}
     entries: dict[str, dict[str, Any]] = {}
 
@@ -389,7 +403,8 @@ def problems(house: House, base: Ruleset) -> list[tuple[str, Msg]]:
     """What is wrong with a variant, each beside the form field it comes from.
 
     The field names are the /house form's: min, cap, curve, payment, stake, fan.<id>,
-    name.<id>, excludes.<id>, and new.id, new.detect, new.category for an added pattern.
+    name.<id>, excludes.<id>, and new.id, new.detect, new.category, new.fan, new.name and
+    new.excludes for an added pattern.
     Whatever passes here is checked again, whole, by the ruleset schema when it is built.
     """
     found: list[tuple[str, Msg]] = []
@@ -425,7 +440,14 @@ def problems(house: House, base: Ruleset) -> list[tuple[str, Msg]]:
         if p.id in seen:
             found.append((f"fan.{p.id}", Msg("{pattern} is changed twice", pattern=p.id)))
         seen.add(p.id)
-        if p.id not in base.by_id:
+        added = p.id not in base.by_id
+        if not added and (p.detect or p.category):   # the form's new pattern, named as an old one
+            found.append(("new.id", Msg("{pattern} is already a pattern of {rules}; give the new"
+                                        " pattern an id of its own", pattern=p.id, rules=base.name.en)))
+        if added:
+            if not IDENTIFIER.fullmatch(p.id) or len(p.id) > 40:
+                found.append(("new.id", Msg("'{id}' is not an id: use lower-case letters and digits,"
+                                            " words joined by hyphens", id=p.id[:40])))
             if p.detect not in DETECTORS:
                 found.append(("new.detect", Msg("choose what finds the new pattern in the tiles")))
             if p.category not in categories:
@@ -436,8 +458,9 @@ def problems(house: House, base: Ruleset) -> list[tuple[str, Msg]]:
                 found.append(("new.name", Msg("give the new pattern a name in English")))
         for other in p.excludes:
             if other not in ids or other == p.id:
-                found.append((f"excludes.{p.id}", Msg("unknown pattern {pattern} in {rules}",
-                                                      pattern=repr(other), rules=base.name.en)))
+                found.append(("new.excludes" if added else f"excludes.{p.id}",
+                              Msg("unknown pattern {pattern} in {rules}", pattern=repr(other),
+                                  rules=base.name.en)))
     return found
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -23,7 +22,8 @@ from app.rules.conditions import pattern_by
 from app.rules.detectors import PER_ITEM_DETECTORS
 from app.rules.house import HouseError, is_house
 from app.rules.loader import Rulesets, registry
-from app.rules.model import Amount, Ruleset, exact
+from app.rules.model import Amount, Ruleset
+from app.rules.stakes import read_stake, stake_refusal
 from app.scoring.budget import charge, opened
 from app.scoring.calculation import (
     Ask,
@@ -43,7 +43,6 @@ from app.scoring.selection import Settings
 
 from .hand import parse_hand, plain_context, plain_hand
 
-MAX_STAKE = Fraction(1_000_000)
 MAX_TICKS = 60
 _TICK = re.compile(r"([a-z0-9-]+)(?:\*([0-9]{1,2}))?")
 NO_TICKS = "none"   # `ticks=none`: a hand in which no pattern counts (a 0-fan chicken)
@@ -150,18 +149,12 @@ def _settings(ruleset: Ruleset, raw_min: str, raw_cap: str, raw_payment: str, ra
 
 
 def _stake(raw: str, default: Amount, errors: list[FieldError]) -> Amount:
-    """The stake per unit: a positive decimal or fraction up to MAX_STAKE, else the default."""
+    """The stake per unit (app/rules/stakes.py reads it), else the default and an error."""
     if not raw:
         return default
-    try:
-        stake = (exact(Fraction(raw)) if re.fullmatch(r"[0-9]{1,9}(?:[./][0-9]{1,9})?", raw)
-                 else None)
-    except (ValueError, ZeroDivisionError):
-        stake = None
-    if stake is None or stake <= 0 or stake > MAX_STAKE:
-        errors.append(FieldError("stake", Msg("'{raw}' is not a stake; give a positive number up"
-                                              " to {most}, e.g. 1 or 0.5", raw=raw[:20],
-                                              most=MAX_STAKE)))
+    stake = read_stake(raw)
+    if stake is None:
+        errors.append(FieldError("stake", stake_refusal(raw)))
         return default
     return stake
 

@@ -93,3 +93,41 @@ def test_without_javascript_the_house_form_is_sent_and_comes_back_priced(browser
     expect(row.locator("td").nth(2)).to_contain_text("6 fan, winner +256")
     assert "rules=hong-kong&house=1" in page.url
     context.close()
+
+
+def test_without_javascript_another_family_starts_from_its_own_dials_and_patterns(browser, live_server):
+    """Issue 37: a club's changes typed for Hong Kong, then "Start from" set to Sichuan and the
+    form sent: Sichuan's own minimum, cap, stake and patterns, not Hong Kong's."""
+    from app.rules.loader import registry
+    hong_kong, sichuan = registry()["hong-kong"], registry()["sichuan"]
+    assert (hong_kong.dials.min, hong_kong.dials.cap) != (sichuan.dials.min, sichuan.dials.cap)
+    context = browser.new_context(viewport=PHONE, base_url=live_server, java_script_enabled=False)
+    page = context.new_page()
+    page.goto("/house")
+    page.locator("#cap").fill("10")
+    page.locator("#stake").fill("2")
+    page.locator("#pattern-all-pongs").get_by_role("checkbox").uncheck()
+    page.locator("#base").select_option("sichuan")
+    page.get_by_role("button", name="Start from this family").click()
+    expect(page.locator("#base")).to_have_value("sichuan")
+    expect(page.locator("#min")).to_have_value(str(sichuan.dials.min))
+    expect(page.locator("#cap")).to_have_value(str(sichuan.dials.cap))
+    expect(page.locator("#stake")).to_have_value(str(sichuan.dials.stake))
+    boxes = page.locator(".house-pattern input[type=checkbox]")
+    expect(boxes).to_have_count(len(sichuan.patterns))
+    for p in sichuan.patterns:
+        box = page.locator(f"#pattern-{p.id}").get_by_role("checkbox")
+        expect(box).to_be_checked(checked=not p.optional)
+        expect(page.locator(f"input[name='fan.{p.id}']")).to_have_value(str(p.fan))
+    expect(page.locator(".house-changes")).to_have_count(0)   # nothing differs from Sichuan
+
+    page.locator("#stake").fill("0.5")   # and a stake that is not whole makes its link
+    page.get_by_role("button", name="Make the link").click()
+    assert "rules=sichuan&house=1" in page.url
+    expect(page.locator("#stake")).to_have_value("0.5")
+    expect(page.locator(".house-changes")).to_contain_text("1 → 0.5")
+    page.locator("#stake").fill("half")
+    page.get_by_role("button", name="Make the link").click()
+    expect(page.locator("#err-stake")).to_contain_text("'half' is not a stake")
+    expect(page.locator("#stake")).to_have_value("half")
+    context.close()

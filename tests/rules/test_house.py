@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import zlib
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from app.rules.house import (
     problems,
 )
 from app.rules.loader import load_all, registry
+from app.rules.stakes import read_stake
 from app.vocabulary import score as calculate
 from app.vocabulary.request import price_example
 from tests.bench.bench_scoring import our_params
@@ -120,6 +122,12 @@ def test_a_pattern_added_from_a_detector_counts_and_excludes():
     (House("hong-kong", patterns=(PatternChange("brand-new", fan=2, detect="all_pongs",
                                                 name=("X", "", "")),)), "new.category"),
     (House("hong-kong", patterns=(PatternChange("all-pongs", excludes=("nope",)),)), "excludes.all-pongs"),
+    (House("hong-kong", patterns=(PatternChange("Brand New", fan=2, detect="all_pongs", category="hand-patterns",
+                                                name=("X", "", "")),)), "new.id"),
+    (House("hong-kong", patterns=(PatternChange("all-pongs", fan=2, detect="all_pongs", category="hand-patterns",
+                                                name=("X", "", "")),)), "new.id"),
+    (House("hong-kong", patterns=(PatternChange("brand-new", fan=2, detect="all_pongs", category="hand-patterns",
+                                                name=("X", "", ""), excludes=("nope",)),)), "new.excludes"),
 ])
 def test_each_problem_is_named_by_its_field(change, field):
     assert field in {name for name, _ in problems(change, registry()[change.base])}
@@ -228,3 +236,61 @@ def test_a_variants_pattern_examples_are_priced_under_it_and_under_the_family():
     assert "options" in pairs.before.params and "options" not in pairs.params
     assert pairs.total_fan == pairs.before.total_fan
     assert load_all().house(variant.id).pattern_examples == {}   # unpriced without scoring
+
+
+# Stakes as a club types them (issue 37): whole numbers, decimals and fractions. A stake of 2 once
+# made a code that never built: the code held the string "2" and the ruleset schema reads a
+# string only as a fraction like 1/2.
+TYPED_STAKES = st.one_of(
+    st.integers(1, 1000).map(str),
+    st.integers(1, 100_000).map(lambda n: f"{n // 100}.{n % 100:02d}".rstrip("0").rstrip(".")),   # 0.5, 2.25
+    st.tuples(st.integers(1, 1000), st.integers(1, 1000)).map(lambda t: f"{t[0]}/{t[1]}"))
+EXAMPLE_STAKES = ("2", "3", "10", "1000", "0.5", "2.5", "0.25", "1/3", "2/3", "7/4")
+
+
+def _staked(typed: str) -> House:
+    return House("hong-kong", dials=(("stake", read_stake(typed)),))
+
+
+@settings(max_examples=300, deadline=None)
+@given(TYPED_STAKES)
+def test_every_stake_the_form_reads_round_trips_exactly_through_the_code(typed):
+    stake = read_stake(typed)
+    assert stake == Fraction(typed) and stake > 0
+    assert isinstance(stake, int) == (Fraction(typed).denominator == 1)   # whole stakes stay ints
+    decoded = decode(encode(_staked(typed)))
+    assert decoded == _staked(typed) and dict(decoded.dials)["stake"] == Fraction(typed)
+
+
+@settings(max_examples=40, deadline=None)
+@given(TYPED_STAKES)
+def test_every_stake_makes_a_code_that_builds_with_that_exact_stake(typed):
+    variant = registry().house(encode(_staked(typed)))
+    assert variant.dials.stake == Fraction(typed)
+
+
+@pytest.mark.parametrize("typed", EXAMPLE_STAKES)
+def test_a_stake_builds_prices_and_downloads_exactly(typed, tmp_path):
+    """The money of a variant is the family's times its stake (the family's is 1), in the link
+    and in the downloaded YAML file alike."""
+    assert registry()["hong-kong"].dials.stake == 1
+    code = encode(_staked(typed))
+    hand = {"hand": "123m456m789m234p55s", "seat": "S", "by": "self-draw"}
+    family = calculate({**hand, "rules": "hong-kong"})
+    club = calculate({**hand, "rules": code})
+    assert [(p.seat, p.amount) for p in club.payments] == [
+        (p.seat, p.amount * Fraction(typed)) for p in family.payments]
+    (tmp_path / "hong-kong-club.yaml").write_text(registry().house_yaml(_staked(typed)), encoding="utf-8")
+    assert load_all(tmp_path)["hong-kong-club"].dials.stake == Fraction(typed)
+
+
+@pytest.mark.parametrize("typed", ["0", "0.0", "0/3", "1/0", "-1", "1e3", "1,5", "½", "١", "1000001",
+                                   "0.", ".5", "1/2/3", "1234567890", ""])
+def test_a_stake_that_is_not_a_positive_number_is_read_as_none(typed):
+    assert read_stake(typed) is None
+
+
+def test_a_code_whose_stake_is_not_a_stake_is_refused():
+    for stake in ("0", "abc", 2, None, "1/0"):
+        with pytest.raises(HouseError, match="damaged"):
+            decode(_code_of({"d": {"stake": stake}}))

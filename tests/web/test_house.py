@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
+from html import escape
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from app.rules.house import House, PatternChange, encode, joined, split
 from app.rules.loader import registry
+from tests.html_tables import FormPairs
 
 HK = registry()["hong-kong"]
 # cap 10, seven pairs always on at 5 fan, all pongs renamed
@@ -231,3 +234,137 @@ def test_a_code_renaming_a_table_the_family_lacks_is_refused_at_the_top_of_the_p
     top = re.search(r'<div class="field-errors" data-errors-for="" role="alert">(.*?)</div>',
                     page.get_data(as_text=True), re.S)[1]
     assert "unknown table of patterns" in top and "nope" in top
+
+
+# --- issue 37: the stake as a club types it, refusals beside their fields, and another family
+# chosen without JavaScript ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("typed, shown", [("2", "2"), ("3", "3"), ("10", "10"), ("0.5", "0.5"),
+                                          ("2.5", "2.5"), ("0.25", "0.25"), ("1/3", "1/3"),
+                                          ("4/2", "2"), ("1.50", "1.5")])
+def test_the_form_takes_a_stake_as_a_whole_number_a_decimal_or_a_fraction(client, typed, shown):
+    posted = client.post("/house", data={**FORM, "stake": typed})
+    assert posted.status_code == 303, posted.get_data(as_text=True)[:500]
+    page = client.get(posted.headers["Location"])
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert f'name="stake" value="{shown}"' in text   # the variant's own address shows its stake
+    family, house = re.search(r"rules=([^&]+)&house=([^&]+)", posted.headers["Location"]).groups()
+    assert registry()[joined(family, house)].dials.stake == Fraction(typed)
+    answer = client.get("/api/score", query_string={"rules": family, "house": house,
+                                                     "hand": "123m456m789m234p55s", "by": "self-draw"})
+    staked = client.get("/api/score", query_string={"rules": family, "stake": typed,   # stake= itself
+                                                    "hand": "123m456m789m234p55s", "by": "self-draw"})
+    assert answer.json["payments"] == staked.json["payments"]
+    assert answer.json["payments"][0]["amount"] == 96 * Fraction(typed)   # 4 fan: each of 3 pays 2 × 16
+
+
+def _top_errors(text: str) -> str:
+    return re.search(r'<div class="field-errors" data-errors-for="" role="alert">(.*?)</div>', text, re.S)[1]
+
+
+def _field(text: str, name: str) -> str:
+    """The `.field` block holding the input, select or error list of `name`."""
+    blocks = re.findall(r'<div class="field[^"]*"[^>]*>.*?</div>\s*</div>|<div class="field[^"]*"[^>]*>.*?</div>',
+                        text, re.S)
+    return next(b for b in blocks if f'name="{name}"' in b)
+
+
+@pytest.mark.parametrize("extra, field", [
+    ({"stake": "two"}, "stake"), ({"stake": "0"}, "stake"), ({"stake": "1/0"}, "stake"),
+    ({"stake": "-2"}, "stake"), ({"stake": "2000000"}, "stake"),
+    ({"new.id": "my pattern!", "new.fan": "2", "new.detect": "all_simples",
+      "new.category": "hand-patterns", "new.en": "Simples"}, "new.id"),
+    ({"new.id": "simples", "new.fan": "2", "new.detect": "all_simples", "new.category": "hand-patterns",
+      "new.en": "Simples", "new.excludes": "nope"}, "new.excludes"),
+    ({"new.id": "all-pongs", "new.fan": "2", "new.detect": "all_simples",   # an old pattern's id
+      "new.category": "hand-patterns", "new.en": "Simples"}, "new.id"),
+])
+def test_each_refusal_of_the_form_sits_beside_its_field_with_the_form_filled(client, extra, field):
+    answer = client.post("/house", data={**FORM, **extra})
+    assert answer.status_code == 400
+    text = answer.get_data(as_text=True)
+    assert _top_errors(text).strip() == ""   # nothing at the top
+    beside = _field(text, field)
+    assert f'id="err-{field.replace(".", "-")}"' in beside and "has-error" in beside
+    assert f'name="{field}" value="{escape(extra[field])}"' in text   # as typed
+    assert 'name="name.all-pongs.zh_hant" value="大對對"' in text and 'name="cap" value="10"' in text
+
+
+def test_a_variant_too_large_for_a_link_is_refused_at_the_top_in_words_that_say_so(client):
+    long = {f"name.{p.id}.{k}": "長" * 60 for p in HK.patterns for k in ("en", "zh_hant", "zh_hans")}
+    text = client.post("/house", data={**FORM, **long}).get_data(as_text=True)
+    assert "too many for one link" in _top_errors(text) and "damaged" not in text
+
+
+def _sent(text: str) -> dict[str, str]:
+    """What a browser without scripts sends for the page's /house form (one value a name)."""
+    pairs = FormPairs(text, "house-form").pairs
+    assert len({n for n, _ in pairs}) == len(pairs), "a field sent twice"
+    return dict(pairs)
+
+
+def _own_form(rs) -> dict[str, str]:
+    """The fields a family's own form shows: its dials, and each pattern ticked when it counts
+    always, at its own fan."""
+    return {"min": str(rs.dials.min), "cap": "" if rs.dials.cap is None else str(rs.dials.cap),
+            "curve": rs.dials.curve, "payment": rs.dials.payment, "stake": str(rs.dials.stake),
+            **{f"fan.{p.id}": str(p.fan) for p in rs.patterns},
+            **{f"on.{p.id}": "1" for p in rs.patterns if not p.optional}}
+
+
+def _shown(sent: dict[str, str], rs) -> dict[str, str]:
+    keys = {"min", "cap", "curve", "payment", "stake", *(f"fan.{p.id}" for p in rs.patterns)}
+    return {k: v for k, v in sent.items() if k in keys or k.startswith("on.")}
+
+
+@pytest.mark.parametrize("first, then", [("hong-kong", "sichuan"), ("sichuan", "hong-kong"),
+                                         ("hong-kong", "hong-kong-course"), ("hong-kong", "family"),
+                                         ("hong-kong-course", "sichuan-sbr")])
+@pytest.mark.parametrize("method", ["POST", "GET"])
+def test_without_javascript_another_family_starts_from_its_own_dials_and_patterns(
+        client, first, then, method):
+    """The form as a browser without scripts sends it: the first family's page, a few changes
+    typed, then "Start from" set to another family and the form sent (as its button does)."""
+    page = client.get("/house", query_string={"base": first}).get_data(as_text=True)
+    sent = _sent(page)
+    assert sent["from"] == first and sent["base"] == first and sent["edit"] == "1"
+    own = registry()[first]
+    assert _shown(sent, own) == _own_form(own)
+    some = next(p for p in own.patterns if not p.optional)
+    sent.update({"min": "1", "stake": "2", f"fan.{some.id}": str(some.fan + 1)})
+    sent.pop(f"on.{some.id}")   # a pattern unticked
+    sent["base"] = then         # "Start from" another family
+    if method == "POST":
+        answer = client.post("/house", data=sent)
+        assert answer.status_code == 303
+        assert answer.headers["Location"] == f"/house?base={then}"   # where house.js goes
+        answer = client.get(answer.headers["Location"])
+    else:
+        answer = client.get("/house", query_string=sent)
+    assert answer.status_code == 200
+    text = answer.get_data(as_text=True)
+    fresh = _sent(text)
+    rs = registry()[then]
+    assert fresh["base"] == then and fresh["from"] == then
+    assert _shown(fresh, rs) == _own_form(rs)
+    assert "house-changes" not in text   # nothing differs from the family
+
+
+def test_the_family_switch_keeps_what_was_typed_when_the_family_is_the_same(client):
+    sent = _sent(client.get("/house").get_data(as_text=True)) | {"cap": "10"}
+    answer = client.post("/house", data=sent)
+    assert answer.status_code == 303 and "house=1" in answer.headers["Location"]
+    assert 'name="cap" value="10"' in client.get(answer.headers["Location"]).get_data(as_text=True)
+
+
+def test_the_live_preview_takes_a_stake_of_2_and_says_a_wrong_one_beside_the_stake(client):
+    live = client.post("/house/preview", data={**FORM, "stake": "2"})
+    assert live.status_code == 200 and 'id="house-link"' in live.get_data(as_text=True)
+    assert "1 → 2" in live.get_data(as_text=True)   # listed with what differs
+    wrong = client.post("/house/preview?lang=zh-Hant", data={**FORM, "stake": "two"})
+    assert wrong.status_code == 400
+    errors = re.search(r'<div id="house-live-errors" hidden>(.*)</div>', wrong.get_data(as_text=True), re.S)[1]
+    assert set(re.findall(r'data-errors-for="([^"]*)"', errors)) == {"stake"}
+    assert "不是有效的注碼" in errors

@@ -27,8 +27,11 @@ from app.rules.house import (
     known_detectors,
     problems,
     split,
+    too_big,
 )
 from app.rules.model import Ruleset
+from app.rules.stakes import read_stake, stake_refusal
+from app.scoring.payments import fmt
 from app.web.common.i18n import with_lang
 from app.web.common.present import permalink
 
@@ -56,6 +59,7 @@ class HousePage:
     preview: list[PreviewRow]           # the family's worked hands priced both ways
     links: Mapping[str, str]            # where the variant is used
     detectors: tuple[str, ...]          # what a new pattern may be found by
+    switched: bool = False              # the form was sent to start from another family
 
 
 @bp.route("/house", methods=["GET", "POST"])
@@ -63,6 +67,8 @@ def house():
     """The form (GET), or its changes (POST: the form of every pattern is too long for an
     address), answered by a redirect to the variant's own GET address, `/house?rules=…&house=…`."""
     page = house_page(request.form if request.method == "POST" else request.args)
+    if page.switched and request.method == "POST" and not page.errors:   # as house.js goes there
+        return redirect(with_lang(f"/house?{urlencode({'base': page.base.id})}"), 303)
     if page.code and request.method == "POST":
         return redirect(with_lang(f"/house?{link_query(page.code)}"), 303)
     return render_template("house.html", page=page), 400 if page.errors else 200
@@ -83,7 +89,8 @@ def house_page(args: Mapping[str, str]) -> HousePage:
     errors: dict[str, list[Msg]] = {}
     start = _started(args.get("rules", "").strip(), errors)
     base = _base(args.get("base", "").strip() or (start.base if start else "") or "hong-kong", errors)
-    editing = args.get("edit") == "1"
+    switched = _switched(args, base)
+    editing = args.get("edit") == "1" and not switched
     made, field_errors = house_from_form(args, base) if editing else (_kept(start, base), [])
     _judge(made, base, field_errors, errors)
     code, variant = _built(made, errors)
@@ -94,7 +101,15 @@ def house_page(args: Mapping[str, str]) -> HousePage:
         base=base, families=tuple(sorted(families.values(), key=lambda r: r.id)),
         values=values, errors=errors, code=code, variant=variant,
         changes=differences(variant, base) if variant else (), preview=preview(base, variant),
-        links=links(code) if code else {}, detectors=tuple(known_detectors()))
+        links=links(code) if code else {}, detectors=tuple(known_detectors()), switched=switched)
+
+
+def _switched(args: Mapping[str, str], base: Ruleset) -> bool:
+    """The form was sent with "Start from" naming another family than the one its fields were
+    filled in for (`from`): those fields are the other family's and are left behind, and the
+    new family starts from its own dials and patterns. (Without JavaScript; house.js opens the
+    new family's page as soon as it is chosen.)"""
+    return args.get("edit") == "1" and args.get("from", base.id).strip() != base.id
 
 
 def _started(given: str, errors: dict[str, list[Msg]]) -> House | None:
@@ -136,6 +151,8 @@ def _judge(made: House, base: Ruleset, field_errors, errors: dict[str, list[Msg]
 
 def _built(made: House, errors: dict[str, list[Msg]]) -> tuple[str | None, Ruleset | None]:
     """The variant's code and ruleset, when the form has no error and the variant builds."""
+    if not errors and (size := too_big(made)):   # of the form as a whole: shown at the top
+        errors[""] = [size]
     if errors:
         return None, None
     code = encode(made)
@@ -168,7 +185,8 @@ def house_yaml():
 
 def _slots(base: Ruleset) -> set[str]:
     """The fields house.html shows errors beside (the rest are shown at the top)."""
-    return ({"", "rules", "base", *DIAL_KEYS, "new.detect", "new.category", "new.fan", "new.name"}
+    return ({"", "rules", "base", *DIAL_KEYS, "new.id", "new.detect", "new.category", "new.fan",
+             "new.name", "new.excludes"}
             | {f"{kind}.{p.id}" for p in base.patterns for kind in ("fan", "excludes")}
             | {f"category.{c.id}" for c in base.categories} | {f"curve.{c}" for c in base.curves})
 
@@ -199,15 +217,22 @@ def _dials(args: Mapping[str, str], base: Ruleset, errors: list) -> tuple[tuple[
         try:
             value = _dial(key, raw)
         except ValueError:
-            errors.append((key, Msg("'{raw}' is not a whole number of fan", raw=raw[:20])))
+            errors.append((key, stake_refusal(raw) if key == "stake"
+                           else Msg("'{raw}' is not a whole number of fan", raw=raw[:20])))
             continue
-        if value != getattr(base.dials, key) and not (key == "stake" and _same_stake(raw, base)):
+        if value != getattr(base.dials, key):
             dials.append((key, value))
     return tuple(sorted(dials))
 
 
 def _dial(key: str, raw: str) -> object:
-    """A dial's value as typed: min and cap are whole numbers of fan (cap may be none)."""
+    """A dial's value as typed: min and cap are whole numbers of fan (cap may be none); the
+    stake a whole number, a decimal or a fraction, read as `stake=` is (app/rules/stakes.py)."""
+    if key == "stake":
+        stake = read_stake(raw)
+        if stake is None:
+            raise ValueError(raw)
+        return stake
     if key not in ("min", "cap"):
         return raw
     if key == "cap" and raw.lower() == "none":
@@ -237,10 +262,6 @@ def _renames(args: Mapping[str, str], kind: str, known) -> tuple:
 
 def _own(name) -> tuple[str, str, str]:
     return (name.en, name.zh_hant, name.zh_hans)
-
-
-def _same_stake(raw: str, base: Ruleset) -> bool:
-    return raw == str(base.dials.stake)
 
 
 def _fan(raw: str, field: str, errors: list) -> int | None:
@@ -291,7 +312,7 @@ def _dial_values(house: House, base: Ruleset) -> dict[str, str]:
     values = {}
     for key in DIAL_KEYS:
         value = dials.get(key, getattr(base.dials, key))
-        values[key] = "" if value is None else str(value)
+        values[key] = "" if value is None else fmt(value) if key == "stake" else str(value)
     if "cap" in dials and dials["cap"] is None:
         values["cap"] = "none"
     return values
