@@ -17,6 +17,7 @@ from app.practice import dealer, discard_practice
 from app.practice.dealer import Deal
 from app.practice.discard_practice import KEPT, DiscardDeal
 from app.rules.model import Ruleset
+from app.vocabulary.hand import describe
 
 
 def deal(ruleset: Ruleset, seed: str, n: int = 1, level: str = "patterns") -> Deal:
@@ -31,25 +32,13 @@ def series(ruleset: Ruleset, seed: str, count: int, level: str = "patterns") -> 
 
 
 def deal_params(dealt: Deal) -> dict[str, str]:
-    """A dealt winning hand as the calculator reads it: tiles, melds, way, seats, bonus tiles,
-    events and house rules in the dealer's order."""
-    hand, table = dealt.calculation.hand, dealt.calculation.table
-    ctx = hand.context
-    params = {"rules": dealt.ruleset.id, "hand": canonical(hand.concealed), "win": hand.win.code}
-    if hand.melds:
-        params["melds"] = ",".join(m.token for m in hand.melds)
-    params["by"] = ctx.by.value
-    params["seat"] = ctx.seat
-    params["round"] = ctx.round
-    if ctx.flowers:
-        params["flowers"] = "".join(map(str, ctx.flowers))
-    if ctx.seasons:
-        params["seasons"] = "".join(map(str, ctx.seasons))
-    if dealt.events:
+    """A dealt winning hand as the calculator reads it: its description (describe), the
+    events in the dealer's order, the discarder and the house rules."""
+    table = dealt.calculation.table
+    params = {"rules": dealt.ruleset.id, **describe(dealt.calculation.hand)}
+    if dealt.events:   # in the dealer's order, in describe's place
         params["events"] = ",".join(dealt.events)
-    if ctx.missing:
-        params["missing"] = ctx.missing
-    if ctx.by is WinBy.DISCARD:
+    if table.by is WinBy.DISCARD:
         params["discarder"] = table.discarder
     if dealt.options:
         params["options"] = ",".join(dealt.options)
