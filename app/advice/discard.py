@@ -30,10 +30,21 @@ from app.scoring.calculation import Ask, WaitValue, calculate_waits
 from app.scoring.payments import fmt
 from app.scoring.selection import Settings
 
-DISCARD_ORDER = Msg("the missing suit first while it is held (Sichuan), then fewer tiles from"
-                    " ready (a ready hand that cannot win counts as one tile from ready; among"
-                    " equal, those that can win first), then more improving tiles left unseen,"
-                    " then more value in the waits (copies left x what the winner collects)")
+DISCARD_ORDER = Msg("fewer tiles from ready first (a ready hand that cannot win counts as one"
+                    " tile from ready; among equal, those that can win first), then more improving"
+                    " tiles left unseen, then more value in the waits (copies left x what the"
+                    " winner collects)")
+MISSING_SUIT_ORDER = Msg("the missing suit first while it is held, then fewer tiles from ready (a"
+                         " ready hand that cannot win counts as one tile from ready; among equal,"
+                         " those that can win first), then more improving tiles left unseen, then"
+                         " more value in the waits (copies left x what the winner collects)")
+
+
+def discard_order(ruleset: Ruleset) -> Msg:
+    """The order in words, as the ruleset plays: the missing suit is named only where it has one."""
+    return MISSING_SUIT_ORDER if ruleset.missing_suit else DISCARD_ORDER
+
+
 SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo"}
 FORM_NAMES = {"standard": Msg("sets and a pair"), "seven-pairs": Msg("seven pairs"),
               "thirteen-orphans": Msg("thirteen orphans")}

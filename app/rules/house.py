@@ -345,8 +345,8 @@ def _name_data(names: Names | None, base, club: bool = False) -> dict[str, str]:
     if base is None:
         return {k: own[k] or own["en"] or "?" for k in LANG_KEYS}
     if club:
-        fallback = {"en": f"{base.en} (club rules)", "zh_hant": f"{base.zh_hant}（會規）",
-                    "zh_hans": f"{base.zh_hans}（会规）"}
+        fallback = {"en": f"{base.en} (club rules)", "zh_hant": f"枱例：{base.zh_hant}",
+                    "zh_hans": f"自家玩法：{base.zh_hans}"}
     else:
         fallback = {k: getattr(base, k) for k in LANG_KEYS}
     return {k: own[k] or fallback[k] for k in LANG_KEYS}
@@ -380,6 +380,24 @@ def with_examples(variant: Ruleset, base: Ruleset, price: Price) -> Ruleset:
 def known_detectors() -> tuple[str, ...]:
     """The detectors a variant may add a pattern with."""
     return tuple(sorted(DETECTORS))
+
+
+ALWAYS = Msg("in every winning hand (for a pattern that rests on an event or a tick)")
+
+
+def detector_names(base: Ruleset, families: Mapping[str, Ruleset]) -> tuple[tuple[str, Any], ...]:
+    """Each detector with the name a reader knows it by: the name of a pattern found by it, the
+    family's own first, then a family with the same words; a detector only another family's
+    patterns use is left out of the list (its name is that family's word; a form may still post
+    it). A page shows names, never the engine's ids (review B-06)."""
+    alike = sorted((r for r in families.values() if r.id != base.id and r.words == base.words),
+                   key=lambda r: r.id)
+    named: dict[str, Any] = {"always": ALWAYS}
+    for ruleset in (base, *alike):
+        for pattern in ruleset.patterns:
+            if pattern.detect:
+                named.setdefault(pattern.detect, pattern.name)
+    return tuple((d, named[d]) for d in known_detectors() if d in named)
 
 
 # --- checking a variant against its family, field by field ------------------------------

@@ -382,6 +382,8 @@ FIELD_LABELS = {
     "discarder": N_("Discarder"), "winner": N_("Winner"), "won": N_("Already won this round"),
     "liable": N_("Liable player"), "draft": N_("Meld being built"), "show": N_("Parts shown"),
     "theme": N_("Colours"), "seen": N_("Tiles seen on the table"),
+    "house": N_("Club rules code"), "base": N_("Sheet version you saw"),
+    "version": N_("Sheet version you saw"), "action": N_("Change"), "line": N_("Hand"),
 }
 # (Some message ids below are looked up on Chinese pages only, so each may say which sense it
 # has: "single" is a kind of group and a kind of wait, "none" a role and a missing suit.)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request
+from flask import Blueprint, Response, current_app, g, redirect, render_template, request
 
 from app import vocabulary
 from app.base.errors import HandError
@@ -20,11 +20,11 @@ from app.rules.house import (
     HouseError,
     PatternChange,
     decode,
+    detector_names,
     differences,
     encode,
     file_id,
     is_house,
-    known_detectors,
     problems,
     split,
 )
@@ -55,7 +55,7 @@ class HousePage:
     changes: tuple                      # what differs from the family (house.differences)
     preview: list[PreviewRow]           # the family's worked hands priced both ways
     links: Mapping[str, str]            # where the variant is used
-    detectors: tuple[str, ...]          # what a new pattern may be found by
+    detectors: tuple                    # what a new pattern may be found by: (id, its name)
 
 
 @bp.route("/house", methods=["GET", "POST"])
@@ -63,6 +63,7 @@ def house():
     """The form (GET), or its changes (POST: the form of every pattern is too long for an
     address), answered by a redirect to the variant's own GET address, `/house?rules=…&house=…`."""
     page = house_page(request.form if request.method == "POST" else request.args)
+    g.page_rules = page.base.id   # the page speaks its family's words (page_words)
     if page.code and request.method == "POST":
         return redirect(with_lang(f"/house?{link_query(page.code)}"), 303)
     return render_template("house.html", page=page), 400 if page.errors else 200
@@ -73,6 +74,7 @@ def house_preview():
     """The preview and the field errors of the form as it is typed (posted by static/house.js),
     rendered by the same code and template as the whole page; 400 while a field is wrong."""
     page = house_page(request.form)
+    g.page_rules = page.base.id
     return render_template("house_preview.html", live=True, page=page), 400 if page.errors else 200
 
 
@@ -94,7 +96,7 @@ def house_page(args: Mapping[str, str]) -> HousePage:
         base=base, families=tuple(sorted(families.values(), key=lambda r: r.id)),
         values=values, errors=errors, code=code, variant=variant,
         changes=differences(variant, base) if variant else (), preview=preview(base, variant),
-        links=links(code) if code else {}, detectors=tuple(known_detectors()))
+        links=links(code) if code else {}, detectors=detector_names(base, families))
 
 
 def _started(given: str, errors: dict[str, list[Msg]]) -> House | None:
