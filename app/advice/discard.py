@@ -25,6 +25,7 @@ from fractions import Fraction
 from app.base.i18n import Msg, Text
 from app.hands.efficiency import DiscardOption, Table, discard_options, form_shanten
 from app.hands.hand import Hand
+from app.hands.phrases import listing
 from app.rules.model import Amount, Ruleset
 from app.scoring.calculation import Ask, WaitValue, calculate_waits
 from app.scoring.payments import fmt
@@ -224,11 +225,11 @@ def _reasons(option: DiscardOption, waits: tuple[PricedWait, ...], ruleset: Rule
                                " collects)", value=fmt(value)))
             drawn = [w.tile_code for w in winning if w.value.only_self_draw]
             if drawn:
-                reasons.append(Msg("{tiles}: wins only by self-draw", tiles=", ".join(drawn)))
+                reasons.append(Msg("{tiles}: wins only by self-draw", tiles=listing(drawn)))
             never = [w.tile_code for w in waits if not w.wins]
             if never:
                 reasons.append(Msg("{tiles}: never wins here, not counted among the improving"
-                                   " tiles", tiles=", ".join(never)))
+                                   " tiles", tiles=listing(never)))
     return tuple(reasons)
 
 

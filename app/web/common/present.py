@@ -404,6 +404,12 @@ def _chinese() -> bool:
     return page_lang() != "en"
 
 
+def gap() -> str:
+    """The space between two words of a sentence made of parts: none in Chinese, where a space
+    beside full-width punctuation or between characters is a stray one (review B-22)."""
+    return "" if _chinese() else " "
+
+
 def field_label(field: str) -> str:
     """A hand-description field as a page names it: `stake` in English, its label in Chinese."""
     return _(FIELD_LABELS[field]) if _chinese() and field in FIELD_LABELS else field

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, g, redirect, render_template
 
 from app import vocabulary
 from app.base.errors import HandError
-from app.base.i18n import Msg
+from app.base.i18n import Msg, quoted
 from app.rules.house import (
     DIAL_KEYS,
     House,
@@ -115,7 +115,7 @@ def _base(base_id: str, errors: dict[str, list[Msg]]) -> Ruleset:
     families = _families()
     if base_id not in families or is_house(base_id):
         errors.setdefault("base", []).append(Msg("there is no family {rules} to change",
-                                                  rules=repr(base_id[:40])))
+                                                  rules=quoted(base_id[:40])))
         base_id = sorted(families)[0]
     return families[base_id]
 
