@@ -95,7 +95,7 @@ from app.rules.model import FAMILY_WORDS  # noqa: E402
 LANGS = {"zh_Hant": "zh-Hant", "zh_Hans": "zh-Hans"}
 HANDS = {   # per family: (a ready 13-tile hand, a 14-tile hand to discard from, its extra query)
     True: ("123m456m789m234p5p", "123m456m789m234p5p9s", "&missing=s"),      # a missing suit
-    False: ("123m456m789m234p5s", "123m456m789m234p5s9z", ""),
+    False: ("123m456m789m234p5s", "123m456m789m234p5s7z", ""),
 }
 PAGE_KINDS = {
     "calculator-waits": "/?rules={r}&hand={ready}",
@@ -183,10 +183,10 @@ def rendered(client, ruleset, lang: str) -> dict[str, str]:
     ready, fourteen, extra = HANDS[ruleset.missing_suit]
     win = ready[-2:]
     fields = dict(r=ruleset.id, ready=ready, fourteen=fourteen, extra=extra, win=win,
-                  whole=ready + win[0], last=fourteen[-2:])
+                  whole=ready + win, last=fourteen[-2:])
     pages = {kind: client.get(url.format(**fields) + "&lang=" + lang).get_data(as_text=True)
              for kind, url in PAGE_KINDS.items()}
-    pages["stored-sheet"] = _stored_sheet(client, ruleset.id, ready + win[0], lang)
+    pages["stored-sheet"] = _stored_sheet(client, ruleset.id, ready + win, lang)
     return pages
 
 
@@ -196,6 +196,16 @@ def pages(app):
     rulesets = app.extensions["rulesets"]
     return {(rid, locale): rendered(client, ruleset, lang)
             for rid, ruleset in sorted(rulesets.items()) for locale, lang in LANGS.items()}
+
+
+def test_the_pages_read_are_answers_not_refusals(pages):
+    """The hands of HANDS are valid for their families: each discard page weighs its discards and
+    each outlook page shows its figures (a refused hand would hide the sentences checked)."""
+    for (rid, locale), kinds in pages.items():
+        assert 'class="order"' in kinds["discard"], (rid, locale)
+        assert 'id="outlook-heading"' in kinds["outlook"], (rid, locale)
+        assert kinds["sheet"].count('class="who"') == 2, (rid, locale, "sheet")   # two wins, one error
+        assert kinds["stored-sheet"].count('class="who"') == 2, (rid, locale, "stored sheet")
 
 
 def _found(pages, rid, locale, words) -> list[tuple[str, str, str]]:
