@@ -109,9 +109,12 @@ PAGE_KINDS = {
     "ticks": "/ticks?rules={r}",
     "rules": "/rules/{r}",
     "house": "/house?base={r}",
+    "card": "/card?rules={r}&hand={ready}&win={win}&by=self-draw",
+    "embed-result": "/embed?rules={r}&hand={ready}&win={win}",
     "sheet": "/sheet?rules={r}&names=A,B,C,D&hands=hand%3D{whole}+seat%3DS+discarder%3DN%0Ahand%3D{whole}"
              "+by%3Dself-draw%0Ahand%3D123m",
 }
+ROUND = "/round?rules={r}"   # the round ledger: the rulesets that settle a round (blood battle)
 ATTRIBUTES_READ = ("title", "aria-label", "alt")   # read aloud or shown on hover
 
 
@@ -184,8 +187,9 @@ def rendered(client, ruleset, lang: str) -> dict[str, str]:
     win = ready[-2:]
     fields = dict(r=ruleset.id, ready=ready, fourteen=fourteen, extra=extra, win=win,
                   whole=ready + win, last=fourteen[-2:])
+    kinds = {**PAGE_KINDS, **({"round": ROUND} if ruleset.settlement else {})}
     pages = {kind: client.get(url.format(**fields) + "&lang=" + lang).get_data(as_text=True)
-             for kind, url in PAGE_KINDS.items()}
+             for kind, url in kinds.items()}
     pages["stored-sheet"] = _stored_sheet(client, ruleset.id, ready + win, lang)
     return pages
 
