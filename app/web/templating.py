@@ -44,6 +44,7 @@ def template_globals(app: Flask) -> dict[str, Any]:
         group_label,
         kind_label,
         page_words,
+        pattern_names,
         role_label,
         site_nav,
         template_url_for,
@@ -71,6 +72,7 @@ def template_globals(app: Flask) -> dict[str, Any]:
         # words: the ruleset family's, a field's, a value's, a source's
         "words_for": page_words,
         "field_label": field_label,
+        "pattern_names": pattern_names,          # ids listed by their names
         "gap": gap,                              # " " in English, "" in Chinese
         "assumed_label": assumed_label,
         "value_label": value_label,

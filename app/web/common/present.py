@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
 from app.base.i18n import N_, Msg
+from app.hands.phrases import listing
 from app.rules.house import split
 from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words, family_fields
 from app.scoring.calculation import Calculation, WaitsResult
@@ -402,6 +403,11 @@ WAIT_LABELS = {"single": N_("single (a wait)"), "edge": N_("edge"), "closed": N_
 
 def _chinese() -> bool:
     return page_lang() != "en"
+
+
+def pattern_names(ruleset, ids) -> object:
+    """Patterns a sentence lists, by their names (their ids only where the ruleset has none)."""
+    return listing(ruleset.by_id[i].name if i in ruleset.by_id else i for i in ids)
 
 
 def gap() -> str:
