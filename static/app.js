@@ -550,8 +550,11 @@ var mahjongFrame = (function () {
     event.preventDefault();
     var data = new FormData(form);
     var line = data.get("line");
+    // the label the page gives the change, in its own language (data-label on the form)
+    var chinese = (document.documentElement.lang || "").indexOf("zh") === 0;
     var item = { page: here, action: target, body: new URLSearchParams(data).toString(),
-                 label: (data.get("action") || "") + (line ? ": " + line : "") };
+                 label: (form.getAttribute("data-label") || data.get("action") || "") +
+                        (line ? (chinese ? "：" : ": ") + line : "") };
     var queued = function () { save(load().concat([item])); };
     if (navigator.onLine === false || load().length) { queued(); flush(); return; }
     send(item).then(follow).catch(queued);

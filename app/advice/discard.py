@@ -25,15 +25,27 @@ from fractions import Fraction
 from app.base.i18n import Msg, Text
 from app.hands.efficiency import DiscardOption, Table, discard_options, form_shanten
 from app.hands.hand import Hand
+from app.hands.phrases import listing
 from app.rules.model import Amount, Ruleset
 from app.scoring.calculation import Ask, WaitValue, calculate_waits
 from app.scoring.payments import fmt
 from app.scoring.selection import Settings
 
-DISCARD_ORDER = Msg("the missing suit first while it is held (Sichuan), then fewer tiles from"
-                    " ready (a ready hand that cannot win counts as one tile from ready; among"
-                    " equal, those that can win first), then more improving tiles left unseen,"
-                    " then more value in the waits (copies left x what the winner collects)")
+DISCARD_ORDER = Msg("fewer tiles from ready first (a ready hand that cannot win counts as one"
+                    " tile from ready; among equal, those that can win first), then more improving"
+                    " tiles left unseen, then more value in the waits (copies left x what the"
+                    " winner collects)")
+MISSING_SUIT_ORDER = Msg("the missing suit first while it is held, then fewer tiles from ready (a"
+                         " ready hand that cannot win counts as one tile from ready; among equal,"
+                         " those that can win first), then more improving tiles left unseen, then"
+                         " more value in the waits (copies left x what the winner collects)")
+
+
+def discard_order(ruleset: Ruleset) -> Msg:
+    """The order in words, as the ruleset plays: the missing suit is named only where it has one."""
+    return MISSING_SUIT_ORDER if ruleset.missing_suit else DISCARD_ORDER
+
+
 SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo"}
 FORM_NAMES = {"standard": Msg("sets and a pair"), "seven-pairs": Msg("seven pairs"),
               "thirteen-orphans": Msg("thirteen orphans")}
@@ -213,11 +225,11 @@ def _reasons(option: DiscardOption, waits: tuple[PricedWait, ...], ruleset: Rule
                                " collects)", value=fmt(value)))
             drawn = [w.tile_code for w in winning if w.value.only_self_draw]
             if drawn:
-                reasons.append(Msg("{tiles}: wins only by self-draw", tiles=", ".join(drawn)))
+                reasons.append(Msg("{tiles}: wins only by self-draw", tiles=listing(drawn)))
             never = [w.tile_code for w in waits if not w.wins]
             if never:
                 reasons.append(Msg("{tiles}: never wins here, not counted among the improving"
-                                   " tiles", tiles=", ".join(never)))
+                                   " tiles", tiles=listing(never)))
     return tuple(reasons)
 
 

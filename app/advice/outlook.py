@@ -58,16 +58,34 @@ OUTLOOK_MODEL = Msg("one player draws alone and wins only by self-draw; each dra
                     " the copies neither seen nor the player's own, in the hand or its melds"
                     " (a concealed kong too; a discard never returns); a drawn"
                     " tile is kept when it brings the hand closer to ready, or when the hand is"
-                    " ready but no wait can be declared and keeping it gives a wait that can;"
-                    " while the hand holds tiles of its declared missing suit, a draw kept"
-                    " throws one of them (one not kept stands for the dead tile it would"
-                    " replace); a win counts only when the rules let it be declared, worth what"
-                    " the winner collects")
+                    " ready but no wait can be declared and keeping it gives a wait that can; a"
+                    " win counts only when the rules let it be declared, worth what the winner"
+                    " collects")
+MISSING_SUIT_MODEL = Msg("one player draws alone and wins only by self-draw; each draw's chance"
+                         " is the copies neither seen nor the player's own, in the hand or its"
+                         " melds (a concealed kong too; a discard never returns); a drawn tile is"
+                         " kept when it brings the hand closer to ready, or when the hand is ready"
+                         " but no wait can be declared and keeping it gives a wait that can; while"
+                         " the hand holds tiles of its declared missing suit, a draw kept throws"
+                         " one of them (a draw not kept counts as thrown at once); a win counts"
+                         " only when the rules let it be declared, worth what the winner collects")
 OUTLOOK_BOUND = Msg("exact within its model for discards up to {most} tiles from ready; other"
                     " draws that change the shape without coming closer (a better wait, more"
                     " fan before ready) are not weighed", most=MAX_SHANTEN)
-OUTLOOK_ORDER = Msg("a tile of the declared missing suit first while one is held, then more"
-                    " expected value, then a higher chance to win, then the usual order")
+OUTLOOK_ORDER = Msg("more expected value first, then a higher chance to win, then the usual"
+                    " order")
+MISSING_SUIT_OUTLOOK_ORDER = Msg("a tile of the declared missing suit first while one is held,"
+                                 " then more expected value, then a higher chance to win, then"
+                                 " the usual order")
+
+
+def outlook_words(ruleset: Ruleset) -> dict[str, Msg]:
+    """The model, its bound and the order in words, as the ruleset plays: the missing suit is
+    named only where it has one."""
+    if ruleset.missing_suit:
+        return {"model": MISSING_SUIT_MODEL, "bound": OUTLOOK_BOUND,
+                "order": MISSING_SUIT_OUTLOOK_ORDER}
+    return {"model": OUTLOOK_MODEL, "bound": OUTLOOK_BOUND, "order": OUTLOOK_ORDER}
 STEP_ASIDE_EVERY = 64   # states weighed between two steps aside
 PARAMS = ("outlook", "draws")   # the request fields this reads (the rest are the discard's)
 

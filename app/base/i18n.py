@@ -60,6 +60,16 @@ class Text:
 NO_TEXT = Text("")
 
 
+def quoted(value: str) -> Text:
+    """A value as typed, inside a sentence: quoted in English ('zzz'), plain in Chinese, whose
+    sentence puts it in 「」 itself (review B-20).
+
+    >>> quoted("zzz").en, quoted("zzz").in_lang("zh-Hans")
+    ("'zzz'", 'zzz')
+    """
+    return Text(repr(value), value or "''", value or "''")
+
+
 @dataclass(frozen=True, slots=True)
 class Name(Text):
     """A name: written in English sentences as "Half flush 混一色", English and the family's Chinese.

@@ -20,11 +20,13 @@ import binascii
 import json
 import re
 import zlib
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.base.i18n import Msg
+from app.base.i18n import Msg, quoted
+from app.hands.phrases import plain
 
 from .checks import IDENTIFIER
 from .detectors import DETECTORS
@@ -359,8 +361,8 @@ def _name_data(names: Names | None, base, club: bool = False) -> dict[str, str]:
     if base is None:
         return {k: own[k] or own["en"] or "?" for k in LANG_KEYS}
     if club:
-        fallback = {"en": f"{base.en} (club rules)", "zh_hant": f"{base.zh_hant}（會規）",
-                    "zh_hans": f"{base.zh_hans}（会规）"}
+        fallback = {"en": f"{base.en} (club rules)", "zh_hant": f"枱例：{base.zh_hant}",
+                    "zh_hans": f"自家玩法：{base.zh_hans}"}
     else:
         fallback = {k: getattr(base, k) for k in LANG_KEYS}
     return {k: own[k] or fallback[k] for k in LANG_KEYS}
@@ -396,6 +398,30 @@ def known_detectors() -> tuple[str, ...]:
     return tuple(sorted(DETECTORS))
 
 
+ALWAYS = Msg("in every winning hand (for a pattern that rests on an event or a tick)")
+
+
+def detector_names(base: Ruleset, families: Mapping[str, Ruleset]) -> tuple[tuple[str, Any], ...]:
+    """Each detector with the name a reader knows it by: the name of a pattern found by it, the
+    family's own first, then a family with the same words; a detector only another family's
+    patterns use is left out of the list (its name is that family's word; a form may still post
+    it). A page shows names, never the engine's ids (review B-06)."""
+    alike = sorted((r for r in families.values() if r.id != base.id and r.words == base.words),
+                   key=lambda r: r.id)
+    found: dict[str, tuple[Any, Ruleset]] = {}
+    for ruleset in (base, *alike):
+        for pattern in ruleset.patterns:
+            if pattern.detect:
+                found.setdefault(pattern.detect, (pattern.name, ruleset))
+    seen = Counter((name.zh_hant, name.zh_hans) for name, _ in found.values())
+    named: dict[str, Any] = {"always": ALWAYS}
+    for detect, (name, ruleset) in found.items():   # two detectors of one name: whose each is
+        twice = seen[name.zh_hant, name.zh_hans] > 1
+        named[detect] = Msg("{name}, as {rules} counts it", name=name, rules=plain(ruleset.name)) \
+            if twice else name
+    return tuple((d, named[d]) for d in known_detectors() if d in named)
+
+
 # --- checking a variant against its family, field by field ------------------------------
 
 
@@ -423,17 +449,17 @@ def problems(house: House, base: Ruleset) -> list[tuple[str, Msg]]:
         found.append(("cap", Msg("the cap {cap} is below the minimum {min}", cap=cap, min=minimum)))
     if "curve" in dials and dials["curve"] not in base.curves:
         found.append(("curve", Msg("unknown curve {curve}; choose one of {ids}",
-                                   curve=repr(dials["curve"]), ids=", ".join(base.curves))))
+                                   curve=quoted(dials["curve"]), ids=", ".join(base.curves))))
     if "payment" in dials and dials["payment"] not in base.payments:
         found.append(("payment", Msg("unknown payment convention {payment}; choose one of {ids}",
-                                     payment=repr(dials["payment"]), ids=", ".join(base.payments))))
+                                     payment=quoted(dials["payment"]), ids=", ".join(base.payments))))
     categories = {c.id for c in base.categories}
     ids = set(base.by_id) | {p.id for p in house.patterns}
     seen: set[str] = set()
-    found += [(f"category.{cid}", Msg("unknown table of patterns {id} in {rules}", id=repr(cid),
+    found += [(f"category.{cid}", Msg("unknown table of patterns {id} in {rules}", id=quoted(cid),
                                        rules=base.name.en))
               for cid, _ in house.categories if cid not in categories]
-    found += [(f"curve.{cid}", Msg("unknown curve {curve}; choose one of {ids}", curve=repr(cid),
+    found += [(f"curve.{cid}", Msg("unknown curve {curve}; choose one of {ids}", curve=quoted(cid),
                                    ids=", ".join(base.curves)))
               for cid, _ in house.curves if cid not in base.curves]
     for p in house.patterns:
@@ -459,8 +485,8 @@ def problems(house: House, base: Ruleset) -> list[tuple[str, Msg]]:
         for other in p.excludes:
             if other not in ids or other == p.id:
                 found.append(("new.excludes" if added else f"excludes.{p.id}",
-                              Msg("unknown pattern {pattern} in {rules}", pattern=repr(other),
-                                  rules=base.name.en)))
+                              Msg("unknown pattern {pattern} in {rules}", pattern=quoted(other),
+                                  rules=plain(base.name))))
     return found
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from app.base.errors import RulesetError
-from app.base.i18n import Msg
+from app.base.i18n import Msg, quoted
 from app.base.resources import folder
 
 from .checks import IDENTIFIER, build_ruleset
@@ -207,7 +207,7 @@ class Rulesets(Mapping[str, Ruleset]):
         """The variant as the data of a YAML file extending its family (for the download)."""
         base = self._files.get(house.base)
         if base is None or is_house(house.base):
-            raise HouseError(Msg("there is no family {rules} to change", rules=repr(house.base)))
+            raise HouseError(Msg("there is no family {rules} to change", rules=quoted(house.base)))
         return overlay(house, base)
 
     def house_yaml(self, house: House) -> str:

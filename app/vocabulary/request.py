@@ -15,7 +15,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from app.base.errors import FieldError, HandError
-from app.base.i18n import Msg
+from app.base.i18n import Msg, quoted
 from app.hands.hand import SEATS, Hand, WinBy
 from app.hands.phrases import listing, plain
 from app.rules.conditions import pattern_by
@@ -81,7 +81,7 @@ def read_ruleset(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | No
         except HouseError as err:   # named as the link named it: `house=` or `rules=…~…`
             raise HandError.single("house" if params.get("house") else "rules", err.message) from None
     raise HandError([FieldError("rules", Msg("unknown ruleset {rules}; choose one of {ids}",
-                                             rules=repr(rid[:40]),
+                                             rules=quoted(rid[:40]),
                                              ids=listing(sorted(rulesets))))])
 
 
@@ -117,12 +117,12 @@ def _settings(ruleset: Ruleset, raw_min: str, raw_cap: str, raw_payment: str, ra
     payment = raw_payment.strip() or d.payment
     if payment not in ruleset.payments:
         errors.append(FieldError("payment", Msg("unknown payment convention {payment}; choose"
-                                                " one of {ids}", payment=repr(payment[:40]),
+                                                " one of {ids}", payment=quoted(payment[:40]),
                                                 ids=listing(ruleset.payments))))
     curve = raw_curve.strip()
     if curve and curve not in ruleset.curves:
         errors.append(FieldError("curve", Msg("unknown curve {curve}; choose one of {ids}",
-                                              curve=repr(curve[:40]), ids=listing(ruleset.curves))))
+                                              curve=quoted(curve[:40]), ids=listing(ruleset.curves))))
     rule = ruleset.payments.get(payment)
     if curve and rule is not None and rule.fixed_curve and curve != rule.curve:
         errors.append(FieldError("curve", Msg("{payment} is defined on its own table, {curve}"
@@ -130,7 +130,7 @@ def _settings(ruleset: Ruleset, raw_min: str, raw_cap: str, raw_payment: str, ra
                                               " convention that takes {asked}",
                                               payment=rule.name,
                                               curve=ruleset.curves[rule.curve].name,
-                                              asked=repr(curve[:40]))))
+                                              asked=quoted(curve[:40]))))
     if not curve and rule is not None:
         curve = rule.curve or d.curve
     stake = _stake(raw_stake.strip(), d.stake, errors)
@@ -138,7 +138,7 @@ def _settings(ruleset: Ruleset, raw_min: str, raw_cap: str, raw_payment: str, ra
     for option in named:
         if option not in ruleset.option_ids:
             errors.append(FieldError("options", Msg("unknown option {option} in {rules}; its"
-                                                    " options: {ids}", option=repr(option[:40]),
+                                                    " options: {ids}", option=quoted(option[:40]),
                                                     rules=plain(ruleset.name),
                                                     ids=listing(ruleset.option_ids)
                                                     or Msg("none"))))
@@ -257,7 +257,7 @@ def read_ticks(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, int]:
         match = _TICK.fullmatch(token)
         if not match or match[1] not in ruleset.by_id:
             raise HandError.single("ticks", Msg("unknown pattern {pattern} in {rules}",
-                                                pattern=repr(token[:40]),
+                                                pattern=quoted(token[:40]),
                                                 rules=plain(ruleset.name)))
         ticks[match[1]] = ticks.get(match[1], 0) + int(match[2] or 1)
     for pid, count in ticks.items():

@@ -40,9 +40,11 @@ def template_globals(app: Flask) -> dict[str, Any]:
         assumed_label,
         cite,
         field_label,
+        gap,
         group_label,
         kind_label,
         page_words,
+        pattern_names,
         role_label,
         site_nav,
         template_url_for,
@@ -70,6 +72,8 @@ def template_globals(app: Flask) -> dict[str, Any]:
         # words: the ruleset family's, a field's, a value's, a source's
         "words_for": page_words,
         "field_label": field_label,
+        "pattern_names": pattern_names,          # ids listed by their names
+        "gap": gap,                              # " " in English, "" in Chinese
         "assumed_label": assumed_label,
         "value_label": value_label,
         "role_label": role_label,

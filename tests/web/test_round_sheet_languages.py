@@ -79,7 +79,7 @@ def test_a_sheet_error_is_said_in_chinese(client):
 
 def test_the_sheet_says_who_pays_whom_in_chinese(client):
     page = _text(client.get("/sheet", query_string={**NIGHT, "lang": "zh-Hant"}).get_data(as_text=True))
-    assert "誰付給誰" in page and "Cy（南）胡 Ann 打出的牌" in page and "Ann（東）自摸" in page
+    assert "誰付給誰" in page and "Cy（南）食糊，Ann出銃" in page and "Ann（東）自摸" in page
 
 
 def test_the_csv_heads_its_columns_in_the_readers_language_and_keeps_the_english_ones(client):

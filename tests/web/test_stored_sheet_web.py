@@ -115,7 +115,7 @@ def test_correcting_hand_2_of_4_recomputes_every_later_total_and_the_settle_up(c
     confirm = client.get(back).get_data(as_text=True)
     assert "Put this in place of hand 2" in confirm
     fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"',
-                             re.search(r'id="confirm-form">(.*?)</form>', confirm, re.S)[1]))
+                             re.search(r'id="confirm-form"[^>]*>(.*?)</form>', confirm, re.S)[1]))
     line = html.unescape(re.search(r'id="line" name="line" value="([^"]*)"', confirm)[1])
     assert client.post(edit + "/change", data={**fields, "line": line}).status_code == 303
     after = client.get(edit).get_data(as_text=True)

@@ -18,14 +18,12 @@ from urllib.parse import urlencode
 from flask import Blueprint, current_app, redirect
 from markupsafe import Markup
 
-from app.advice.discard import DISCARD_ORDER, DiscardChoice, DiscardResult
+from app.advice.discard import DiscardChoice, DiscardResult, discard_order
 from app.advice.outlook import (
     DEFAULT_DRAWS,
-    OUTLOOK_BOUND,
-    OUTLOOK_MODEL,
-    OUTLOOK_ORDER,
     OutlookResult,
     outlook,
+    outlook_words,
 )
 from app.advice.outlook import percent as chance_percent
 from app.base.errors import HandError
@@ -131,9 +129,16 @@ class DiscardPage:
     curves: dict[str, Curve] = field(default_factory=dict)   # by discard
     permalink: str = ""
     meld_kinds: tuple = MELD_KINDS
-    order: str = DISCARD_ORDER
-    outlook_words: Mapping = field(default_factory=lambda: OUTLOOK_WORDS)
     default_draws: int = DEFAULT_DRAWS
+
+    @property
+    def order(self) -> str:
+        """The usual order in words, as this ruleset plays (its missing suit, if any)."""
+        return discard_order(self.ruleset)
+
+    @property
+    def outlook_words(self) -> Mapping:
+        return outlook_words(self.ruleset)
 
 
 def _discard(embed: bool):
@@ -203,9 +208,6 @@ def outlook_curves(found: OutlookResult | None) -> dict:
     return {o.tile.code: win_curve(o.chances.win) for o in found.choices if o.chances}
 
 
-OUTLOOK_WORDS = {"model": OUTLOOK_MODEL, "bound": OUTLOOK_BOUND, "order": OUTLOOK_ORDER}
-
-
 def asked_outlook(result: DiscardResult, params: Mapping[str, str], rulesets
                   ) -> OutlookResult | None:
     """The outlook when the request asks for it (`outlook=1`, `draws=`), else None."""
@@ -224,11 +226,11 @@ def discard_json(result: DiscardResult, seen_outlook: OutlookResult | None = Non
         "melds": ",".join(m.token for m in hand.melds),
         "seen": format_tiles(TILES[i] for i, n in enumerate(result.table.seen) for _ in range(n)),
         "shanten": result.shanten,
-        "order": DISCARD_ORDER,
+        "order": discard_order(result.ruleset),
         "discards": [_choice_json(result, c) for c in result.choices],
     }
     if seen_outlook is not None:
-        answer["outlook"] = outlook_json(seen_outlook)
+        answer["outlook"] = outlook_json(seen_outlook, result.ruleset)
         weighed = {o.tile.code: o for o in seen_outlook.choices if o.chances is not None}
         for entry in answer["discards"]:   # INTERFACE's names, on each discard the outlook weighed
             o = weighed.get(entry["tile"])
@@ -237,11 +239,10 @@ def discard_json(result: DiscardResult, seen_outlook: OutlookResult | None = Non
     return answer
 
 
-def outlook_json(found: OutlookResult) -> dict:
+def outlook_json(found: OutlookResult, ruleset) -> dict:
     """The `outlook` of GET /api/discard?outlook=1: each discard's chances, best first."""
     return {
-        "draws": found.draws, "model": OUTLOOK_MODEL, "bound": OUTLOOK_BOUND,
-        "order": OUTLOOK_ORDER, "exact": not found.bounded, "bounded": found.bounded,
+        "draws": found.draws, **outlook_words(ruleset), "exact": not found.bounded, "bounded": found.bounded,
         "states": found.states, "scorings": found.scorings,
         "discards": [{"tile": o.tile.code, "shanten": o.choice.option.shanten,
                       "weighed": o.chances is not None,
@@ -338,9 +339,16 @@ class DiscardPracticePage:
     outlook: OutlookResult | None = None
     curves: dict[str, Curve] = field(default_factory=dict)   # by discard
     choices: list[Tile] = field(default_factory=list)
-    order: str = DISCARD_ORDER
-    outlook_words: Mapping = field(default_factory=lambda: OUTLOOK_WORDS)
     default_draws: int = DEFAULT_DRAWS
+
+    @property
+    def order(self) -> str:
+        """The usual order in words, as this ruleset plays (its missing suit, if any)."""
+        return discard_order(self.ruleset)
+
+    @property
+    def outlook_words(self) -> Mapping:
+        return outlook_words(self.ruleset)
 
 
 @bp.get("/practice/discard")

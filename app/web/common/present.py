@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
 from app.base.i18n import N_, Msg
+from app.hands.phrases import listing
 from app.rules.house import split
 from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words, family_fields
 from app.scoring.calculation import Calculation, WaitsResult
@@ -382,6 +383,8 @@ FIELD_LABELS = {
     "discarder": N_("Discarder"), "winner": N_("Winner"), "won": N_("Already won this round"),
     "liable": N_("Liable player"), "draft": N_("Meld being built"), "show": N_("Parts shown"),
     "theme": N_("Colours"), "seen": N_("Tiles seen on the table"),
+    "house": N_("Club rules code"), "base": N_("Sheet version you saw"),
+    "version": N_("Sheet version you saw"), "action": N_("Change"), "line": N_("Hand"),
 }
 # (Some message ids below are looked up on Chinese pages only, so each may say which sense it
 # has: "single" is a kind of group and a kind of wait, "none" a role and a missing suit.)
@@ -400,6 +403,17 @@ WAIT_LABELS = {"single": N_("single (a wait)"), "edge": N_("edge"), "closed": N_
 
 def _chinese() -> bool:
     return page_lang() != "en"
+
+
+def pattern_names(ruleset, ids) -> object:
+    """Patterns a sentence lists, by their names (their ids only where the ruleset has none)."""
+    return listing(ruleset.by_id[i].name if i in ruleset.by_id else i for i in ids)
+
+
+def gap() -> str:
+    """The space between two words of a sentence made of parts: none in Chinese, where a space
+    beside full-width punctuation or between characters is a stray one (review B-22)."""
+    return "" if _chinese() else " "
 
 
 def field_label(field: str) -> str:

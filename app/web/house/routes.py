@@ -9,22 +9,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request
+from flask import Blueprint, Response, current_app, g, redirect, render_template, request
 
 from app import vocabulary
 from app.base.errors import HandError
-from app.base.i18n import Msg
+from app.base.i18n import Msg, quoted
 from app.rules.house import (
     DIAL_KEYS,
     House,
     HouseError,
     PatternChange,
     decode,
+    detector_names,
     differences,
     encode,
     file_id,
     is_house,
-    known_detectors,
     problems,
     split,
     too_big,
@@ -58,7 +58,7 @@ class HousePage:
     changes: tuple                      # what differs from the family (house.differences)
     preview: list[PreviewRow]           # the family's worked hands priced both ways
     links: Mapping[str, str]            # where the variant is used
-    detectors: tuple[str, ...]          # what a new pattern may be found by
+    detectors: tuple                    # what a new pattern may be found by: (id, its name)
     switched: bool = False              # the form was sent to start from another family
 
 
@@ -69,6 +69,7 @@ def house():
     page = house_page(request.form if request.method == "POST" else request.args)
     if page.switched and request.method == "POST" and not page.errors:   # as house.js goes there
         return redirect(with_lang(f"/house?{urlencode({'base': page.base.id})}"), 303)
+    g.page_rules = page.base.id   # the page speaks its family's words (page_words)
     if page.code and request.method == "POST":
         return redirect(with_lang(f"/house?{link_query(page.code)}"), 303)
     return render_template("house.html", page=page), 400 if page.errors else 200
@@ -79,6 +80,7 @@ def house_preview():
     """The preview and the field errors of the form as it is typed (posted by static/house.js),
     rendered by the same code and template as the whole page; 400 while a field is wrong."""
     page = house_page(request.form)
+    g.page_rules = page.base.id
     return render_template("house_preview.html", live=True, page=page), 400 if page.errors else 200
 
 
@@ -101,7 +103,8 @@ def house_page(args: Mapping[str, str]) -> HousePage:
         base=base, families=tuple(sorted(families.values(), key=lambda r: r.id)),
         values=values, errors=errors, code=code, variant=variant,
         changes=differences(variant, base) if variant else (), preview=preview(base, variant),
-        links=links(code) if code else {}, detectors=tuple(known_detectors()), switched=switched)
+        links=links(code) if code else {}, detectors=detector_names(base, families),
+        switched=switched)
 
 
 def _switched(args: Mapping[str, str], base: Ruleset) -> bool:
@@ -128,7 +131,7 @@ def _base(base_id: str, errors: dict[str, list[Msg]]) -> Ruleset:
     families = _families()
     if base_id not in families or is_house(base_id):
         errors.setdefault("base", []).append(Msg("there is no family {rules} to change",
-                                                  rules=repr(base_id[:40])))
+                                                  rules=quoted(base_id[:40])))
         base_id = sorted(families)[0]
     return families[base_id]
 
