@@ -18,7 +18,7 @@ import time
 import gevent
 import gevent.lock
 from gunicorn import util
-from gunicorn.glogging import Logger
+from gunicorn.glogging import Logger, SafeAtoms
 from gunicorn.workers.ggevent import GeventWorker
 
 from app.scoring.budget import set_pause
@@ -126,19 +126,26 @@ def linger(sock: socket.socket) -> None:
         pass
 
 
+class MaskedAtoms(SafeAtoms):
+    """An access-log line's atoms, each masked as the line's format reads it (privacy.py): the
+    request line, path, query, `Referer`, a redirect's `Location`, any header or environ value.
+    Only the atoms the format names are masked, so a line costs a few microseconds more."""
+
+    def __getitem__(self, key):
+        value = super().__getitem__(key)
+        return mask(value) if isinstance(value, str) else value
+
+
 class MaskedLogger(Logger):
-    """gunicorn's logger, naming no shared sheet's token (privacy.py): each access-log atom
-    (the request line, path, query, Referer, a redirect's Location, any header) is masked,
-    and so is each error-log message (gunicorn's "Error handling request /s/…")."""
+    """gunicorn's logger, naming no shared sheet's token: access-log atoms masked
+    (`MaskedAtoms`), and each error-log message (gunicorn's "Error handling request /s/…")."""
+
+    atoms_wrapper_class = MaskedAtoms
 
     def setup(self, cfg) -> None:
         super().setup(cfg)
         if not any(isinstance(f, MaskFilter) for f in self.error_log.filters):
             self.error_log.addFilter(MaskFilter())
-
-    def atoms(self, resp, req, environ, request_time) -> dict:
-        found = super().atoms(resp, req, environ, request_time)
-        return {k: mask(v) if isinstance(v, str) else v for k, v in found.items()}
 
 
 def post_worker_init(worker) -> None:
