@@ -27,7 +27,7 @@ from app.web.serving.hosts import proxy_hops
 from app.web.serving.turns import Turns
 
 from .common import fragments, i18n
-from .serving import caching, compression, hosts
+from .serving import caching, compression, hosts, privacy
 from .templating import SharedGlobalsEnvironment, template_globals
 
 
@@ -40,6 +40,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(_settings())
     app.config.update(config or {})
     i18n.install(app)   # the page language (lang=), its catalogs, and JSON in that language
+    app.logger.addFilter(privacy.MaskFilter())   # "Exception on /s/<token>…": masked
     _load(app)
     _register_blueprints(app)
     _install_hooks(app)
@@ -157,10 +158,19 @@ def _no_foreign_host(response):
 
 
 def _security_headers(response):
-    """CSP with no inline script, no sniffing, a strict referrer policy; never a cookie."""
+    """CSP with no inline script, no sniffing, a strict referrer policy; never a cookie.
+
+    An answer whose address names a shared sheet's token (every `/s/` answer, a page carrying
+    `sheet=stored=…`) sends no referrer; an edit page (`privacy.edit_page`) may not be framed."""
     from flask import current_app
-    response.headers.update(security_headers(current_app.config["FRAME_ANCESTORS"]))
-    response.headers.pop("X-Frame-Options", None)
+    edit = privacy.edit_page()
+    response.headers.update(security_headers("'none'" if edit else current_app.config["FRAME_ANCESTORS"]))
+    if edit:
+        response.headers["X-Frame-Options"] = "DENY"
+    else:
+        response.headers.pop("X-Frame-Options", None)
+    if privacy.private_request():
+        response.headers["Referrer-Policy"] = "no-referrer"
     response.headers.pop("Set-Cookie", None)
     return response
 

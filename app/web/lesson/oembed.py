@@ -4,7 +4,8 @@
 object whose `html` is the frame: a result, a card or a rules page's worked example becomes
 its hand card; a practice series, a discard question and its quiz, a round and the embed view
 frame themselves. Every such page names its oEmbed address in an absolute discovery `<link>`
-(see `discovery_link`).
+(see `discovery_link`). A page carrying a shared sheet (`sheet=stored=…`) frames as nothing
+and names no oEmbed address: its edit token stays out of other sites' pages.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from app.rules.house import joined
 from app.web.common.i18n import LOCALES, gettext_in_locale, page_lang
 from app.web.common.present import permalink
 from app.web.serving.hosts import public_host, public_root, public_url
+from app.web.serving.privacy import carries_token
 
 bp = Blueprint("oembed", __name__)
 
@@ -73,9 +75,12 @@ def content_height(view: str, width: int) -> int:
 
 def frame_for(url: str, host: str, rulesets) -> Frame | None:
     """The frame a calculator address embeds as; None for an address of another site or a
-    page that is not a permalink (an empty form, the API, an unknown ruleset)."""
+    page that is not a permalink (an empty form, the API, an unknown ruleset), or an address
+    naming a shared sheet's token (`sheet=stored=…`: the frame would carry it to every reader)."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.lower():
+        return None
+    if carries_token(parts.path, parts.query):
         return None
     path = parts.path or "/"
     framed = FRAMES.get(path)

@@ -7,6 +7,9 @@ carries a strong ETag made from the build and the address, and a request whose
 `If-None-Match` names it is answered 304 before anything is rendered. Static files are linked
 with their content's hash (`/static/style.css?v=…`), and such a link never changes:
 `max-age=31536000, immutable`.
+
+An address naming a shared sheet's token (privacy.py) is the exception: its answer is
+`no-store`, whatever it is, so no cache keeps the token or the page it opens.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from app.base.resources import PACKAGE as APP_PACKAGE
 
 from .compression import GZIP_SUFFIX
 from .hosts import public_root
+from .privacy import private_request
 
 PAGE_MAX_AGE = 3600        # seconds a page or API answer may be kept (a deploy changes them)
 ERROR_MAX_AGE = 60         # a refusal of the same address is the same refusal
@@ -116,7 +120,8 @@ def _current_etag() -> str:
 
 def _cacheable() -> bool:
     return (request.method in ("GET", "HEAD") and request.endpoint is not None
-            and request.endpoint != "static" and request.endpoint not in UNCACHED_ENDPOINTS)
+            and request.endpoint != "static" and request.endpoint not in UNCACHED_ENDPOINTS
+            and not private_request())
 
 
 def _not_modified():
@@ -165,7 +170,9 @@ def not_modified_after(response):
 def _cache_headers(response):
     if request.method not in ("GET", "HEAD"):
         return response
-    if request.endpoint == "static":   # Flask's own "no-cache" is replaced for a hashed link
+    if private_request():   # a token in the address: kept nowhere, whatever the view said
+        response.headers["Cache-Control"] = "no-store"
+    elif request.endpoint == "static":   # Flask's own "no-cache" is replaced for a hashed link
         fresh = request.args.get("v") == static_hash(current_app.static_folder,
                                                       request.view_args.get("filename", ""))
         response.headers["Cache-Control"] = (f"public, max-age={STATIC_MAX_AGE}, immutable"

@@ -42,6 +42,7 @@ from app.table.sheet import Entry, Night, Sheet
 from app.vocabulary.sheet import DIAL_KEYS, format_entry, parse_entry, price_sheet, read_sheet
 from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
+from app.web.serving import privacy
 
 from .sheet import (
     SAFE,
@@ -70,6 +71,17 @@ def store() -> SheetStore:
     return found
 
 
+def _from_here() -> None:
+    """403 for a share or a change posted from another site's page (its `Origin` or
+    `Sec-Fetch-Site`): a hostile page cannot spend a visitor's shares or change a sheet whose
+    edit link it learnt. Nothing is read or stored before."""
+    hosts = (request.host, current_app.config.get("SERVER_NAME") or "")
+    if privacy.cross_site(request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site"), hosts):
+        abort(Response(render_template("error.html", code=403, title=Msg("Refused"), message=Msg(
+            "A shared sheet is made and changed only from this calculator's own pages: this request"
+            " came from another site, so nothing was saved.")), 403, headers={"Cache-Control": "no-store"}))
+
+
 def _small_body() -> None:
     if (request.content_length or 0) > MAX_POST_BODY:
         abort(413, description=Msg("A change to a sheet is at most {most} bytes.", most=MAX_POST_BODY))
@@ -90,6 +102,7 @@ def _sheet_of(stored: Stored) -> Sheet:
 @bp.post("/sheet/share")
 def share():
     """Store the sheet this form carries; go to its edit link."""
+    _from_here()
     _small_body()
     params = {k: request.form.get(k, "") for k in SHEET_KEYS if k in request.form}
     params.update(_seats_arg(request.form))
@@ -189,6 +202,8 @@ def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"    # the address is the capability
     response.headers["X-Robots-Tag"] = "noindex"
+    if stored.editable:
+        privacy.mark_edit_page()   # framed by no site (a click on its buttons from a hostile page)
     return response
 
 
@@ -236,6 +251,7 @@ def _int(text: str) -> int | None:
 @bp.post("/s/<token>/change")
 def change(token: str):
     """One change: add, correct, remove or undo (the form's `action`)."""
+    _from_here()
     _small_body()
     form = request.form
     action = form.get("action", "")
