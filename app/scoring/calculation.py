@@ -61,7 +61,7 @@ class Calculation(NamedTuple):
     payments: tuple[Payment, ...]
     assumed: tuple[Assumption, ...] = ()    # what the request left out and was filled in
     inferred: tuple[Msg, ...] = ()          # what ticks were read to imply (rulings 86, 87)
-    witness: Hand | None = None             # a hand the ticks describe, priced the same
+    witnesses: tuple[Hand, ...] = ()        # hands the ticks describe (tick_witness)
 
     @property
     def defaulted_discarder(self) -> bool:
@@ -229,7 +229,7 @@ def price_hand(frame: Frame, hand: Hand) -> Calculation:
     # made as a plain tuple: the hottest line of a scoring, a quarter of a microsecond less than
     # Calculation(...) (its __new__ takes keywords), measured by tests/bench/bench_scoring.py
     return tuple.__new__(Calculation, (ruleset, frame.settings, frame.table, hand, None, result,
-                                       payments, frame.assumed, (), None))
+                                       payments, frame.assumed, (), ()))
 
 
 def _calculate_in_full(ask: Ask) -> Calculation:
@@ -237,11 +237,11 @@ def _calculate_in_full(ask: Ask) -> Calculation:
     ruleset, settings, hand, ticks = ask.ruleset, ask.settings, ask.hand, ask.ticks
     assumed = ask.assumed
     inferred: tuple[Msg, ...] = ()
-    witness = None
+    witnesses: tuple[Hand, ...] = ()
     if ticks is not None:
         by = ask.by
         refuse(tick_errors(ruleset, ticks, by, ask.by_given, ask.seat_text))
-        result, inferred, witness = price_ticks(ask)
+        result, inferred, witnesses = price_ticks(ask)
     elif hand is None:
         by = ask.by
         result = score_fan(ask.fan or 0, ruleset, settings)
@@ -267,13 +267,13 @@ def _calculate_in_full(ask: Ask) -> Calculation:
     exposed = exposed_melds(hand) if table.liable is not None else None   # only a pinned player needs it
     payments = settle(result, table, exposed, taken)
     return Calculation(ruleset, settings, table, hand, ticks, result, payments, assumed,
-                       inferred, witness)
+                       inferred, witnesses)
 
 
-def price_ticks(ask: Ask) -> tuple[Score, tuple[Msg, ...], Hand | None]:
+def price_ticks(ask: Ask) -> tuple[Score, tuple[Msg, ...], tuple[Hand, ...]]:
     """Price a tick set as the facts of a hand (app/scoring/witness.py): the facts every hand
-    holding the ticks holds, priced by the one selection; what was added said; a witness hand
-    that prices the same. A set no hand holds in the request's context is refused (ruling 88)."""
+    holding the ticks holds, priced by the one selection; what was added said; the hands found
+    holding them. A set no hand holds in the request's context is refused (ruling 88)."""
     ruleset, settings, ticks = ask.ruleset, ask.settings, ask.ticks
     assert ticks is not None
     seat = ask.seats.winner or ask.seats.seat or "E"
@@ -289,7 +289,7 @@ def price_ticks(ask: Ask) -> tuple[Score, tuple[Msg, ...], Hand | None]:
         Msg("these ticks make {pattern}: every hand holding them does",
             pattern=ruleset.by_id[pid].name)
         for pid in read.facts if pid not in ticks and pid in counted)
-    return result, inferred, _same_price(read.witnesses, ruleset, settings, result)
+    return result, inferred, read.witnesses
 
 
 def _no_witness(ruleset: Ruleset, ticks: Mapping[str, int], context: TickContext) -> Msg:
@@ -302,15 +302,16 @@ def _no_witness(ruleset: Ruleset, ticks: Mapping[str, int], context: TickContext
                way=way_of(ruleset, context.by), patterns=names)
 
 
-def _same_price(witnesses: tuple[Hand, ...], ruleset: Ruleset, settings: Settings,
-                result: Score) -> Hand | None:
-    """The first witness whose tiles price as the ticks do (its fan total), if any."""
-    for hand in witnesses:
+def tick_witness(calc: Calculation) -> Hand | None:
+    """A hand the ticks of `calc` describe whose tiles price as the ticks do (the fan total; the
+    table is the request's), the first found; None when no witness found prices the same."""
+    for hand in calc.witnesses:
         try:
-            priced = price(hand, pricing(ruleset, settings, hand.context.events, hand.context.by))
+            priced = price(hand, pricing(calc.ruleset, calc.settings, hand.context.events,
+                                         hand.context.by))
         except HandError:
             continue
-        if priced.total_fan == result.total_fan:
+        if priced.total_fan == calc.score.total_fan:
             return hand
     return None
 

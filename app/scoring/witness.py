@@ -22,7 +22,7 @@ that the facts read are the facts of the witnesses (docs/rules.md, "Tick boxes")
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from app.base.errors import HandError
@@ -39,6 +39,9 @@ from .selection import (
     MOST_COUNT,
     Settings,
     _plan,
+    default_settings,
+    inactive,
+    key_of,
     check_tiles,
     refuse_other_ways,
     with_packages,
@@ -89,16 +92,30 @@ def shown(pattern: Pattern) -> bool:
     return bool(pattern.detect or pattern.events or pattern.requires)
 
 
-@lru_cache(maxsize=1024)
 def tick_facts(ruleset: Ruleset, settings: Settings, ticks: tuple[tuple[str, int], ...],
                context: TickContext) -> TickFacts:
-    """Read a tick set (pattern id, count) in a context into the facts of a hand (see above)."""
+    """Read a tick set (pattern id, count) in a context into the facts of a hand (see above):
+    only the house rules of the dials matter, so the answer is remembered per switches."""
+    return _tick_facts(ruleset, settings.options, ticks, context)
+
+
+@lru_cache(maxsize=4096)
+def _tick_facts(ruleset: Ruleset, options: frozenset[str], ticks: tuple[tuple[str, int], ...],
+                context: TickContext) -> TickFacts:
+    settings = replace(default_settings(ruleset), options=options)
     wanted = {pid: n for pid, n in ticks if shown(ruleset.by_id[pid])}
-    options = settings.options | {pid for pid in wanted if ruleset.by_id[pid].optional}
+    options = options | {pid for pid in wanted if ruleset.by_id[pid].optional}
     rules = ruleset.shape_rules(frozenset(options))
     bonus = ruleset.flowers_in_play(settings.options)
     patterns = [ruleset.by_id[pid] for pid in wanted for _ in range(max(1, wanted[pid]))]
     rng = random.Random(f"{ruleset.id}|{sorted(ticks)}|{context}")
+    least = key_of({pid: n for pid, n in wanted.items() if not ruleset.by_id[pid].requires},
+                   ruleset)
+    # what could count beside the ticks: in play, and not inside a ticked pattern
+    aside = set(inactive(ruleset, frozenset(options))).union(
+        *(ruleset.by_id[pid].excludes for pid in wanted))
+    mask = key_of({p.id: MOST_COUNT for p in ruleset.patterns if p.id not in aside}, ruleset)
+    least &= mask
     witnesses: list[Hand] = []
     common: int | None = None
     draws = 0
@@ -112,6 +129,8 @@ def tick_facts(ruleset: Ruleset, settings: Settings, ticks: tuple[tuple[str, int
             continue
         witnesses.append(hand)
         common = held if common is None else _meet(common, held)
+        if common & mask == least:   # nothing but the ticks that could count: no more to add
+            break
     facts = dict(ticks)
     if common is not None:
         for p in ruleset.patterns:
@@ -205,12 +224,15 @@ def _suit_pool(rng: random.Random) -> list[int]:
     return list(range(9 * s, 9 * s + 9))
 
 
-def _add(needs: Needs, pattern: Pattern, ruleset: Ruleset, rng: random.Random) -> None:
-    """What one pattern needs, added to the needs (a package: what its parts need)."""
+def _add(needs: Needs, pattern: Pattern, ruleset: Ruleset, rng: random.Random,
+         events: dict[str, str]) -> None:
+    """What one pattern needs, added to the needs (a package: what its parts need); `events`:
+    the event drawn for each ticked pattern resting on events."""
     for part in pattern.requires:
-        _add(needs, ruleset.by_id[part], ruleset, rng)
+        _add(needs, ruleset.by_id[part], ruleset, rng, events)
     d = pattern.detect or ""
-    for event in pattern.events:
+    if pattern.id in events:
+        event = events[pattern.id]
         rule = EVENT_RULES[event]
         needs.kongs = max(needs.kongs, rule.kongs)
         needs.first_go_around |= rule.first_go_around
@@ -307,13 +329,15 @@ def _standard(needs: Needs, rng: random.Random, pool: list[int], seat: str, roun
         counts[t] += 3
     if needs.pair is not None:
         counts[needs.pair] += 2
+    kinds = set(pool)
+    runs = [t for t in pool if t < 27 and t % 9 <= 6 and t + 1 in kinds and t + 2 in kinds
+            ] if needs.sets != "pongs" else []
     while len(sets) < 4:
         options = []
         if needs.sets != "chows":
             options += [("pong", t) for t in pool if counts[t] == 0]
-        if needs.sets != "pongs":
-            options += [("chow", t) for t in pool if t < 27 and t % 9 <= 6 and t + 1 in pool
-                        and t + 2 in pool and all(counts[t + k] <= 3 for k in range(3))]
+        options += [("chow", t) for t in runs
+                    if counts[t] <= 3 and counts[t + 1] <= 3 and counts[t + 2] <= 3]
         if not options:
             return None
         kind, t = rng.choice(options)
@@ -359,7 +383,7 @@ def _seven_pairs(needs: Needs, rng: random.Random, pool: list[int]) -> list[int]
     kinds = list(dict.fromkeys(pool))
     rng.shuffle(kinds)
     tiles: list[int] = []
-    quads = needs.kongs if needs.quad or needs.kongs else int(rng.random() < 0.2)
+    quads = max(needs.kongs, int(needs.quad)) or int(rng.random() < 0.2)
     for t in kinds:
         if len(tiles) == 14:
             break
@@ -387,10 +411,11 @@ def draw(rng: random.Random, ruleset: Ruleset, patterns: list[Pattern], context:
          bonus: bool) -> Hand | None:
     """One hand drawn to hold these patterns in this context (`bonus`: flowers are in play),
     or None when this draw failed."""
-    events = frozenset(rng.choice(p.events) for p in patterns if p.events)
+    chosen = {p.id: rng.choice(p.events) for p in patterns if p.events}
+    events = frozenset(chosen.values())
     needs = Needs(self_draw=context.by is WinBy.SELF_DRAW)
     for p in patterns:
-        _add(needs, p, ruleset, rng)
+        _add(needs, p, ruleset, rng, chosen)
     seat = context.seat
     round_ = context.round or rng.choice(SEATS)
     shape = needs.shape or rng.choice(["standard"] * 4 + ["seven-pairs"])
