@@ -111,9 +111,9 @@ def _tick_facts(ruleset: Ruleset, options: frozenset[str], ticks: tuple[tuple[st
     rng = random.Random(f"{ruleset.id}|{sorted(ticks)}|{context}")
     least = key_of({pid: n for pid, n in wanted.items() if not ruleset.by_id[pid].requires},
                    ruleset)
-    # what could count beside the ticks: in play, and not inside a ticked pattern
-    aside = set(inactive(ruleset, frozenset(options))).union(
-        *(ruleset.by_id[pid].excludes for pid in wanted))
+    # what could count beside the ticks: the patterns in play (one inside a ticked pattern too:
+    # the ordinary reading counts when it is worth more, ruling 75)
+    aside = inactive(ruleset, frozenset(options))
     mask = key_of({p.id: MOST_COUNT for p in ruleset.patterns if p.id not in aside}, ruleset)
     least &= mask
     witnesses: list[Hand] = []
@@ -211,6 +211,7 @@ class Needs:
     win_on_pair: bool = False
     win_single: bool = False
     self_draw: bool = False
+    outside: bool = False                 # a terminal or honour in every set and the pair
     first_go_around: bool = False
     bonus: bool = False
     flowers: str | None = None
@@ -240,6 +241,7 @@ def _add(needs: Needs, pattern: Pattern, ruleset: Ruleset, rng: random.Random,
         needs.win_single |= event == "robbing-the-kong"
     if d == "standard_shape" or d == "terminals_everywhere":
         needs.shape = "standard"
+    needs.outside |= d == "terminals_everywhere"
     if d == "all_chows":
         needs.shape, needs.sets = "standard", "chows"
     if d in PONG_SHAPES or d in SUIT_DRAGON:
@@ -331,7 +333,9 @@ def _standard(needs: Needs, rng: random.Random, pool: list[int], seat: str, roun
         counts[needs.pair] += 2
     kinds = set(pool)
     runs = [t for t in pool if t < 27 and t % 9 <= 6 and t + 1 in kinds and t + 2 in kinds
-            ] if needs.sets != "pongs" else []
+            and (not needs.outside or t % 9 in (0, 6))] if needs.sets != "pongs" else []
+    if needs.outside:
+        pool = [t for t in pool if t in ORPHANS]
     while len(sets) < 4:
         options = []
         if needs.sets != "chows":
