@@ -203,6 +203,7 @@ class Needs:
     seat_pong: bool = False
     round_pong: bool = False
     kongs: int = 0
+    roots: int = 0                        # four alike (根), as many as ticked
     all_kongs: bool = False
     quad: bool = False
     concealed: bool = False
@@ -294,8 +295,7 @@ def _add(needs: Needs, pattern: Pattern, ruleset: Ruleset, rng: random.Random,
         dragon, suit = SUIT_DRAGON[d]
         needs.pongs.append(dragon)
         needs.pools.append(list(range(9 * suit, 9 * suit + 9)) + [dragon])
-    if d == "roots":
-        needs.kongs += 1
+    needs.roots += d == "roots"
     needs.own_flower |= d == "own_flower"
     needs.own_season |= d == "own_season"
     if d == "no_bonus_tiles":
@@ -420,6 +420,8 @@ def draw(rng: random.Random, ruleset: Ruleset, patterns: list[Pattern], context:
     needs = Needs(self_draw=context.by is WinBy.SELF_DRAW)
     for p in patterns:
         _add(needs, p, ruleset, rng, chosen)
+    if needs.roots and rng.random() < 0.5:   # four alike as kongs, else held (123m 123m 11m)
+        needs.kongs = max(needs.kongs, needs.roots)
     seat = context.seat
     round_ = context.round or rng.choice(SEATS)
     shape = needs.shape or rng.choice(["standard"] * 4 + ["seven-pairs"])

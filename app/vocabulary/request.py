@@ -38,10 +38,19 @@ from app.scoring.calculation import (
     frame,
     price_ask,
     price_hand,
+    tick_witness,
 )
 from app.scoring.selection import Settings
 
-from .hand import _field, _read_bonus_numbers, _read_seat, parse_hand, plain_context, plain_hand
+from .hand import (
+    _field,
+    _read_bonus_numbers,
+    _read_seat,
+    describe,
+    parse_hand,
+    plain_context,
+    plain_hand,
+)
 
 MAX_STAKE = Fraction(1_000_000)
 MAX_TICKS = 60
@@ -303,6 +312,19 @@ def _ticks_by(params: Mapping[str, str], ticks: Mapping[str, int], ruleset: Rule
     if not raw:
         return WinBy.SELF_DRAW if needs_self_draw else WinBy.DISCARD
     return _by_value(raw)
+
+
+def witness_params(calc: Calculation, given: Mapping[str, str]) -> dict[str, str] | None:
+    """The same win in tile mode, from ticks: a witness hand whose tiles price as the ticks do
+    (tick_witness), with the table and dials as given; None when no witness found does."""
+    hand = tick_witness(calc)
+    if hand is None:
+        return None
+    out = {k: v for k, v in given.items() if k in TICK_TABLE_KEYS and v.strip()}
+    out.update(describe(hand), rules=calc.ruleset.id)
+    if calc.table.discarder is not None:
+        out["discarder"] = calc.table.discarder
+    return out
 
 
 def _tick_context(params: Mapping[str, str]) -> dict:
