@@ -5,7 +5,7 @@ hands are drawn towards what each ticked pattern needs of the tiles (its detecto
 table (its events, its way of winning, its bonus tiles), in the request's context (the way of
 winning, the seat, the round and the bonus tiles when given; the rest drawn freely), and each is
 read by the ruleset's own detectors. A hand one of whose readings holds every ticked pattern,
-the per-item ones exactly as many times as ticked, is a witness. Then:
+the per-item ones at least as many times as ticked, is a witness. Then:
 
 - the facts of the ticks are what every witness holds (the ticks among them): a self-draw the
   way of winning implies (ruling 86), a bigger pattern every such hand forms (ruling 87);
@@ -31,7 +31,6 @@ from app.hands.hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
 from app.hands.readings import readings
 from app.hands.tiles import TILES
 from app.rules.conditions import family_errors
-from app.rules.detectors import PER_ITEM_DETECTORS
 from app.rules.model import Pattern, Ruleset
 
 from .selection import (
@@ -39,11 +38,12 @@ from .selection import (
     MOST_COUNT,
     Settings,
     _plan,
+    check_tiles,
     default_settings,
     inactive,
     key_of,
-    check_tiles,
     refuse_other_ways,
+    tick_key,
     with_packages,
 )
 
@@ -109,14 +109,14 @@ def _tick_facts(ruleset: Ruleset, options: frozenset[str], ticks: tuple[tuple[st
     bonus = ruleset.flowers_in_play(settings.options)
     patterns = [ruleset.by_id[pid] for pid in wanted for _ in range(max(1, wanted[pid]))]
     rng = random.Random(f"{ruleset.id}|{sorted(ticks)}|{context}")
-    least = key_of({pid: n for pid, n in wanted.items() if not ruleset.by_id[pid].requires},
-                   ruleset)
+    least = tick_key(wanted, ruleset)
     # what could count beside the ticks: the patterns in play (one inside a ticked pattern too:
     # the ordinary reading counts when it is worth more, ruling 75)
     aside = inactive(ruleset, frozenset(options))
     mask = key_of({p.id: MOST_COUNT for p in ruleset.patterns if p.id not in aside}, ruleset)
     least &= mask
     witnesses: list[Hand] = []
+    keys: list[int] = []
     common: int | None = None
     draws = 0
     while draws < DRAWS and len(witnesses) < WITNESSES:
@@ -124,18 +124,25 @@ def _tick_facts(ruleset: Ruleset, options: frozenset[str], ticks: tuple[tuple[st
         hand = draw(rng, ruleset, patterns, context, bonus)
         if hand is None:
             continue
-        held = _held(hand, ruleset, settings, rules, wanted)
-        if held is None:
+        found = _held(hand, ruleset, settings, rules, wanted)
+        if found is None:
             continue
+        held, every = found
         witnesses.append(hand)
+        keys.append(every & mask)
         common = held if common is None else _meet(common, held)
-        if common & mask == least:   # nothing but the ticks that could count: no more to add
-            break
+        if common & mask == least and least in keys:
+            break   # nothing but the ticks could count, and a hand holds just them: enough
+    if common is not None and len(witnesses) > 1:
+        # the witness first that holds just the facts (its tiles price as they do)
+        plain = [n for n, key in enumerate(keys) if key == common & mask]
+        if plain:
+            witnesses.insert(0, witnesses.pop(plain[0]))
     facts = dict(ticks)
     if common is not None:
         for p in ruleset.patterns:
             n = common >> COUNT_BITS * p.position & MOST_COUNT
-            if n and p.id not in facts:
+            if n > facts.get(p.id, 0):
                 facts[p.id] = n
     return TickFacts(facts, tuple(witnesses), draws)
 
@@ -151,9 +158,9 @@ def _meet(a: int, b: int) -> int:
 
 
 def _held(hand: Hand, ruleset: Ruleset, settings: Settings, rules, wanted: dict[str, int]
-          ) -> int | None:
-    """What every reading of the hand holding the wanted patterns holds (a found key), or None
-    when the rules refuse the hand or no reading holds them."""
+          ) -> tuple[int, int] | None:
+    """What every reading of the hand holding the wanted patterns holds, and what any reading
+    holds (found keys), or None when the rules refuse the hand or no reading holds them."""
     try:
         check_tiles(hand, ruleset, settings)
         if event_errors(hand.context, hand.melds, hand.concealed, hand.win) or (
@@ -168,8 +175,7 @@ def _held(hand: Hand, ruleset: Ruleset, settings: Settings, rules, wanted: dict[
     for reading in readings(hand, rules):
         key = with_packages(detected(reading, hand.context), packages)
         every |= key
-        if all(_count(key, shift[pid]) == n if _per_item(ruleset, pid) else _count(key, shift[pid])
-               for pid, n in wanted.items()):
+        if all(_count(key, shift[pid]) >= n for pid, n in wanted.items()):
             common = key if common is None else _meet(common, key)
     if common is None:
         return None
@@ -177,15 +183,11 @@ def _held(hand: Hand, ruleset: Ruleset, settings: Settings, rules, wanted: dict[
         refuse_other_ways(every, ruleset, settings, hand.context.by)
     except HandError:
         return None
-    return common
+    return common, every
 
 
 def _count(key: int, shift: int) -> int:
     return key >> shift & MOST_COUNT
-
-
-def _per_item(ruleset: Ruleset, pid: str) -> bool:
-    return (ruleset.by_id[pid].detect or "") in PER_ITEM_DETECTORS
 
 
 # --- drawing a hand towards patterns --------------------------------------------------------
