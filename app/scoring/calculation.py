@@ -305,13 +305,19 @@ def _no_witness(ruleset: Ruleset, ticks: Mapping[str, int], context: TickContext
 def tick_witness(calc: Calculation) -> Hand | None:
     """A hand the ticks of `calc` describe whose tiles price as the ticks do (the fan total; the
     table is the request's), the first found; None when no witness found prices the same."""
-    for hand in calc.witnesses:
+    return _first_priced(calc.ruleset, calc.settings, calc.witnesses, calc.score.total_fan)
+
+
+@lru_cache(maxsize=512)
+def _first_priced(ruleset: Ruleset, settings: Settings, witnesses: tuple[Hand, ...],
+                  total: int) -> Hand | None:
+    """tick_witness, remembered: the witnesses of a tick set are the same on every request."""
+    for hand in witnesses:
         try:
-            priced = price(hand, pricing(calc.ruleset, calc.settings, hand.context.events,
-                                         hand.context.by))
+            priced = price(hand, pricing(ruleset, settings, hand.context.events, hand.context.by))
         except HandError:
             continue
-        if priced.total_fan == calc.score.total_fan:
+        if priced.total_fan == total:
             return hand
     return None
 

@@ -93,7 +93,6 @@ def test_no_hand_holds_a_pair_its_ruleset_says_is_never_held_together(drawn):
             found += [(a, b, params) for a, b in itertools.combinations(held, 2)
                       if b in apart.get(a, ())]
     assert not found, found[:3]
-    counts["priced, no witness of that price found"] += len(inexact)
 
 
 def test_ticking_each_hands_counted_patterns_prices_exactly_as_its_tiles(drawn):
@@ -208,7 +207,6 @@ def test_hands_drawn_towards_a_forbidden_pair_never_hold_it(drawn):
                     found.append((a, b, params))
     assert not forbidden or drawn_hands > 0
     assert not found, found[:3]
-    counts["priced, no witness of that price found"] += len(inexact)
 
 
 # --- beyond pairs: tick sets up to a hand's size, both ways ---------------------------------
@@ -304,7 +302,6 @@ def test_tick_sets_a_hand_holds_are_priced_as_a_witness_hand(drawn, proof_counts
         if counts["refused"] > before:
             found.append(("a held set refused", ticks, params))
     assert not found, found[:3]
-    counts["priced, no witness of that price found"] += len(inexact)
 
 
 def test_drawn_tick_sets_are_priced_as_a_witness_or_refused_and_never_both(drawn, proof_counts):
@@ -326,4 +323,3 @@ def test_drawn_tick_sets_are_priced_as_a_witness_or_refused_and_never_both(drawn
         given = {"by": by, "seat": rng.choice("ESWN"), "options": _options(ruleset, pick)}
         _check_set(ruleset, dict.fromkeys(pick, 1), given, rng, found, counts, inexact)
     assert not found, found[:3]
-    counts["priced, no witness of that price found"] += len(inexact)
