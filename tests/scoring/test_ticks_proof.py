@@ -46,8 +46,8 @@ HANDS = int(os.environ.get("MAHJONG_PROOF_HANDS", "10000"))
 TRIES = int(os.environ.get("MAHJONG_PROOF_TRIES", "200"))
 # each tick set is read by a witness search (app/scoring/witness.py): the tick side of the
 # corpus is checked on its first TICKED hands, and SETS tick sets of each kind are drawn
-TICKED = int(os.environ.get("MAHJONG_PROOF_TICKED", "2500"))
-SETS = int(os.environ.get("MAHJONG_PROOF_SETS", "120"))
+TICKED = int(os.environ.get("MAHJONG_PROOF_TICKED", "1000"))
+SETS = int(os.environ.get("MAHJONG_PROOF_SETS", "80"))
 SEED = 22
 FAMILIES = sorted(registry())
 
