@@ -48,7 +48,8 @@ from .selection import (
 )
 
 DRAWS = 600        # hands drawn at most for one tick set
-WITNESSES = 48     # enough witnesses to read what they all hold
+WITNESSES = 48     # enough witnesses to read what they all hold (then drawn on, within DRAWS,
+                   # until one holds just that: the hand "Edit as tiles" opens)
 
 HONOURS = list(range(27, 34))
 WINDS, DRAGONS = list(range(27, 31)), list(range(31, 34))
@@ -119,7 +120,7 @@ def _tick_facts(ruleset: Ruleset, options: frozenset[str], ticks: tuple[tuple[st
     keys: list[int] = []
     common: int | None = None
     draws = 0
-    while draws < DRAWS and len(witnesses) < WITNESSES:
+    while draws < DRAWS:
         draws += 1
         hand = draw(rng, ruleset, patterns, context, bonus)
         if hand is None:
@@ -131,8 +132,9 @@ def _tick_facts(ruleset: Ruleset, options: frozenset[str], ticks: tuple[tuple[st
         witnesses.append(hand)
         keys.append(every & mask)
         common = held if common is None else _meet(common, held)
-        if common & mask == least and least in keys:
-            break   # nothing but the ticks could count, and a hand holds just them: enough
+        enough = common & mask == least or len(witnesses) >= WITNESSES
+        if enough and common & mask in keys:
+            break   # what they all hold is read, and a hand holds just that: its tiles say it
     if common is not None and len(witnesses) > 1:
         # the witness first that holds just the facts (its tiles price as they do)
         plain = [n for n, key in enumerate(keys) if key == common & mask]
