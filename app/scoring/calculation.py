@@ -62,6 +62,7 @@ class Calculation(NamedTuple):
     assumed: tuple[Assumption, ...] = ()    # what the request left out and was filled in
     inferred: tuple[Msg, ...] = ()          # what ticks were read to imply (rulings 86, 87)
     witnesses: tuple[Hand, ...] = ()        # hands the ticks describe (tick_witness)
+    tick_context: TickContext | None = None  # of ticks: the context they were read in
 
     @property
     def defaulted_discarder(self) -> bool:
@@ -229,7 +230,7 @@ def price_hand(frame: Frame, hand: Hand) -> Calculation:
     # made as a plain tuple: the hottest line of a scoring, a quarter of a microsecond less than
     # Calculation(...) (its __new__ takes keywords), measured by tests/bench/bench_scoring.py
     return tuple.__new__(Calculation, (ruleset, frame.settings, frame.table, hand, None, result,
-                                       payments, frame.assumed, (), ()))
+                                       payments, frame.assumed, (), (), None))
 
 
 def _calculate_in_full(ask: Ask) -> Calculation:
@@ -238,10 +239,11 @@ def _calculate_in_full(ask: Ask) -> Calculation:
     assumed = ask.assumed
     inferred: tuple[Msg, ...] = ()
     witnesses: tuple[Hand, ...] = ()
+    context = None
     if ticks is not None:
         by = ask.by
         refuse(tick_errors(ruleset, ticks, by, ask.by_given, ask.seat_text))
-        result, inferred, witnesses = price_ticks(ask)
+        result, inferred, witnesses, context = price_ticks(ask)
     elif hand is None:
         by = ask.by
         result = score_fan(ask.fan or 0, ruleset, settings)
@@ -267,10 +269,10 @@ def _calculate_in_full(ask: Ask) -> Calculation:
     exposed = exposed_melds(hand) if table.liable is not None else None   # only a pinned player needs it
     payments = settle(result, table, exposed, taken)
     return Calculation(ruleset, settings, table, hand, ticks, result, payments, assumed,
-                       inferred, witnesses)
+                       inferred, witnesses, context)
 
 
-def price_ticks(ask: Ask) -> tuple[Score, tuple[Msg, ...], tuple[Hand, ...]]:
+def price_ticks(ask: Ask) -> tuple[Score, tuple[Msg, ...], tuple[Hand, ...], TickContext]:
     """Price a tick set as the facts of a hand (app/scoring/witness.py): the facts every hand
     holding the ticks holds, priced by the one selection; what was added said; the hands found
     holding them. A set no hand holds in the request's context is refused (ruling 88)."""
@@ -289,7 +291,7 @@ def price_ticks(ask: Ask) -> tuple[Score, tuple[Msg, ...], tuple[Hand, ...]]:
         Msg("these ticks make {pattern}: every hand holding them does",
             pattern=ruleset.by_id[pid].name)
         for pid in read.facts if pid not in ticks and pid in counted)
-    return result, inferred, read.witnesses
+    return result, inferred, read.witnesses, context
 
 
 def _no_witness(ruleset: Ruleset, ticks: Mapping[str, int], context: TickContext) -> Msg:
@@ -305,7 +307,12 @@ def _no_witness(ruleset: Ruleset, ticks: Mapping[str, int], context: TickContext
 def tick_witness(calc: Calculation) -> Hand | None:
     """A hand the ticks of `calc` describe whose tiles price as the ticks do (the fan total; the
     table is the request's), the first found; None when no witness found prices the same."""
-    return _first_priced(calc.ruleset, calc.settings, calc.witnesses, calc.score.total_fan)
+    found = _first_priced(calc.ruleset, calc.settings, calc.witnesses, calc.score.total_fan)
+    if found is None and calc.ticks is not None and calc.tick_context is not None:
+        more = tick_facts(calc.ruleset, calc.settings, tuple(sorted(calc.ticks.items())),
+                          calc.tick_context, plain=True)
+        found = _first_priced(calc.ruleset, calc.settings, more.witnesses, calc.score.total_fan)
+    return found
 
 
 @lru_cache(maxsize=512)

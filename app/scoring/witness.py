@@ -48,8 +48,7 @@ from .selection import (
 )
 
 DRAWS = 600        # hands drawn at most for one tick set
-WITNESSES = 48     # enough witnesses to read what they all hold (then drawn on, within DRAWS,
-                   # until one holds just that: the hand "Edit as tiles" opens)
+WITNESSES = 48     # enough witnesses to read what they all hold
 
 HONOURS = list(range(27, 34))
 WINDS, DRAGONS = list(range(27, 31)), list(range(31, 34))
@@ -94,15 +93,18 @@ def shown(pattern: Pattern) -> bool:
 
 
 def tick_facts(ruleset: Ruleset, settings: Settings, ticks: tuple[tuple[str, int], ...],
-               context: TickContext) -> TickFacts:
+               context: TickContext, plain: bool = False) -> TickFacts:
     """Read a tick set (pattern id, count) in a context into the facts of a hand (see above):
-    only the house rules of the dials matter, so the answer is remembered per switches."""
-    return _tick_facts(ruleset, settings.options, ticks, context)
+    only the house rules of the dials matter, so the answer is remembered per switches.
+
+    With `plain`, the search draws on (within its bound) until one witness holds just the
+    facts, and puts it first: the hand the tick page's "Edit as tiles" opens."""
+    return _tick_facts(ruleset, settings.options, ticks, context, plain)
 
 
 @lru_cache(maxsize=4096)
 def _tick_facts(ruleset: Ruleset, options: frozenset[str], ticks: tuple[tuple[str, int], ...],
-                context: TickContext) -> TickFacts:
+                context: TickContext, plain: bool = False) -> TickFacts:
     settings = replace(default_settings(ruleset), options=options)
     wanted = {pid: n for pid, n in ticks if shown(ruleset.by_id[pid])}
     options = options | {pid for pid in wanted if ruleset.by_id[pid].optional}
@@ -132,9 +134,10 @@ def _tick_facts(ruleset: Ruleset, options: frozenset[str], ticks: tuple[tuple[st
         witnesses.append(hand)
         keys.append(every & mask)
         common = held if common is None else _meet(common, held)
-        enough = common & mask == least or len(witnesses) >= WITNESSES
-        if enough and common & mask in keys:
-            break   # what they all hold is read, and a hand holds just that: its tiles say it
+        if common & mask == least and least in keys:
+            break   # nothing but the ticks could count, and a hand holds just them: enough
+        if len(witnesses) >= WITNESSES and (not plain or common & mask in keys):
+            break   # what they all hold is read (and with `plain`, a hand holds just that)
     if common is not None and len(witnesses) > 1:
         # the witness first that holds just the facts (its tiles price as they do)
         plain = [n for n, key in enumerate(keys) if key == common & mask]
