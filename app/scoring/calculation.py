@@ -46,6 +46,7 @@ from .selection import (
     score_fan,
     score_ticks,
 )
+from .witness import TickContext, tick_facts
 
 
 class Calculation(NamedTuple):
@@ -59,6 +60,9 @@ class Calculation(NamedTuple):
     score: Score
     payments: tuple[Payment, ...]
     assumed: tuple[Assumption, ...] = ()    # what the request left out and was filled in
+    inferred: tuple[Msg, ...] = ()          # what ticks were read to imply (rulings 86, 87)
+    witnesses: tuple[Hand, ...] = ()        # hands the ticks describe (tick_witness)
+    tick_context: TickContext | None = None  # of ticks: the context they were read in
 
     @property
     def defaulted_discarder(self) -> bool:
@@ -130,6 +134,9 @@ class Ask:
     round_given: bool = False
     seat_text: str = "E"
     assumed: tuple[Assumption, ...] = ()   # what reading the request filled in (the seats)
+    round: str | None = None               # of ticks: the round, bonus tiles, when given
+    flowers: tuple[int, ...] | None = None
+    seasons: tuple[int, ...] | None = None
 
 
 def calculate(ask: Ask) -> Calculation:
@@ -223,17 +230,20 @@ def price_hand(frame: Frame, hand: Hand) -> Calculation:
     # made as a plain tuple: the hottest line of a scoring, a quarter of a microsecond less than
     # Calculation(...) (its __new__ takes keywords), measured by tests/bench/bench_scoring.py
     return tuple.__new__(Calculation, (ruleset, frame.settings, frame.table, hand, None, result,
-                                       payments, frame.assumed))
+                                       payments, frame.assumed, (), (), None))
 
 
 def _calculate_in_full(ask: Ask) -> Calculation:
     """calculate for any request: each check made and worded in turn."""
     ruleset, settings, hand, ticks = ask.ruleset, ask.settings, ask.hand, ask.ticks
     assumed = ask.assumed
+    inferred: tuple[Msg, ...] = ()
+    witnesses: tuple[Hand, ...] = ()
+    context = None
     if ticks is not None:
         by = ask.by
         refuse(tick_errors(ruleset, ticks, by, ask.by_given, ask.seat_text))
-        result = score_ticks(ticks, ruleset, settings, by)
+        result, inferred, witnesses, context = price_ticks(ask)
     elif hand is None:
         by = ask.by
         result = score_fan(ask.fan or 0, ruleset, settings)
@@ -258,7 +268,65 @@ def _calculate_in_full(ask: Ask) -> Calculation:
              if table_assumed else None)
     exposed = exposed_melds(hand) if table.liable is not None else None   # only a pinned player needs it
     payments = settle(result, table, exposed, taken)
-    return Calculation(ruleset, settings, table, hand, ticks, result, payments, assumed)
+    return Calculation(ruleset, settings, table, hand, ticks, result, payments, assumed,
+                       inferred, witnesses, context)
+
+
+def price_ticks(ask: Ask) -> tuple[Score, tuple[Msg, ...], tuple[Hand, ...], TickContext]:
+    """Price a tick set as the facts of a hand (app/scoring/witness.py): the facts every hand
+    holding the ticks holds, priced by the one selection; what was added said; the hands found
+    holding them. A set no hand holds in the request's context is refused (ruling 88)."""
+    ruleset, settings, ticks = ask.ruleset, ask.settings, ask.ticks
+    assert ticks is not None
+    seat = ask.seats.winner or ask.seats.seat or "E"
+    context = TickContext(ask.by, seat, ask.round, ask.flowers, ask.seasons)
+    read = tick_facts(ruleset, settings, tuple(sorted(ticks.items())), context)
+    if not read.held:
+        refuse([FieldError("ticks", _no_witness(ruleset, ticks, context))])
+    result = score_ticks(read.facts, ruleset, settings, ask.by)
+    counted = {i.pattern.id for i in result.counted}
+    inferred = tuple(
+        Msg("{pattern} counted: the win is a self-draw", pattern=ruleset.by_id[pid].name)
+        if ruleset.by_id[pid].detect == "self_draw" else
+        Msg("these ticks make {pattern}: every hand holding them does",
+            pattern=ruleset.by_id[pid].name)
+        for pid in read.facts if pid not in ticks and pid in counted)
+    return result, inferred, read.witnesses, context
+
+
+def _no_witness(ruleset: Ruleset, ticks: Mapping[str, int], context: TickContext) -> Msg:
+    names = listing(ruleset.by_id[pid].name for pid in sorted(
+        ticks, key=lambda pid: ruleset.by_id[pid].position))
+    if context.flowers is not None or context.seasons is not None:
+        return Msg("no hand holds all of these with the bonus tiles given, as a {way} win: "
+                   "{patterns}", way=way_of(ruleset, context.by), patterns=names)
+    return Msg("no hand holds all of these together as a {way} win: {patterns}",
+               way=way_of(ruleset, context.by), patterns=names)
+
+
+def tick_witness(calc: Calculation) -> Hand | None:
+    """A hand the ticks of `calc` describe whose tiles price as the ticks do (the fan total; the
+    table is the request's), the first found; None when no witness found prices the same."""
+    found = _first_priced(calc.ruleset, calc.settings, calc.witnesses, calc.score.total_fan)
+    if found is None and calc.ticks is not None and calc.tick_context is not None:
+        more = tick_facts(calc.ruleset, calc.settings, tuple(sorted(calc.ticks.items())),
+                          calc.tick_context, plain=True)
+        found = _first_priced(calc.ruleset, calc.settings, more.witnesses, calc.score.total_fan)
+    return found
+
+
+@lru_cache(maxsize=512)
+def _first_priced(ruleset: Ruleset, settings: Settings, witnesses: tuple[Hand, ...],
+                  total: int) -> Hand | None:
+    """tick_witness, remembered: the witnesses of a tick set are the same on every request."""
+    for hand in witnesses:
+        try:
+            priced = price(hand, pricing(ruleset, settings, hand.context.events, hand.context.by))
+        except HandError:
+            continue
+        if priced.total_fan == total:
+            return hand
+    return None
 
 
 def _refuse_events(ruleset: Ruleset, hand: Hand) -> None:

@@ -38,10 +38,19 @@ from app.scoring.calculation import (
     frame,
     price_ask,
     price_hand,
+    tick_witness,
 )
 from app.scoring.selection import Settings
 
-from .hand import parse_hand, plain_context, plain_hand
+from .hand import (
+    _field,
+    _read_bonus_numbers,
+    _read_seat,
+    describe,
+    parse_hand,
+    plain_context,
+    plain_hand,
+)
 
 MAX_TICKS = 60
 _TICK = re.compile(r"([a-z0-9-]+)(?:\*([0-9]{1,2}))?")
@@ -298,6 +307,32 @@ def _ticks_by(params: Mapping[str, str], ticks: Mapping[str, int], ruleset: Rule
     return _by_value(raw)
 
 
+def witness_params(calc: Calculation, given: Mapping[str, str]) -> dict[str, str] | None:
+    """The same win in tile mode, from ticks: a witness hand whose tiles price as the ticks do
+    (tick_witness), with the table and dials as given; None when no witness found does."""
+    hand = tick_witness(calc)
+    if hand is None:
+        return None
+    out = {k: v for k, v in given.items() if k in TICK_TABLE_KEYS and v.strip()}
+    out.update(describe(hand), rules=calc.ruleset.id)
+    if calc.table.discarder is not None:
+        out["discarder"] = calc.table.discarder
+    return out
+
+
+def _tick_context(params: Mapping[str, str]) -> dict:
+    """The round and bonus tiles of a tick request, each None when not given (the witness
+    search then draws them freely: app/scoring/witness.py)."""
+    errors: list[FieldError] = []
+    given = {name: params.get(name, "").strip() for name in ("round", "flowers", "seasons")}
+    out = {"round": _field(errors, "round", _read_seat, given["round"]) if given["round"] else None}
+    for name in ("flowers", "seasons"):
+        out[name] = _field(errors, name, _read_bonus_numbers, given[name]) if given[name] else None
+    if errors:
+        raise HandError(errors)
+    return out
+
+
 def _by_value(raw: str) -> WinBy:
     key = raw.lower()
     if key in ("self-draw", "self", "tsumo", "selfdraw"):
@@ -342,7 +377,7 @@ def _read_in_full(params: Mapping[str, str], ruleset: Ruleset) -> Ask:
     if params.get("ticks", "").strip():
         ticks = read_ticks(params, ruleset)
         return Ask(ticks=ticks, by=_ticks_by(params, ticks, ruleset),
-                   seat_text=params.get("seat", "E"), **common)
+                   seat_text=params.get("seat", "E"), **_tick_context(params), **common)
     if "ticks" in params and not (params.get("hand", "").strip() or params.get("fan", "").strip()):
         raise HandError.single("ticks", Msg("tick the patterns that count, or give {none} for a"
                                             " hand in which none counts",

@@ -253,7 +253,11 @@ _SCHEMAS = {
                   "assumed": {"type": "array", "description": "Every value the calculator filled"
                               " in because the request left it out: seat, winner,"
                               " round, by, discarder.",
-                              "items": {"$ref": "#/components/schemas/Assumption"}}}},
+                              "items": {"$ref": "#/components/schemas/Assumption"}},
+                  "inferred": {"type": "array", "description": "Of tick boxes: what the ticks"
+                               " were read to imply, each said (自摸 counted on a self-draw, a"
+                               " bigger pattern every hand holding them forms).",
+                               "items": _STRING}}},
     "Assumption": {"type": "object", "required": ["field", "value", "reason"],
                    "properties": {"field": _STRING, "value": _STRING, "reason": _STRING}},
     "Discards": {"type": "object", "required": ["rules", "valid", "hand", "shanten", "order", "discards"],

@@ -19,7 +19,7 @@ from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import Calculation, WaitsResult
 from app.scoring.report import explain_points
-from app.vocabulary.request import tick_params
+from app.vocabulary.request import tick_params, witness_params
 from app.web.common.forms import (
     CalculatorForm,
     FormView,
@@ -197,6 +197,7 @@ class TicksPage:
     permalink: str = ""
     card_link: str = ""
     sheet_add: str = ""
+    tiles_link: str = ""   # a witness hand in tile mode, priced as the ticks
     embed: bool = False
 
 
@@ -218,8 +219,14 @@ def ticks():
             return render_page("ticks.html", replace(page, loose=attach_errors(form, err.errors)))
         page = replace(page, calc=calc, arithmetic=explain_points(calc),
                        permalink=permalink(merged, "/ticks"), card_link=card_link(calc, merged),
-                       sheet_add=_sheet_add(calc, merged))
+                       sheet_add=_sheet_add(calc, merged), tiles_link=_tiles_link(calc, merged))
     return render_page("ticks.html", page)
+
+
+def _tiles_link(calc: Calculation, params: dict[str, str]) -> str:
+    """The ticks as tiles: a hand holding them that prices the same (witness_params)."""
+    tiles = witness_params(calc, params)
+    return permalink(tiles, "/") if tiles is not None else ""
 
 
 def _ticked(params: dict[str, str]) -> dict[str, int]:

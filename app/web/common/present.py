@@ -152,6 +152,8 @@ def score_json(calc: Calculation, given: Mapping[str, str]) -> dict:
         "payments": [{"seat": p.seat, "role": p.role, "amount": number(p.amount), "reason": p.reason}
                      for p in calc.payments],
         "assumed": [{"field": a.field, "value": a.value, "reason": a.reason} for a in calc.assumed],
+        # of ticks: what they were read to imply (rulings 86, 87)
+        **({"inferred": list(calc.inferred)} if calc.ticks is not None else {}),
     }
 
 
