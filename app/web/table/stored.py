@@ -39,6 +39,7 @@ from app.store.sheets import (
     TooMany,
 )
 from app.table.sheet import Entry, Night, Sheet
+from app.vocabulary.request import read_ruleset, read_settings
 from app.vocabulary.sheet import DIAL_KEYS, format_entry, parse_entry, price_sheet, read_sheet
 from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
@@ -95,6 +96,8 @@ def share():
     params.update(_seats_arg(request.form))
     try:
         sheet = read_sheet(params, request.form.getlist("names"))
+        rulesets = current_app.extensions["rulesets"]   # its rules and dials read as they are
+        read_settings(dict(sheet.dials), read_ruleset({"rules": sheet.rules}, rulesets))   # opened
         settings = {"rules": sheet.rules, "names": ",".join(sheet.names), **dict(sheet.dials)}
         lines = [format_entry(Entry(e.params, e.round_text, seats))
                  for e, seats in zip(sheet.entries, sheet.seating(), strict=True)]
