@@ -189,8 +189,8 @@ class SheetStore:
                       edit, now, last)
 
     def version(self, token: str) -> int:
-        """The sheet's version alone (what a watching page polls)."""
-        with self.db.transaction() as cur:
+        """The sheet's version alone (what a watching page polls): one read, no lock."""
+        with self.db.read() as cur:
             found = self._find(cur, token)
         if found is None:
             raise SheetGone(token)
