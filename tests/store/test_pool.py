@@ -95,3 +95,16 @@ def test_gevent_workers_poll_on_kept_connections(postgres, url):
     finally:
         stop_group(proc)   # SIGTERM: each worker closes its pool (server.worker_exit)
     assert wait_for(lambda: _backends(postgres, url), lambda left: not left, 30) == set()
+
+
+def test_a_stopping_worker_closes_its_pool(postgres, url):
+    """gunicorn's worker_exit hook (app/web/serving/server.py) closes the app's pool."""
+    from types import SimpleNamespace
+
+    from app.web import create_app
+    from app.web.serving.server import worker_exit
+    app = create_app({"STORE_ENV": {"MAHJONG_DATABASE_URL": url}})
+    assert app.test_client().post("/sheet/share", data=NIGHT).status_code == 303
+    assert _backends(postgres, url)
+    worker_exit(None, SimpleNamespace(wsgi=app))
+    assert wait_for(lambda: _backends(postgres, url), lambda left: not left, 10) == set()
