@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import zlib
 
 import pytest
@@ -185,3 +186,21 @@ def test_every_endpoint_that_reads_house_refuses_it_by_name(client, code):
         assert page.status_code == 200
         body = page.get_data(as_text=True)
         assert "<li>house: " in body and "club rules" in body and 'value="123m456p789s11z"' in body, path
+
+
+@pytest.mark.parametrize("code", [DEEP, SURROGATE], ids=["deep", "surrogate"])
+def test_no_address_answers_500_to_a_hostile_code(app, client, code):
+    """Every GET address the app has (its path filled with a family or a token), asked with
+    the code beside a hand, a sheet and a quiz: a refusal or a page, never a 500."""
+    paths = set()
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods or rule.endpoint == "static":
+            continue
+        path = rule.rule
+        for arg in rule.arguments:
+            path = path.replace(f"<{arg}>", "hong-kong").replace(f"<string:{arg}>", "hong-kong")
+        paths.add(re.sub(r"<[^>]+>", "x", path))
+    query = {"rules": "hong-kong", "house": code, "hand": "123m456p789s11z", "by": "self-draw",
+             "hands": "hand=123m456m789m234p55s seat=S discarder=N", "seed": "1"}
+    for path in sorted(paths):
+        assert client.get(path, query_string=query).status_code < 500, path

@@ -106,3 +106,12 @@ def test_any_bytes_in_the_form_body(client, raw):
     r = client.post(edit + "/change", data=body, content_type="application/x-www-form-urlencoded")
     assert r.status_code in (303, 400)
     assert client.get(edit).status_code == 200
+
+
+def test_a_digit_that_is_no_number_in_a_hand_or_a_version_is_refused(client):
+    """'²' is a digit to str.isdigit() and no number to int(): it once reached int()."""
+    status, edit = _share(client, {**NIGHT, "hands": LINE})
+    assert status == 303
+    for form in ({"action": "correct", "hand": "²", "base": "1", "line": LINE},
+                 {"action": "remove", "hand": "1", "base": "²"}, {"action": "undo", "base": "١²"}):
+        assert client.post(edit + "/change", data=form).status_code == 400, form

@@ -228,7 +228,8 @@ def _refuse_damaged_house(url: str) -> None:
     rules = re.fullmatch(r"/rules/([^/]+)", unquote(parts.path))
     rid = rules[1] if rules else args.get("rules", "").strip() or current_app.config["DEFAULT_RULES"]
     house = args.get("house", "").strip()
-    refuse_damaged_house(joined(rid, house), "house" if house else "rules")
+    if house:   # as the framed page: a damaged `house=` is named, an unknown address is a 404
+        refuse_damaged_house(joined(rid, house))
 
 
 def framed_title(title: Msg, lang: str) -> str:

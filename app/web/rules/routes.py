@@ -43,7 +43,8 @@ class RulesetPage:
 def ruleset(rid: str):
     house = request.args.get("house", "").strip()
     rid = joined(rid, house)   # /rules/<family>?house=<code>
-    refuse_damaged_house(rid, "house" if house else "rules")
+    if house:   # a damaged `house=` is named; a path naming no ruleset stays a 404
+        refuse_damaged_house(rid)
     rs = current_app.extensions["rulesets"].get(rid)   # looked up, never used as a path
     if rs is None:
         abort(404)

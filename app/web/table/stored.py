@@ -233,7 +233,7 @@ def _edit_link(stored: Stored, sheet: Sheet, index: int) -> str:
 
 def _int(text: str) -> int | None:
     text = text.strip()
-    return int(text) if text.isdigit() and len(text) < 19 else None
+    return int(text) if text.isdecimal() and len(text) < 19 else None   # "²" is a digit, no int
 
 
 @bp.post("/s/<token>/change")
