@@ -39,6 +39,7 @@ MAX_CODE = 1200        # characters of code after the version
 MAX_JSON = 8192        # bytes once inflated
 MAX_CHANGES = 60       # pattern changes in one variant
 MAX_NAME = 60          # characters of a name in one language
+MAX_DEPTH = 6          # brackets inside brackets (a code this calculator writes uses 4)
 LANG_KEYS = ("en", "zh_hant", "zh_hans")
 DIAL_KEYS = ("min", "cap", "curve", "payment", "stake")
 _CODE = re.compile(r"[A-Za-z0-9_-]+")
@@ -221,10 +222,46 @@ def decode(rules: str) -> House:
         raw = unpacker.decompress(packed, MAX_JSON)
         if unpacker.unconsumed_tail or not unpacker.eof:
             raise _damaged()
-        doc = json.loads(raw.decode("utf-8"))
-    except (binascii.Error, zlib.error, UnicodeDecodeError, json.JSONDecodeError):
+        text = raw.decode("utf-8")
+    except (binascii.Error, zlib.error, UnicodeDecodeError):
         raise _damaged() from None
+    if _depth(text) > MAX_DEPTH:   # before json.loads, which recurses once a bracket
+        raise HouseError(Msg("the club rules code is damaged: its data nests more than {most}"
+                             " levels deep", most=MAX_DEPTH))
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise _damaged() from None
+    if _STRING_ESCAPE_SURROGATE.search(text) and not _whole_text(doc):
+        raise HouseError(Msg("the club rules code is damaged: a name in it holds half of a"
+                             " character (a lone surrogate)"))
     return _house(base, doc)
+
+
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+_STRING_ESCAPE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _depth(text: str) -> int:
+    """How deep the JSON `text` nests its arrays and objects (its strings left out)."""
+    depth = deepest = 0
+    for char in _QUOTED.sub("", text):
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _whole_text(doc: Any) -> bool:
+    """Whether every string in a decoded document is whole text: JSON's `\\ud800` escapes
+    read as a lone half of a surrogate pair, which no page, file or database can write."""
+    try:
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _damaged() -> HouseError:

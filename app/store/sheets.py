@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -188,8 +189,8 @@ class SheetStore:
                       edit, now, last)
 
     def version(self, token: str) -> int:
-        """The sheet's version alone (what a watching page polls)."""
-        with self.db.transaction() as cur:
+        """The sheet's version alone (what a watching page polls): one read, no lock."""
+        with self.db.read() as cur:
             found = self._find(cur, token)
         if found is None:
             raise SheetGone(token)
@@ -295,7 +296,15 @@ def _line(line: str) -> str:
     if len(line) > MAX_LINE:
         raise HandError([FieldError("line", Msg("a hand of {n} characters is longer than {most}",
                                                 n=len(line), most=MAX_LINE))])
+    bad = _UNWRITABLE.search(line)
+    if bad:   # PostgreSQL keeps no NUL in text, no database half a surrogate pair; no hand needs one
+        raise HandError([FieldError("line", Msg("a hand cannot hold the control character {char}",
+                                                char=f"U+{ord(bad[0]):04X}"))])
     return line
+
+
+# Control characters (what str.split() leaves of them: none is whitespace) and lone surrogates.
+_UNWRITABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _too_many(field: str, message: str) -> TooMany:

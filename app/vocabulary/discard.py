@@ -68,7 +68,7 @@ def read_draws(params: Mapping[str, str]) -> int:
     raw = params.get("draws", "").strip()
     if not raw:
         return DEFAULT_DRAWS
-    if not raw.isdigit() or not 1 <= int(raw[:3]) <= MAX_DRAWS or len(raw) > 3:
+    if not raw.isdecimal() or not 1 <= int(raw[:3]) <= MAX_DRAWS or len(raw) > 3:
         raise HandError.single("draws", Msg("'{raw}' is not a number of draws from 1 to {most}",
                                             raw=raw[:20], most=MAX_DRAWS))
     return int(raw)

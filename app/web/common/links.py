@@ -9,11 +9,12 @@ so a damaged code is refused as `house` (app/vocabulary/request.read_ruleset).
 """
 from __future__ import annotations
 
-from flask import Request, current_app
+from flask import Request, abort, current_app
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.utils import cached_property
 
-from app.rules.house import joined
+from app.base.i18n import Msg
+from app.rules.house import HouseError, is_house, joined
 
 
 class LinkRequest(Request):
@@ -28,3 +29,14 @@ class LinkRequest(Request):
         rules = joined(args.get("rules", "").strip() or current_app.config["DEFAULT_RULES"], house)
         items = [(k, v) for k, v in args.items(multi=True) if k != "rules"]
         return ImmutableMultiDict([("rules", rules), *items])
+
+
+def refuse_damaged_house(rules: str, field: str = "house") -> None:
+    """Answer 400 naming `field` when a `rules` value names a club's variant whose code does
+    not read or does not build (pages that look a ruleset up rather than read a request)."""
+    if not is_house(rules):
+        return
+    try:
+        current_app.extensions["rulesets"].house(rules)
+    except HouseError as err:
+        abort(400, description=Msg("{field}: {message}", field=field, message=err.message))

@@ -21,6 +21,7 @@ from markupsafe import escape
 from app.base.i18n import Msg, Text, pick_lang, say
 from app.rules.house import joined
 from app.web.common.i18n import LOCALES, gettext_in_locale, page_lang
+from app.web.common.links import refuse_damaged_house
 from app.web.common.present import permalink
 from app.web.serving.hosts import public_host, public_root, public_url
 from app.web.serving.privacy import carries_token
@@ -204,6 +205,7 @@ def oembed():
     url = request.args.get("url", "")
     if not url:
         abort(400, description=Msg("name the calculator address to embed: {param}", param="url=…"))
+    _refuse_damaged_house(url)
     frame = frame_for(url, public_host(), current_app.extensions["rulesets"])
     if frame is None:
         abort(404, description=Msg("That address is not a calculator page that can be embedded."))
@@ -219,6 +221,20 @@ def oembed():
         "title": title, "width": width, "height": height,
         "html": frame_html(url.strip(), src, title, width, height, script),
     })
+
+
+def _refuse_damaged_house(url: str) -> None:
+    """A 400 naming `house` for an address whose club rules code does not read, as the framed
+    page itself would answer."""
+    parts = urlsplit(url.strip())
+    if parts.netloc.lower() != public_host().lower():
+        return   # another site's address: not ours to judge (frame_for answers 404)
+    args = _args(parts.query)
+    rules = re.fullmatch(r"/rules/([^/]+)", unquote(parts.path))
+    rid = rules[1] if rules else args.get("rules", "").strip() or current_app.config["DEFAULT_RULES"]
+    house = args.get("house", "").strip()
+    if house:   # as the framed page: a damaged `house=` is named, an unknown address is a 404
+        refuse_damaged_house(joined(rid, house))
 
 
 def framed_title(title: Msg, lang: str) -> str:

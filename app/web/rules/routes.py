@@ -12,6 +12,7 @@ from app.rules.house import decode, differences, is_house, joined
 from app.rules.model import Ruleset
 from app.vocabulary.quiz import LINE_KEYS, MAX_HANDS, format_line, quiz_hand
 from app.web.common.i18n import with_lang
+from app.web.common.links import refuse_damaged_house
 from app.web.common.present import permalink
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
@@ -40,7 +41,10 @@ class RulesetPage:
 
 @bp.get("/<rid>")
 def ruleset(rid: str):
-    rid = joined(rid, request.args.get("house", "").strip())   # /rules/<family>?house=<code>
+    house = request.args.get("house", "").strip()
+    rid = joined(rid, house)   # /rules/<family>?house=<code>
+    if house:   # a damaged `house=` is named; a path naming no ruleset stays a 404
+        refuse_damaged_house(rid)
     rs = current_app.extensions["rulesets"].get(rid)   # looked up, never used as a path
     if rs is None:
         abort(404)

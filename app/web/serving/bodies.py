@@ -27,7 +27,7 @@ def declared_length(value: str | None) -> int | None:
     >>> declared_length("200"), declared_length(None), declared_length("x")
     (200, None, None)
     """
-    if value is None or not value.strip().isdigit():
+    if value is None or not value.strip().isdecimal():
         return None
     return int(value)
 

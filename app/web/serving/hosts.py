@@ -27,7 +27,7 @@ def proxy_hops(value: str | None) -> int:
     text = (value or "").strip()
     if not text:
         return 0
-    if not text.isdigit() or not 0 <= int(text) <= 10:
+    if not text.isdecimal() or not 0 <= int(text) <= 10:
         raise ValueError(f"MAHJONG_PROXY_HOPS: {value!r} is not a number of proxies from 0 to 10")
     return int(text)
 

@@ -155,6 +155,16 @@ def post_worker_init(worker) -> None:
     gc.freeze()
 
 
+def worker_exit(server, worker) -> None:
+    """A worker stopping closes its own PostgreSQL pool (made in it, after the fork, on its
+    first stored-sheet request: app/store/database.py), so the server sees each connection
+    end cleanly rather than dropped."""
+    app = getattr(worker, "wsgi", None)
+    found = getattr(app, "extensions", {}).get("sheet_store")
+    if found is not None:
+        found.db.close()
+
+
 # --- gunicorn settings ---------------------------------------------------------------------
 bind = f"{os.environ.get('HOST') or '0.0.0.0'}:{os.environ.get('PORT') or '8000'}"
 worker_class = "app.web.serving.server.Worker"

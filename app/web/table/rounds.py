@@ -320,7 +320,7 @@ def _round_lines(ask: RoundAsk) -> tuple[RoundLine, ...]:
 
 def _line_number(text: str) -> int | None:
     text = text.strip()
-    return int(text) if text.isdigit() and len(text) < 4 else None
+    return int(text) if text.isdecimal() and len(text) < 4 else None
 
 
 def _round_link(rules: str, text: str, carried: Mapping[str, str], **extra: str) -> str:

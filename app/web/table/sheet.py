@@ -134,7 +134,7 @@ def _seats_arg(args) -> dict[str, str]:
 
 
 def _number(text: str) -> int:
-    return int(text) if text.strip().isdigit() and len(text.strip()) < 4 else -1
+    return int(text) if text.strip().isdecimal() and len(text.strip()) < 4 else -1   # not "²"
 
 
 @dataclass(frozen=True, slots=True)

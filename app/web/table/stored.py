@@ -39,6 +39,7 @@ from app.store.sheets import (
     TooMany,
 )
 from app.table.sheet import Entry, Night, Sheet
+from app.vocabulary.request import read_ruleset, read_settings
 from app.vocabulary.sheet import DIAL_KEYS, format_entry, parse_entry, price_sheet, read_sheet
 from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
@@ -108,6 +109,8 @@ def share():
     params.update(_seats_arg(request.form))
     try:
         sheet = read_sheet(params, request.form.getlist("names"))
+        rulesets = current_app.extensions["rulesets"]   # its rules and dials read as they are
+        read_settings(dict(sheet.dials), read_ruleset({"rules": sheet.rules}, rulesets))   # opened
         settings = {"rules": sheet.rules, "names": ",".join(sheet.names), **dict(sheet.dials)}
         lines = [format_entry(Entry(e.params, e.round_text, seats))
                  for e, seats in zip(sheet.entries, sheet.seating(), strict=True)]
@@ -245,7 +248,7 @@ def _edit_link(stored: Stored, sheet: Sheet, index: int) -> str:
 
 def _int(text: str) -> int | None:
     text = text.strip()
-    return int(text) if text.isdigit() and len(text) < 19 else None
+    return int(text) if text.isdecimal() and len(text) < 19 else None   # "²" is a digit, no int
 
 
 @bp.post("/s/<token>/change")
