@@ -111,8 +111,23 @@ class Weighed:
     status: int = 200
 
 
+class RulesetOrder:
+    """The usual order and the outlook's sentences as a page's ruleset words them."""
+
+    __slots__ = ()
+
+    @property
+    def order(self) -> str:
+        """The usual order in words, as this ruleset plays (its missing suit, if any)."""
+        return discard_order(self.ruleset)
+
+    @property
+    def outlook_words(self) -> Mapping:
+        return outlook_words(self.ruleset)
+
+
 @dataclass(frozen=True, slots=True)
-class DiscardPage:
+class DiscardPage(RulesetOrder):
     """What discard.html shows: every discard weighed, the outlook if asked, and the form."""
 
     form: DiscardForm
@@ -130,15 +145,6 @@ class DiscardPage:
     permalink: str = ""
     meld_kinds: tuple = MELD_KINDS
     default_draws: int = DEFAULT_DRAWS
-
-    @property
-    def order(self) -> str:
-        """The usual order in words, as this ruleset plays (its missing suit, if any)."""
-        return discard_order(self.ruleset)
-
-    @property
-    def outlook_words(self) -> Mapping:
-        return outlook_words(self.ruleset)
 
 
 def _discard(embed: bool):
@@ -310,7 +316,7 @@ QUESTION_SHOWN = ("hand", "melds", "missing", "seen", "draws")   # the question 
 
 
 @dataclass(frozen=True, slots=True)
-class DiscardPracticePage:
+class DiscardPracticePage(RulesetOrder):
     """What practice_discard.html shows: the hand dealt (or the teacher's question), the
     discard chosen marked, and where to go next. A page of problems has no deal."""
 
@@ -340,15 +346,6 @@ class DiscardPracticePage:
     curves: dict[str, Curve] = field(default_factory=dict)   # by discard
     choices: list[Tile] = field(default_factory=list)
     default_draws: int = DEFAULT_DRAWS
-
-    @property
-    def order(self) -> str:
-        """The usual order in words, as this ruleset plays (its missing suit, if any)."""
-        return discard_order(self.ruleset)
-
-    @property
-    def outlook_words(self) -> Mapping:
-        return outlook_words(self.ruleset)
 
 
 @bp.get("/practice/discard")
