@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.base.i18n import Msg, quoted
+from app.base.jsontext import nesting_depth
 from app.hands.phrases import plain
 
 from .checks import IDENTIFIER
@@ -225,7 +226,7 @@ def decode(rules: str) -> House:
         text = raw.decode("utf-8")
     except (binascii.Error, zlib.error, UnicodeDecodeError):
         raise _damaged() from None
-    if _depth(text) > MAX_DEPTH:   # before json.loads, which recurses once a bracket
+    if nesting_depth(text) > MAX_DEPTH:   # before json.loads, which recurses once a bracket
         raise HouseError(Msg("the club rules code is damaged: its data nests more than {most}"
                              " levels deep", most=MAX_DEPTH))
     try:
@@ -238,20 +239,7 @@ def decode(rules: str) -> House:
     return _house(base, doc)
 
 
-_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _STRING_ESCAPE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-def _depth(text: str) -> int:
-    """How deep the JSON `text` nests its arrays and objects (its strings left out)."""
-    depth = deepest = 0
-    for char in _QUOTED.sub("", text):
-        if char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
 
 
 def _whole_text(doc: Any) -> bool:

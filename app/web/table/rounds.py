@@ -11,6 +11,7 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 from flask_babel import gettext as _
 
 from app.base.errors import FieldError, HandError
+from app.base.jsontext import nesting_depth
 from app.hands.hand import SEATS
 from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork
@@ -92,28 +93,6 @@ def ledger_json(ledger: Ledger) -> dict:
     }
 
 
-def _depth(text: str) -> int:
-    """How deeply the JSON text nests objects and lists (strings skipped)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
 @bp.post("/api/settle")
 def settle_api():
     body = request.get_data(cache=False, as_text=False)   # at most bodies.MAX_BODY: 413 past it
@@ -121,7 +100,7 @@ def settle_api():
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         return jsonify({"valid": False, "errors": [{"field": "", "message": _("the body is not %(encoding)s", encoding="UTF-8")}]}), 400
-    if _depth(text) > MAX_DEPTH:
+    if nesting_depth(text) > MAX_DEPTH:
         return jsonify({"valid": False, "errors": [{"field": "", "message":
                         _("the %(format)s nests deeper than a round does (at most %(most)s levels)",
                           format="JSON", most=MAX_DEPTH)}]}), 400
