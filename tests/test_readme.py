@@ -9,7 +9,6 @@ import shlex
 import pytest
 
 from app.cli import main
-from app.web import create_app
 
 from .conftest import ROOT
 
@@ -24,8 +23,7 @@ def _url(words: list[str]) -> str:
     return re.sub(r"^https?://[^/]+", "", next(w for w in words if "://" in w))
 
 
-def test_the_api_page_shows_one_call_per_api_endpoint():
-    app = create_app()
+def test_the_api_page_shows_one_call_per_api_endpoint(app):
     endpoints = {r.rule for r in app.url_map.iter_rules() if r.rule.startswith("/api/")}
     shown = {_url(words).split("?")[0] for where, words in CURLS if where == "docs/api.md"}
     assert shown == endpoints
@@ -33,8 +31,7 @@ def test_the_api_page_shows_one_call_per_api_endpoint():
 
 @pytest.mark.parametrize("where, words", CURLS,
                          ids=[f"{where}:{_url(words)[:60]}" for where, words in CURLS])
-def test_each_api_call_shown_answers(where, words):
-    client = create_app().test_client()
+def test_each_api_call_shown_answers(client, where, words):
     url = _url(words)
     if "-X" in words:
         body = words[words.index("-d") + 1]
@@ -101,8 +98,8 @@ def test_the_settings_table_lists_every_variable_the_app_reads():
     ("/api/discard", ["hand-notation.md", "rules.md", "discard.md"]),
     ("/api/sheet", ["rules.md", "sheets.md"]),
 ])
-def test_the_docs_name_every_parameter_the_api_describes(path, pages):
-    spec = create_app().test_client().get("/api/openapi.json").get_json()
+def test_the_docs_name_every_parameter_the_api_describes(client, path, pages):
+    spec = client.get("/api/openapi.json").get_json()
     params = {p["name"] for p in spec["paths"][path]["get"]["parameters"]}
     text = "\n".join(DOCS[page] for page in pages)
     named = set(re.findall(r"`([a-z]+)(?:=[^`]*)?`", text))
