@@ -95,11 +95,12 @@ def payments(page: Page) -> dict[str, Fraction]:
 class FormPairs(HTMLParser):
     """The pairs a browser without scripts sends for the form `form_id` as the page stands:
     hidden and text inputs, ticked boxes, each select's chosen option (its first when none is
-    marked), in the page's order; buttons are not sent (the house form's have no name)."""
+    marked), in the page's order; buttons are not sent (the house form's have no name).
+    `lang` is the page's `<html lang>`."""
 
     def __init__(self, text: str, form_id: str) -> None:
         super().__init__(convert_charrefs=True)
-        self.form_id, self.inside = form_id, False
+        self.form_id, self.inside, self.lang = form_id, False, None
         self.pairs: list[tuple[str, str]] = []
         self._select: str | None = None
         self._options: list[tuple[str | None, bool]] = []
@@ -107,6 +108,8 @@ class FormPairs(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         a = {k: v or "" for k, v in attrs}
+        if tag == "html":
+            self.lang = a.get("lang")
         if tag == "form":
             self.inside = a.get("id") == self.form_id
         if not self.inside or "disabled" in a:

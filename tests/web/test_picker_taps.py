@@ -4,66 +4,22 @@ and what the player never set is said as assumed, even though the form carried t
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 
 from app.hands.tiles import parse_tiles
 
+from ..html_tables import FormPairs
+
 HAND_A = "123m456m789m234p55s"
-
-
-class _Form(HTMLParser):
-    """The pairs the calculator form sends as it stands (hidden and text inputs, checked boxes
-    and radios, selected options), and the page's `<html lang>`."""
-
-    def __init__(self, form_id: str):
-        super().__init__()
-        self.form_id, self.inside, self.pairs, self.lang = form_id, False, [], None
-        self.select: str | None = None
-        self.first_option: tuple[str, str] | None = None
-        self.selected = False
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "html":
-            self.lang = a.get("lang")
-        if tag == "form":
-            self.inside = a.get("id") == self.form_id
-        if not self.inside:
-            return
-        if tag == "input" and a.get("name"):
-            kind = a.get("type", "text")
-            if kind in ("checkbox", "radio"):
-                if "checked" in a:
-                    self.pairs.append((a["name"], a.get("value", "on")))
-            elif kind != "submit":
-                self.pairs.append((a["name"], a.get("value") or ""))
-        elif tag == "select":
-            self.select, self.first_option, self.selected = a.get("name"), None, False
-        elif tag == "option" and self.select:
-            if self.first_option is None:
-                self.first_option = (self.select, a.get("value", ""))
-            if "selected" in a:
-                self.pairs.append((self.select, a.get("value", "")))
-                self.selected = True
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self.inside = False
-        elif tag == "select" and self.select:
-            if not self.selected and self.first_option:
-                self.pairs.append(self.first_option)
-            self.select = None
 
 
 def _page(client, url: str):
     response = client.get(url)
     assert response.status_code == 200, url
     html = response.get_data(as_text=True)
-    form = _Form("calculator-form")
-    form.feed(html)
+    form = FormPairs(html, "calculator-form")
     return html, form
 
 
