@@ -9,8 +9,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 
 from app.hands.tiles import parse_tiles
-
-from ..html_tables import FormPairs
+from tests.html_tables import FormPairs
 
 HAND_A = "123m456m789m234p55s"
 
