@@ -74,7 +74,8 @@ from .selection import (
 DRAWS = 600        # hands drawn at most for one tick set
 WITNESSES = 48     # witnesses drawn before the descent takes over
 DESCENT = 3000     # hands priced at most while descending from the cheapest witness drawn
-STALL = 600        # hands priced in a row without a lower price that end the descent
+STALL = 250        # hands priced in a row without a lower price that end the descent
+KEPT = 8           # witnesses remembered beside the cheapest (the rest only read)
 
 HONOURS = list(range(27, 34))
 WINDS, DRAGONS = list(range(27, 31)), list(range(31, 34))
@@ -149,7 +150,8 @@ class _Search:
                                tick_key({**self.wanted, **forced(ruleset, context)}, ruleset)
                                & self.mask)
         self.best: tuple | None = None        # (cost, hand, key of its priced reading)
-        self.witnesses: list[Hand] = []
+        self.witnesses: list[Hand] = []     # the first KEPT found
+        self.found = 0
         self.common: int | None = None
         self.priced = 0
 
@@ -171,7 +173,9 @@ class _Search:
         if found is None:
             return None
         cost, key, held = found
-        self.witnesses.append(hand)
+        self.found += 1
+        if len(self.witnesses) < KEPT:
+            self.witnesses.append(hand)
         self.common = held if self.common is None else _meet(self.common, held)
         if self.best is None or cost < self.best[0]:
             self.best = (cost, hand, key)
@@ -245,7 +249,7 @@ def _tick_facts(ruleset: Ruleset, settings: Settings, ticks: tuple[tuple[str, in
                 for _ in range(max(1, search.wanted[pid]))]
     rng = random.Random(f"{ruleset.id}|{sorted(ticks)}|{context}")
     draws = 0
-    while draws < DRAWS and not search.at_floor and len(search.witnesses) < WITNESSES:
+    while draws < DRAWS and not search.at_floor and search.found < WITNESSES:
         draws += 1
         hand = draw(rng, ruleset, patterns, context, search.bonus)
         if hand is not None:
