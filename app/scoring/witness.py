@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import heapq
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from app.base.errors import HandError
@@ -63,8 +63,7 @@ from .selection import (
     Pricing,
     Settings,
     check_tiles,
-    inactive,
-    key_of,
+    default_settings,
     present_in,
     pricing,
     refuse_other_ways,
@@ -126,7 +125,10 @@ def shown(pattern: Pattern) -> bool:
 def tick_facts(ruleset: Ruleset, settings: Settings, ticks: tuple[tuple[str, int], ...],
                context: TickContext) -> TickFacts:
     """Read a tick set (pattern id, count) in a context into the facts of a hand (see above),
-    remembered per ruleset, dials, ticks and context."""
+    remembered per ruleset, ticks, context and the dials that choose the cheapest hand: the
+    house rules and the cap (a limit hand is worth the cap); the minimum, the curve, the
+    payments and the stake follow the fan total, so they do not."""
+    settings = replace(default_settings(ruleset), cap=settings.cap, options=settings.options)
     return _tick_facts(ruleset, settings, ticks, context)
 
 
@@ -141,14 +143,10 @@ class _Search:
         self.rules = ruleset.shape_rules(frozenset(options))
         self.bonus = ruleset.flowers_in_play(options)
         self.shift = {pid: COUNT_BITS * ruleset.by_id[pid].position for pid in self.wanted}
-        # what could count beside the ticks: the patterns in play under the dials asked (a
-        # ticked house rule left off is searched for, and listed as off, as tiles list it)
-        aside = inactive(ruleset, settings.options)
-        self.mask = key_of({p.id: MOST_COUNT for p in ruleset.patterns if p.id not in aside},
-                           ruleset)
+        # priced under the dials asked: a ticked house rule left off is searched for, and
+        # listed as off, as tiles list it
         self.floor = self.cost(self._pricing(context.by, frozenset()),
-                               tick_key({**self.wanted, **forced(ruleset, context)}, ruleset)
-                               & self.mask)
+                               tick_key({**self.wanted, **forced(ruleset, context)}, ruleset))
         self.best: tuple | None = None        # (cost, hand, key of its priced reading)
         self.witnesses: list[Hand] = []     # the first KEPT found
         self.found = 0
@@ -219,7 +217,7 @@ class _Search:
             refuse_other_ways(every, ruleset, self.settings, hand.context.by)
         except HandError:
             return None
-        return self.cost(how, key & self.mask), key, key & self.mask
+        return self.cost(how, key), key, key
 
 
 def forced(ruleset: Ruleset, context: TickContext) -> dict[str, int]:
@@ -260,7 +258,7 @@ def _tick_facts(ruleset: Ruleset, settings: Settings, ticks: tuple[tuple[str, in
         return TickFacts(dict(ticks), frozenset(), (), draws)
     _, cheapest, key = search.best
     facts = dict(ticks)
-    for pid, n in present_in(key & search.mask, ruleset).items():
+    for pid, n in present_in(key, ruleset).items():
         facts[pid] = max(n, facts.get(pid, 0))
     others = tuple(h for h in search.witnesses if h is not cheapest)
     common = frozenset(present_in(search.common or 0, ruleset))
