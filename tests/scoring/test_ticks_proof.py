@@ -17,12 +17,10 @@ eight-flower wins, ticked only) have no witness to find and stay out of the pair
 
 The draw is seeded (the same hands every run). MAHJONG_PROOF_HANDS sets how many are drawn per
 family (default 10000, of which 6,600-8,800 are accepted); 30000 took 3.5 minutes on a busy
-machine. Since ticks are read by a witness search (app/scoring/witness.py), the whole file took
-2 min 14 s on 2 cores at load average 5.8 (2026-12-07; about 20 s before, on a quieter machine),
-the pair tests of Hong Kong and the course the largest (19-24 s each). MAHJONG_PROOF_TRIES sets how many hands
-are drawn towards each pair the corpus leaves without a witness, and towards each forbidden
-pair (default 200 and 20); the two pair tests add under 5 s for the five families (--durations:
-the course's 0.9 s and 1.2 s the largest), the corpus they share staying the bulk of the time.
+machine. MAHJONG_PROOF_TRIES sets how many hands are drawn towards each pair the corpus leaves
+without a witness, and towards each forbidden pair (default 200 and 20). Time: see
+docs/rules.md ("Tick-box mode"): the corpus each family's tests share, and the pair test's tick
+searches, are the bulk; a pair a corpus hand counts both of is witnessed without one.
 """
 from __future__ import annotations
 
