@@ -24,8 +24,8 @@ allowed before stays allowed (fan values are not negative). So no holding hand c
 the ticks themselves with what the context alone forces (the self-draw of a self-drawn win,
 the given bonus tiles' patterns): the floor. The search
 
-1. draws hands towards the ticks (seeded by what is asked), up to DRAWS of them or WITNESSES
-   witnesses, and stops as soon as a witness is priced at the floor: that witness is then the
+1. draws hands towards the ticks (seeded by what is asked; every other one plain, holding little
+   beside them: see draw), up to DRAWS of them or WITNESSES witnesses, and stops as soon as a witness is priced at the floor: that witness is then the
    least, provably;
 2. otherwise, from the cheapest witness drawn, descends: every hand one step away (one set or
    the pair replaced by any other, a set declared, concealed or made a kong, another winning
@@ -38,8 +38,8 @@ A price above the floor is therefore the least among the hands drawn and their n
 not proved the least of all hands: tests/scoring/test_ticks_oracle.py compares it with an
 exhaustive enumeration of every hand of small tile universes (it must never be dearer than the
 cheapest enumerated hand holding the ticks), and tests/scoring/test_ticks_proof.py counts, per
-family, how many priced sets reached the floor. The answer is remembered per ruleset, dials,
-ticks and context.
+family, how many priced sets reached the floor. The answer is remembered per ruleset, house
+rules, cap, ticks and context.
 """
 from __future__ import annotations
 
