@@ -284,11 +284,13 @@ def price_ticks(ask: Ask) -> tuple[Score, tuple[Msg, ...], tuple[Hand, ...], Tic
     if not read.held:
         refuse([FieldError("ticks", _no_witness(ruleset, ticks, context))])
     result = score_ticks(read.facts, ruleset, settings, ask.by)
-    counted = {i.pattern.id for i in result.counted}
+    counted = {i.pattern.id for i in result.counted if i.fan}
     inferred = tuple(
         Msg("{pattern} counted: the win is a self-draw", pattern=ruleset.by_id[pid].name)
         if ruleset.by_id[pid].detect == "self_draw" else
         Msg("these ticks make {pattern}: every hand holding them does",
+            pattern=ruleset.by_id[pid].name) if pid in read.common else
+        Msg("these ticks make {pattern}: the cheapest hand holding them does",
             pattern=ruleset.by_id[pid].name)
         for pid in read.facts if pid not in ticks and pid in counted)
     return result, inferred, read.witnesses, context
@@ -305,14 +307,10 @@ def _no_witness(ruleset: Ruleset, ticks: Mapping[str, int], context: TickContext
 
 
 def tick_witness(calc: Calculation) -> Hand | None:
-    """A hand the ticks of `calc` describe whose tiles price as the ticks do (the fan total; the
-    table is the request's), the first found; None when no witness found prices the same."""
-    found = _first_priced(calc.ruleset, calc.settings, calc.witnesses, calc.score.total_fan)
-    if found is None and calc.ticks is not None and calc.tick_context is not None:
-        more = tick_facts(calc.ruleset, calc.settings, tuple(sorted(calc.ticks.items())),
-                          calc.tick_context, plain=True)
-        found = _first_priced(calc.ruleset, calc.settings, more.witnesses, calc.score.total_fan)
-    return found
+    """A hand the ticks of `calc` describe whose tiles price as the ticks do: the cheapest
+    witness (app/scoring/witness.py), first among them; None when no witness prices the same
+    (a ticked pattern with no tiles to show, such as the course's seven-flower wins)."""
+    return _first_priced(calc.ruleset, calc.settings, calc.witnesses[:1], calc.score.total_fan)
 
 
 @lru_cache(maxsize=512)

@@ -4,23 +4,46 @@ A tick set is the facts of one hand. Which hand is not said, so the facts are re
 hands are drawn towards what each ticked pattern needs of the tiles (its detector) and of the
 table (its events, its way of winning, its bonus tiles), in the request's context (the way of
 winning, the seat, the round and the bonus tiles when given; the rest drawn freely), and each is
-read by the ruleset's own detectors. A hand one of whose readings holds every ticked pattern,
-the per-item ones at least as many times as ticked, is a witness. Then:
+priced as tile mode prices it (the ruleset's own detectors, the one selection, the request's
+dials). A hand whose priced reading (the one tile mode chooses) holds every ticked pattern, the
+per-item ones at least as many times as ticked, is a witness. Then (ruling 87, as the lead
+reads it: "the price of a tick set is the price of the tiles those facts force"):
 
-- the facts of the ticks are what every witness holds (the ticks among them): a self-draw the
-  way of winning implies (ruling 86), a bigger pattern every such hand forms (ruling 87);
+- the price of the ticks is the LEAST tile price among the witnesses, and their facts are what
+  that cheapest witness's priced reading holds: a self-draw the way of winning implies
+  (ruling 86), a bigger pattern every witness forms (四暗刻, 大三元, 龙七对: ruling 87's cases),
+  or a pattern the cheapest hand holding the ticks cannot do without (these are named);
 - a tick set with no witness is one no hand holds in this context (ruling 88);
 
-and the selection prices the facts exactly as tile mode prices a hand's patterns.
+so the tick price is the tile price of a hand (the cheapest witness, the one "Edit as tiles"
+opens) by construction.
 
-The search is bounded (DRAWS hands at most, stopping at WITNESSES witnesses), seeded by what is
-asked, so the same request always reads the same, and remembered per ruleset, house rules,
-ticks and context. A bounded search can miss a rare witness: tests/scoring/test_ticks_proof.py
-checks, on a seeded corpus of hands per family, that no tick set a hand holds is refused and
-that the facts read are the facts of the witnesses (docs/rules.md, "Tick boxes").
+How the least is found, and what is bounded. The selection is monotone: a found key holding
+more patterns (or more of a per-item one) is never priced lower, since every set of patterns
+allowed before stays allowed (fan values are not negative). So no holding hand costs less than
+the ticks themselves with what the context alone forces (the self-draw of a self-drawn win,
+the given bonus tiles' patterns): the floor. The search
+
+1. draws hands towards the ticks (seeded by what is asked; every other one plain, holding little
+   beside them: see draw), up to DRAWS of them or WITNESSES witnesses, and stops as soon as a witness is priced at the floor: that witness is then the
+   least, provably;
+2. otherwise, from the cheapest witness drawn, descends: every hand one step away (one set or
+   the pair replaced by any other, a set declared, concealed or made a kong, another winning
+   tile, another round, no flower or one, no season or one, where those were not given) is
+   priced, and the search goes on from the holding ones priced no higher than the best so far
+   (cheapest first, each hand once), until the floor is reached, DESCENT hands are priced,
+   or STALL hands in a row have not lowered the price.
+
+A price above the floor is therefore the least among the hands drawn and their neighbourhood,
+not proved the least of all hands: tests/scoring/test_ticks_oracle.py compares it with an
+exhaustive enumeration of every hand of small tile universes (it must never be dearer than the
+cheapest enumerated hand holding the ticks), and tests/scoring/test_ticks_proof.py counts, per
+family, how many priced sets reached the floor. The answer is remembered per ruleset, house
+rules, cap, ticks and context.
 """
 from __future__ import annotations
 
+import heapq
 import random
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -28,27 +51,30 @@ from functools import lru_cache
 from app.base.errors import HandError
 from app.hands.events import EVENT_RULES, event_errors
 from app.hands.hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
-from app.hands.readings import readings
+from app.hands.readings import GroupKind, Reading, Shape, readings
 from app.hands.tiles import TILES
 from app.rules.conditions import family_errors
+from app.rules.detectors import DETECTORS
 from app.rules.model import Pattern, Ruleset
 
 from .selection import (
     COUNT_BITS,
     MOST_COUNT,
+    Pricing,
     Settings,
-    _plan,
     check_tiles,
     default_settings,
-    inactive,
-    key_of,
+    present_in,
+    pricing,
     refuse_other_ways,
     tick_key,
-    with_packages,
 )
 
 DRAWS = 600        # hands drawn at most for one tick set
-WITNESSES = 48     # enough witnesses to read what they all hold
+WITNESSES = 48     # witnesses drawn before the descent takes over
+DESCENT = 3000     # hands priced at most while descending from the cheapest witness drawn
+STALL = 250        # hands priced in a row without a lower price that end the descent
+KEPT = 8           # witnesses remembered beside the cheapest (the rest only read)
 
 HONOURS = list(range(27, 34))
 WINDS, DRAGONS = list(range(27, 31)), list(range(31, 34))
@@ -75,12 +101,16 @@ class TickContext:
 
 @dataclass(frozen=True, slots=True)
 class TickFacts:
-    """What a tick set stands for: the facts every witness holds (counts by pattern id, the
-    ticks among them), the witnesses found and how many hands were drawn to find them."""
+    """What a tick set stands for: the facts of the cheapest witness's priced reading (counts by
+    pattern id, the ticks among them), the patterns every witness found holds, the witnesses
+    (the cheapest first), how many hands were drawn and priced, and whether the price met the
+    floor (so is provably the least)."""
 
     facts: dict[str, int]
+    common: frozenset[str]
     witnesses: tuple[Hand, ...]
     draws: int
+    least: bool = False
 
     @property
     def held(self) -> bool:
@@ -93,63 +123,146 @@ def shown(pattern: Pattern) -> bool:
 
 
 def tick_facts(ruleset: Ruleset, settings: Settings, ticks: tuple[tuple[str, int], ...],
-               context: TickContext, plain: bool = False) -> TickFacts:
-    """Read a tick set (pattern id, count) in a context into the facts of a hand (see above):
-    only the house rules of the dials matter, so the answer is remembered per switches.
+               context: TickContext) -> TickFacts:
+    """Read a tick set (pattern id, count) in a context into the facts of a hand (see above),
+    remembered per ruleset, ticks, context and the dials that choose the cheapest hand: the
+    house rules and the cap (a limit hand is worth the cap); the minimum, the curve, the
+    payments and the stake follow the fan total, so they do not."""
+    settings = replace(default_settings(ruleset), cap=settings.cap, options=settings.options)
+    return _tick_facts(ruleset, settings, ticks, context)
 
-    With `plain`, the search draws on (within its bound) until one witness holds just the
-    facts, and puts it first: the hand the tick page's "Edit as tiles" opens."""
-    return _tick_facts(ruleset, settings.options, ticks, context, plain)
+
+class _Search:
+    """One tick set's search: what a hand must hold, how it is priced, the best found so far."""
+
+    def __init__(self, ruleset: Ruleset, settings: Settings, ticks: tuple[tuple[str, int], ...],
+                 context: TickContext) -> None:
+        self.ruleset, self.settings, self.context = ruleset, settings, context
+        self.wanted = {pid: n for pid, n in ticks if shown(ruleset.by_id[pid])}
+        options = settings.options | {pid for pid in self.wanted if ruleset.by_id[pid].optional}
+        self.rules = ruleset.shape_rules(frozenset(options))
+        self.bonus = ruleset.flowers_in_play(options)
+        self.shift = {pid: COUNT_BITS * ruleset.by_id[pid].position for pid in self.wanted}
+        # priced under the dials asked: a ticked house rule left off is searched for, and
+        # listed as off, as tiles list it
+        self.floor = self.cost(self._pricing(context.by, frozenset()),
+                               tick_key({**self.wanted, **forced(ruleset, context)}, ruleset))
+        self.best: tuple | None = None        # (cost, hand, key of its priced reading)
+        self.witnesses: list[Hand] = []     # the first KEPT found
+        self.found = 0
+        self.common: int | None = None
+        self.priced = 0
+
+    def _pricing(self, by: WinBy, events: frozenset[str]) -> Pricing:
+        return pricing(self.ruleset, self.settings, events, by)
+
+    @staticmethod
+    def cost(how: Pricing, key: int) -> tuple[int, int]:
+        """What a found key is priced at: its fan total (the points and every payment follow
+        it), then how many patterns it holds (the plainer hand first among equals)."""
+        choice = how.choices[key]
+        return choice[2], sum(1 for item in choice[1])
+
+    def consider(self, hand: Hand) -> tuple[int, int] | None:
+        """Price one hand: a witness is kept (and the cheapest remembered) and its cost
+        returned; None when the hand is not a witness."""
+        self.priced += 1
+        found = self._priced(hand)
+        if found is None:
+            return None
+        cost, key, held = found
+        self.found += 1
+        if len(self.witnesses) < KEPT:
+            self.witnesses.append(hand)
+        self.common = held if self.common is None else _meet(self.common, held)
+        if self.best is None or cost < self.best[0]:
+            self.best = (cost, hand, key)
+        return cost
+
+    @property
+    def at_floor(self) -> bool:
+        return self.best is not None and self.best[0][0] <= self.floor[0]
+
+    def _priced(self, hand: Hand) -> tuple[tuple[int, int], int, int] | None:
+        """The hand's cost, the found key of its priced reading and what every reading holding
+        the ticks holds; None when the rules refuse the hand or its priced reading does not
+        hold the ticks."""
+        ruleset = self.ruleset
+        try:
+            check_tiles(hand, ruleset, self.settings)
+            if event_errors(hand.context, hand.melds, hand.concealed, hand.win) or (
+                    hand.context.events and family_errors(ruleset, hand)):
+                return None
+        except HandError:
+            return None
+        how = self._pricing(hand.context.by, hand.context.events)
+        detected, packages = how.plan
+        best = None
+        every = 0
+        for reading in readings(hand, self.rules):
+            key = detected(reading, hand.context)
+            for shift, needs in packages:
+                if all(key >> need & MOST_COUNT for need in needs):
+                    key |= 1 << shift
+            every |= key
+            choice = how.choices[key]
+            if best is None or choice[0] > best[0]:   # as tile mode chooses (selection.price)
+                best = (choice[0], key)
+        if best is None:
+            return None
+        key = best[1]
+        if any(key >> self.shift[pid] & MOST_COUNT < n for pid, n in self.wanted.items()):
+            return None
+        try:   # an instant win held some other way refuses the hand (大花糊 on a discard, ruling 79)
+            refuse_other_ways(every, ruleset, self.settings, hand.context.by)
+        except HandError:
+            return None
+        return self.cost(how, key), key, key
+
+
+def forced(ruleset: Ruleset, context: TickContext) -> dict[str, int]:
+    """The patterns the context alone holds in every hand: the self-draw of a self-drawn win,
+    and the bonus-tile patterns of flowers and seasons given (the floor of a tick price)."""
+    needs = {"self_draw": (), "own_flower": ("flowers",), "all_flowers": ("flowers",),
+             "own_season": ("seasons",), "all_seasons": ("seasons",),
+             "no_bonus_tiles": ("flowers", "seasons"), "all_bonus_tiles": ("flowers", "seasons")}
+    ctx = WinContext(context.by, context.seat, context.round or "E", context.flowers or (),
+                     context.seasons or ())
+    out = {}
+    for p in ruleset.patterns:
+        given = needs.get(p.detect or "")
+        if p.events or given is None or any(getattr(context, n) is None for n in given):
+            continue
+        n = DETECTORS[p.detect](None, ctx)   # these read the context only
+        if n:
+            out[p.id] = n
+    return out
 
 
 @lru_cache(maxsize=4096)
-def _tick_facts(ruleset: Ruleset, options: frozenset[str], ticks: tuple[tuple[str, int], ...],
-                context: TickContext, plain: bool = False) -> TickFacts:
-    settings = replace(default_settings(ruleset), options=options)
-    wanted = {pid: n for pid, n in ticks if shown(ruleset.by_id[pid])}
-    options = options | {pid for pid in wanted if ruleset.by_id[pid].optional}
-    rules = ruleset.shape_rules(frozenset(options))
-    bonus = ruleset.flowers_in_play(settings.options)
-    patterns = [ruleset.by_id[pid] for pid in wanted for _ in range(max(1, wanted[pid]))]
+def _tick_facts(ruleset: Ruleset, settings: Settings, ticks: tuple[tuple[str, int], ...],
+                context: TickContext) -> TickFacts:
+    search = _Search(ruleset, settings, ticks, context)
+    patterns = [ruleset.by_id[pid] for pid in search.wanted
+                for _ in range(max(1, search.wanted[pid]))]
     rng = random.Random(f"{ruleset.id}|{sorted(ticks)}|{context}")
-    least = tick_key(wanted, ruleset)
-    # what could count beside the ticks: the patterns in play (one inside a ticked pattern too:
-    # the ordinary reading counts when it is worth more, ruling 75)
-    aside = inactive(ruleset, frozenset(options))
-    mask = key_of({p.id: MOST_COUNT for p in ruleset.patterns if p.id not in aside}, ruleset)
-    least &= mask
-    witnesses: list[Hand] = []
-    keys: list[int] = []
-    common: int | None = None
     draws = 0
-    while draws < DRAWS:
+    while draws < DRAWS and not search.at_floor and search.found < WITNESSES:
         draws += 1
-        hand = draw(rng, ruleset, patterns, context, bonus)
-        if hand is None:
-            continue
-        found = _held(hand, ruleset, settings, rules, wanted)
-        if found is None:
-            continue
-        held, every = found
-        witnesses.append(hand)
-        keys.append(every & mask)
-        common = held if common is None else _meet(common, held)
-        if common & mask == least and least in keys:
-            break   # nothing but the ticks could count, and a hand holds just them: enough
-        if len(witnesses) >= WITNESSES and (not plain or common & mask in keys):
-            break   # what they all hold is read (and with `plain`, a hand holds just that)
-    if common is not None and len(witnesses) > 1:
-        # the witness first that holds just the facts (its tiles price as they do)
-        plain = [n for n, key in enumerate(keys) if key == common & mask]
-        if plain:
-            witnesses.insert(0, witnesses.pop(plain[0]))
+        hand = draw(rng, ruleset, patterns, context, search.bonus)
+        if hand is not None:
+            search.consider(hand)
+    if search.best is not None and not search.at_floor:
+        descend(search)
+    if search.best is None:
+        return TickFacts(dict(ticks), frozenset(), (), draws)
+    _, cheapest, key = search.best
     facts = dict(ticks)
-    if common is not None:
-        for p in ruleset.patterns:
-            n = common >> COUNT_BITS * p.position & MOST_COUNT
-            if n > facts.get(p.id, 0):
-                facts[p.id] = n
-    return TickFacts(facts, tuple(witnesses), draws)
+    for pid, n in present_in(key, ruleset).items():
+        facts[pid] = max(n, facts.get(pid, 0))
+    others = tuple(h for h in search.witnesses if h is not cheapest)
+    common = frozenset(present_in(search.common or 0, ruleset))
+    return TickFacts(facts, common, (cheapest, *others), draws, search.at_floor)
 
 
 def _meet(a: int, b: int) -> int:
@@ -162,37 +275,151 @@ def _meet(a: int, b: int) -> int:
     return out
 
 
-def _held(hand: Hand, ruleset: Ruleset, settings: Settings, rules, wanted: dict[str, int]
-          ) -> tuple[int, int] | None:
-    """What every reading of the hand holding the wanted patterns holds, and what any reading
-    holds (found keys), or None when the rules refuse the hand or no reading holds them."""
-    try:
-        check_tiles(hand, ruleset, settings)
-        if event_errors(hand.context, hand.melds, hand.concealed, hand.win) or (
-                hand.context.events and family_errors(ruleset, hand)):
-            return None
-    except HandError:
-        return None
-    detected, packages = _plan(ruleset, hand.context.events)
-    shift = {pid: COUNT_BITS * ruleset.by_id[pid].position for pid in wanted}
-    common: int | None = None
-    every = 0
-    for reading in readings(hand, rules):
-        key = with_packages(detected(reading, hand.context), packages)
-        every |= key
-        if all(_count(key, shift[pid]) >= n for pid, n in wanted.items()):
-            common = key if common is None else _meet(common, key)
-    if common is None:
-        return None
-    try:   # an instant win held some other way refuses the hand (大花糊 on a discard, ruling 79)
-        refuse_other_ways(every, ruleset, settings, hand.context.by)
-    except HandError:
-        return None
-    return common, every
+# --- descending from the cheapest witness ------------------------------------------------
+
+SIZE = {GroupKind.PONG: 3, GroupKind.KONG: 4, GroupKind.CHOW: 3, GroupKind.PAIR: 2}
+# how a replaced set keeps its place: concealed stays concealed, declared stays declared
+EXPOSED = (MeldKind.PONG, MeldKind.CHOW, MeldKind.KONG, MeldKind.AKONG)
+Part = tuple[GroupKind, int, MeldKind | None]
 
 
-def _count(key: int, shift: int) -> int:
-    return key >> shift & MOST_COUNT
+def descend(search: _Search) -> None:
+    """From the cheapest witness, price every hand one step away, and go on from the cheapest
+    holding hands priced no higher than the best so far (a step that keeps the price is taken
+    too: lowering it may need two steps, such as a pair changed and then a set), each hand
+    once, cheapest first, until the floor is reached, no hand is left to step from, or DESCENT
+    hands have been priced (see the module's docstring)."""
+    budget = search.priced + DESCENT
+    cost, start, _ = search.best
+    lowered = search.priced   # when the price last fell
+    frontier = [(cost, 0, start)]
+    seen = {start}
+    order = 1
+    while frontier and not search.at_floor and search.priced < budget:
+        cost, _, hand = heapq.heappop(frontier)
+        if cost > search.best[0]:
+            continue
+        reading = _priced_reading(search, hand)
+        if reading is None or reading.shape is Shape.THIRTEEN_ORPHANS:
+            continue
+        parts = tuple((g.kind, g.index, g.meld) for g in reading.groups)
+        for near in neighbours(search, parts, hand.win.index, hand.context):
+            if near in seen:
+                continue
+            seen.add(near)
+            best = search.best[0]
+            found = search.consider(near)
+            if found is not None and found < best:
+                lowered = search.priced
+            if found is not None and found <= search.best[0]:
+                heapq.heappush(frontier, (found, order, near))
+                order += 1
+            if search.at_floor or search.priced >= min(budget, lowered + STALL):
+                return
+
+
+def _priced_reading(search: _Search, hand: Hand) -> Reading | None:
+    how = search._pricing(hand.context.by, hand.context.events)
+    detected, packages = how.plan
+    best = None
+    for reading in readings(hand, search.rules):
+        key = detected(reading, hand.context)
+        for shift, needs in packages:
+            if all(key >> need & MOST_COUNT for need in needs):
+                key |= 1 << shift
+        choice = how.choices[key]
+        if best is None or choice[0] > best[0]:
+            best = (choice[0], reading)
+    return None if best is None else best[1]
+
+
+def neighbours(search: _Search, parts: tuple[Part, ...], win: int, ctx: WinContext):
+    """Every hand one step from these parts (sets and pair, each with how it was declared)."""
+    ruleset, context = search.ruleset, search.context
+    kinds = 34 if ruleset.honours else 27
+    sets = [(GroupKind.PONG, t) for t in range(kinds)] + [
+        (GroupKind.CHOW, t) for t in range(27) if t % 9 <= 6]
+    for i, (kind, t, meld) in enumerate(parts):
+        if kind is GroupKind.PAIR:
+            options = [(GroupKind.PAIR, u, None) for u in range(kinds) if u != t]
+        else:
+            options = [_placed(k, u, meld, ruleset.claimed_chows) for k, u in sets
+                       if (k, u) != (GroupKind.PONG if kind is GroupKind.KONG else kind, t)]
+            options += _declared(kind, t, meld, ruleset.claimed_chows)
+        for part in options:
+            if part is None:
+                continue
+            changed = parts[:i] + (part,) + parts[i + 1:]
+            hand = build(changed, win, ctx, _tiles(part))
+            if hand is not None:
+                yield hand
+    held = {u for kind, t, meld in parts if meld is None for u in _tiles((kind, t, meld))}
+    for u in sorted(held - {win}):
+        hand = build(parts, u, ctx)
+        if hand is not None:
+            yield hand
+    variants = []
+    if context.round is None:
+        variants += [WinContext(ctx.by, ctx.seat, r, ctx.flowers, ctx.seasons, ctx.events)
+                     for r in SEATS if r != ctx.round]
+    others = [(), (1,), (2,), (3,), (4,)]   # no bonus tile, or one
+    if search.bonus and context.flowers is None:
+        variants += [WinContext(ctx.by, ctx.seat, ctx.round, f, ctx.seasons, ctx.events)
+                     for f in others if f != ctx.flowers]
+    if search.bonus and context.seasons is None:
+        variants += [WinContext(ctx.by, ctx.seat, ctx.round, ctx.flowers, f, ctx.events)
+                     for f in others if f != ctx.seasons]
+    for other in variants:
+        hand = build(parts, win, other)
+        if hand is not None:
+            yield hand
+
+
+def _placed(kind: GroupKind, t: int, meld: MeldKind | None, chows: bool) -> Part | None:
+    """A set of this kind in the place of one declared as `meld`."""
+    if meld is None:
+        return kind, t, None
+    if kind is GroupKind.CHOW:
+        return (kind, t, MeldKind.CHOW) if meld in EXPOSED and chows else None
+    if meld.is_kong:
+        return GroupKind.KONG, t, meld
+    return kind, t, MeldKind.PONG
+
+
+def _declared(kind: GroupKind, t: int, meld: MeldKind | None, chows: bool) -> list[Part]:
+    """The same tiles declared otherwise: concealed, declared, or (a pong) a kong."""
+    if kind is GroupKind.CHOW:
+        return [(kind, t, MeldKind.CHOW if meld is None else None)] if chows else []
+    ways = [(GroupKind.PONG, t, None), (GroupKind.PONG, t, MeldKind.PONG)] + [
+        (GroupKind.KONG, t, k) for k in (MeldKind.KONG, MeldKind.CKONG, MeldKind.AKONG)]
+    return [w for w in ways if w != (kind, t, meld)]
+
+
+def _tiles(part: Part) -> list[int]:
+    kind, t, _ = part
+    return [t, t + 1, t + 2] if kind is GroupKind.CHOW else [t] * SIZE[kind]
+
+
+def build(parts: tuple[Part, ...], win: int, ctx: WinContext, instead: list[int] = ()
+          ) -> Hand | None:
+    """The hand of these parts, won on `win` (when no longer held: on a tile of `instead`, the
+    part that changed, else on any concealed tile), or None when a kind is held five times."""
+    counts = [0] * 34
+    concealed: list[int] = []
+    melds: list[Meld] = []
+    for part in parts:
+        tiles = _tiles(part)
+        for u in tiles:
+            counts[u] += 1
+        if part[2] is None:
+            concealed += tiles
+        else:
+            melds.append(Meld(part[2], tuple(TILES[u] for u in tiles)))
+    if max(counts) > 4 or not concealed:
+        return None
+    if win not in concealed:
+        win = next((u for u in instead if u in concealed), concealed[0])
+    return Hand(tuple(TILES[u] for u in sorted(concealed)), tuple(melds), TILES[win], ctx)
 
 
 # --- drawing a hand towards patterns --------------------------------------------------------
@@ -226,6 +453,7 @@ class Needs:
     seasons: str | None = None
     own_flower: bool = False
     own_season: bool = False
+    plain: bool = False                   # drawn to hold little else (see draw)
 
 
 def _suit_pool(rng: random.Random) -> list[int]:
@@ -319,7 +547,7 @@ def _pool(needs: Needs, rng: random.Random, honours: bool) -> list[int]:
         pool = [t for t in pool if t in p]
     if not pool:   # kinds no one pool holds: let the fixed sets decide
         pool = sorted({t for p in needs.pools for t in p})
-    if rng.random() < 0.5 and len(pool) > 9:   # narrow it, so flushes and dragons happen
+    if not needs.plain and rng.random() < 0.5 and len(pool) > 9:   # so flushes happen
         suit = rng.randrange(3)
         pool = [t for t in pool if t >= 27 or t // 9 == suit] or pool
     return pool
@@ -351,6 +579,9 @@ def _standard(needs: Needs, rng: random.Random, pool: list[int], seat: str, roun
                     if counts[t] <= 3 and counts[t + 1] <= 3 and counts[t + 2] <= 3]
         if not options:
             return None
+        if needs.plain:   # no dragon or seat or round wind set unless nothing else is left
+            loud = DRAGONS + [WIND_OF[seat], WIND_OF[round_]]
+            options = [o for o in options if o[1] not in loud or o[0] == "chow"] or options
         kind, t = rng.choice(options)
         for k in [t] * 3 if kind == "pong" else [t, t + 1, t + 2]:
             counts[k] += 1
@@ -366,8 +597,10 @@ def _standard(needs: Needs, rng: random.Random, pool: list[int], seat: str, roun
         counts[pair] += 2
     rng.shuffle(sets)
     declared = needs.declared if needs.declared is not None else (
-        0 if needs.concealed or needs.first_go_around else rng.choice([0, 0, 1, 2, 3, 4]))
-    want_kongs = 4 if needs.all_kongs else max(needs.kongs, rng.choice([0, 0, 0, 1, 2]))
+        0 if needs.concealed or needs.first_go_around else
+        1 if needs.plain else rng.choice([0, 0, 1, 2, 3, 4]))
+    want_kongs = 4 if needs.all_kongs else max(needs.kongs, 0 if needs.plain else rng.choice(
+        [0, 0, 0, 1, 2]))
     if needs.no_kongs or needs.first_go_around:
         want_kongs = 0
     concealed, melds, kongs = [pair, pair], [], 0
@@ -405,12 +638,14 @@ def _seven_pairs(needs: Needs, rng: random.Random, pool: list[int]) -> list[int]
 
 
 def _bonus(rng: random.Random, given: tuple[int, ...] | None, wanted: str | None, own: bool,
-           seat: str, bonus: bool) -> tuple[int, ...]:
-    """The flowers (or seasons) of a drawn hand: as given, else as wanted, else drawn."""
+           seat: str, bonus: bool, plain: str | None = None) -> tuple[int, ...]:
+    """The flowers (or seasons) of a drawn hand: as given, else as wanted, else `plain` when
+    drawing a plain hand, else drawn."""
     if given is not None:
         return given
-    text = wanted if wanted is not None else rng.choice(["", "", "1234", "1", "2", "3", "4"])
     number = str(SEATS.index(seat) + 1)
+    text = wanted if wanted is not None else plain if plain is not None else rng.choice(
+        ["", "", "1234", "1", "2", "3", "4"])
     if own and number not in text:
         text += number
     if bonus and not text:
@@ -424,13 +659,20 @@ def draw(rng: random.Random, ruleset: Ruleset, patterns: list[Pattern], context:
     or None when this draw failed."""
     chosen = {p.id: rng.choice(p.events) for p in patterns if p.events}
     events = frozenset(chosen.values())
-    needs = Needs(self_draw=context.by is WinBy.SELF_DRAW)
+    # every other hand is drawn plain: no dragon or seat or round wind set, the round the seat's
+    # (another when only one of the two winds is wanted),
+    # no flush narrowing, one declared set, no kong, one flower not the seat's own and no season
+    # (unless the ticks ask for them), so that the least hand is near
+    needs = Needs(self_draw=context.by is WinBy.SELF_DRAW, plain=rng.random() < 0.5)
     for p in patterns:
         _add(needs, p, ruleset, rng, chosen)
     if needs.roots and rng.random() < 0.5:   # four alike as kongs, else held (123m 123m 11m)
         needs.kongs = max(needs.kongs, needs.roots)
     seat = context.seat
-    round_ = context.round or rng.choice(SEATS)
+    round_ = context.round or (
+        rng.choice(SEATS) if not needs.plain else   # plain: the seat's, unless one is wanted
+        rng.choice([r for r in SEATS if r != seat]) if needs.round_pong != needs.seat_pong else
+        seat)
     shape = needs.shape or rng.choice(["standard"] * 4 + ["seven-pairs"])
     pool = _pool(needs, rng, ruleset.honours)
     melds: list[Meld] = []
@@ -460,7 +702,11 @@ def draw(rng: random.Random, ruleset: Ruleset, patterns: list[Pattern], context:
         win = rng.choice(single)
     flowers, seasons = context.flowers or (), context.seasons or ()   # refused unless in play
     if bonus:
-        flowers = _bonus(rng, context.flowers, needs.flowers, needs.own_flower, seat, needs.bonus)
-        seasons = _bonus(rng, context.seasons, needs.seasons, needs.own_season, seat, False)
+        other = str(SEATS.index(seat) % 4 + 1 + 1) if SEATS.index(seat) < 3 else "1"
+        plain = (other, "") if needs.plain else (None, None)
+        flowers = _bonus(rng, context.flowers, needs.flowers, needs.own_flower, seat, needs.bonus,
+                         plain[0])
+        seasons = _bonus(rng, context.seasons, needs.seasons, needs.own_season, seat, False,
+                         plain[1])
     ctx = WinContext(context.by, seat, round_, flowers, seasons, events)
     return Hand(tuple(TILES[t] for t in sorted(concealed)), tuple(melds), TILES[win], ctx)

@@ -6,6 +6,10 @@ pattern of the pair needs of the tiles (its detector) and of the table (its even
 of winning, its bonus tiles) and draws hands that give it, leaving the rest random. It only
 proposes: a hand is a witness when the calculator, scoring it through the public hand
 description, holds both patterns in the reading it chose.
+
+The app's own search (app/scoring/witness.py) grew from this drawer, so the two are not
+independent: a blind spot they share would hide there. The independent check is the
+exhaustive oracle, tests/scoring/test_ticks_oracle.py.
 """
 from __future__ import annotations
 
