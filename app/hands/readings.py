@@ -452,6 +452,26 @@ def _thirteen_orphans(counts: list[int] | tuple[int, ...]) -> bool:
         counts[i] for i in TERMINALS_AND_HONOURS) == 14
 
 
+def special_shapes(hand: Hand) -> frozenset[Shape]:
+    """The forms other than sets and a pair that the tiles make under the loosest rules (seven
+    pairs, four alike as two; thirteen orphans): what readings() would add for them, without
+    the readings (a refusal words itself from this).
+
+    >>> from app.hands.tiles import parse_tiles
+    >>> sorted(s.name for s in special_shapes(Hand(parse_tiles("1111m2233p4455s66z"))))
+    ['SEVEN_PAIRS']
+    """
+    if hand.melds:
+        return frozenset()
+    counts = hand.concealed_counts
+    found = set()
+    if _seven_pairs(counts, True):
+        found.add(Shape.SEVEN_PAIRS)
+    if _thirteen_orphans(counts):
+        found.add(Shape.THIRTEEN_ORPHANS)
+    return frozenset(found)
+
+
 def is_complete(concealed_counts: list[int] | tuple[int, ...], melds: int = 0,
                 rules: ShapeRules = ShapeRules()) -> bool:
     """Whether concealed tiles (with `melds` declared sets beside them) make a winning shape."""

@@ -17,7 +17,7 @@ from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg, Text
 from app.hands.hand import Hand, MeldKind, WinBy, WinContext
 from app.hands.phrases import listing, plain
-from app.hands.readings import Reading, Shape, ShapeRules, readings
+from app.hands.readings import Reading, Shape, ShapeRules, readings, special_shapes
 from app.hands.tiles import SUIT_OFFSET, Tile
 from app.rules.detectors import DETECTORS, GATED, GATES, PER_ITEM_DETECTORS, Detector, always
 from app.rules.model import Amount, Pattern, Ruleset
@@ -258,8 +258,7 @@ def refuse_other_ways(found: int, ruleset: Ruleset, settings: Settings, by: WinB
 
 def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> Msg:
     """Say why complete-looking tiles do not win here, and what would make them win."""
-    loose = readings(hand, ShapeRules(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=True))
-    shapes = {r.shape for r in loose}
+    shapes = special_shapes(hand)   # the standard form was read already: it found nothing
     rules = ruleset.shape_rules(settings.options)
     name = plain(ruleset.name)
     if Shape.SEVEN_PAIRS in shapes:
@@ -304,7 +303,10 @@ def found_key(reading: Reading, ctx: WinContext, plan: Plan) -> int:
 def with_packages(key: int, packages: Packages) -> int:
     """The found key with every package whose required patterns it holds (清七对 from 七对 + 清一色)."""
     for shift, needs in packages:
-        if all(key >> need & MOST_COUNT for need in needs):
+        for need in needs:   # a loop, not all(...): this runs for every reading priced
+            if not key >> need & MOST_COUNT:
+                break
+        else:
             key |= 1 << shift
     return key
 
