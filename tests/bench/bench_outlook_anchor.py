@@ -19,9 +19,8 @@ a checkout named by MAHJONG_CPP_SRC, else from a shallow `git clone` of its publ
 It needs g++ (C++17), Boost 1.81 or later (headers and Boost.Filesystem), RapidJSON and spdlog:
 on Debian 12, `apt-get install g++ libboost1.81-dev libboost-filesystem1.81-dev rapidjson-dev
 libspdlog-dev`. When one is missing it says which and exits 0 without a ratio. Its tables of
-shanten by suit (data/config/suits_table.bin, not kept in its repository) are made once by its
-own tool, `create_distance_table`, built with a small stand-in for the two cppitertools
-functions that tool uses (written below, this project's own code).
+shanten by suit (data/config/suits_table.bin, not kept in its repository) are made once, in its
+own format by a small program of this project's (SUITS_TABLE below), in a minute or two.
 """
 from __future__ import annotations
 
@@ -49,7 +48,8 @@ BUILD = Path(os.environ.get("MAHJONG_CPP_BUILD",
                             Path.home() / ".cache" / "mahjong-calculator-bench"))
 
 # The anchor's driver (this project's code): one hand a line, "<tiles in mpsz> <draws>
-# <honours 0/1> <repeats>", answered "<median CPU microseconds> <vertices searched>".
+# <honours 0/1> <repeats>", answered "<median CPU microseconds> <vertices searched> <the
+# fewest tiles from ready a discard leaves>".
 DRIVER = r"""
 #include <algorithm>
 #include <ctime>
@@ -88,76 +88,93 @@ int main()
         }
         config.sum = std::accumulate(wall.begin(), wall.begin() + 34, 0);
         std::vector<double> times;
-        int searched = 0;
+        int searched = 0, shanten = 99;
         for (int r = 0; r < repeats; ++r) {
             const std::clock_t start = std::clock();
             const auto found = ExpectedScoreCalculator::calc(config, table_config, round,
                                                              table, player, wall);
             times.push_back(1e6 * (std::clock() - start) / CLOCKS_PER_SEC);
             searched = std::get<1>(found);
+            for (const auto &stat : std::get<0>(found)) shanten = std::min(shanten, stat.shanten);
         }
         std::sort(times.begin(), times.end());
-        std::cout << times[times.size() / 2] << " " << searched << std::endl;
+        std::cout << times[times.size() / 2] << " " << searched << " " << shanten << std::endl;
     }
 }
 """
 
-# A stand-in for the two cppitertools functions create_distance_table.cpp uses (this
-# project's code): each returns every combination as a vector.
-ITERTOOLS = r"""
-#pragma once
-#include <array>
-#include <cstddef>
-#include <tuple>
+# mahjong-cpp's table of shanten by suit (data/config/suits_table.bin, not kept in its
+# repository; its own tool makes it by trying every winning pattern against every count, hours
+# of one core here): made instead by this project's program, to the same format. For each
+# counts x of one suit's nine kinds holding at most 14 tiles (key: x in base 5, first kind
+# first), ten values, one for each size of winning pattern (3k tiles: k; 3k + 2: 5 + k): the
+# fewest tiles to add to x to hold such a pattern (bits 0-3), the kinds one of the nearest
+# patterns holds more of (bits 4-12) and fewer of (bits 13-21).
+SUITS_TABLE = r"""
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <vector>
-namespace iter {
-template <typename A, typename B>
-std::vector<std::tuple<int, int>> product(const A &a, const B &b)
+static int kinds = 9, runs = 7;   // the honours' table (kinds 7, no runs) checks the program
+static std::vector<std::vector<int>> wins[10];
+static void add_sets(std::vector<int> c, int sets, int from, int heads)
 {
-    std::vector<std::tuple<int, int>> out;
-    for (int x : a) for (int y : b) out.emplace_back(x, y);
-    return out;
-}
-template <typename A, typename B, typename C>
-std::vector<std::tuple<int, int, int>> product(const A &a, const B &b, const C &c)
-{
-    std::vector<std::tuple<int, int, int>> out;
-    for (int x : a) for (int y : b) for (int z : c) out.emplace_back(x, y, z);
-    return out;
-}
-template <std::size_t N, typename A>
-std::vector<std::array<int, N>> product(const A &a)
-{
-    std::vector<int> items(a.begin(), a.end());
-    std::vector<std::array<int, N>> out;
-    std::array<std::size_t, N> at{};
-    while (true) {
-        std::array<int, N> one;
-        for (std::size_t i = 0; i < N; ++i) one[i] = items[at[i]];
-        out.push_back(one);
-        std::size_t i = N;
-        while (i > 0 && ++at[i - 1] == items.size()) at[--i] = 0;
-        if (i == 0) return out;
+    for (int n : c) if (n > 4) return;
+    int tiles = 0;
+    for (int n : c) tiles += n;
+    wins[tiles / 3 + (tiles % 3 ? 5 : 0)].push_back(c);
+    if (heads == 0) {   // the pair first, then the sets in order
+        for (int i = 0; i < kinds; ++i) { auto d = c; d[i] += 2; add_sets(d, sets, 0, 1); }
+    }
+    if (sets == 4) return;
+    for (int k = from; k < runs + kinds; ++k) {
+        auto d = c;
+        if (k < runs) { d[k] += 1; d[k + 1] += 1; d[k + 2] += 1; } else { d[k - runs] += 3; }
+        add_sets(d, sets + 1, k, 1);
     }
 }
-template <typename A>
-std::vector<std::vector<int>> combinations_with_replacement(const A &a, int r)
+int main(int argc, char **argv)
 {
-    std::vector<int> items(a.begin(), a.end());
-    std::vector<std::vector<int>> out;
-    std::vector<int> at(r, 0);
-    if (items.empty() && r > 0) return out;
-    while (true) {
-        std::vector<int> one;
-        for (int i : at) one.push_back(items[i]);
-        out.push_back(one);
-        int i = r - 1;
-        while (i >= 0 && at[i] == static_cast<int>(items.size()) - 1) --i;
-        if (i < 0) return out;
-        ++at[i];
-        for (int j = i + 1; j < r; ++j) at[j] = at[i];
+    if (argc > 2 && std::strcmp(argv[2], "honors") == 0) { kinds = 7; runs = 0; }
+    add_sets(std::vector<int>(kinds, 0), 0, 0, 0);
+    std::vector<std::uint8_t> soa[10][9];
+    for (int g = 0; g < 10; ++g)
+        for (const auto &w : wins[g])
+            for (int i = 0; i < kinds; ++i) soa[g][i].push_back(static_cast<std::uint8_t>(w[i]));
+    std::FILE *out = std::fopen(argv[1], "wb");
+    std::vector<std::uint8_t> deficit;
+    std::int32_t keys = 1;
+    for (int i = 0; i < kinds; ++i) keys *= 5;
+    for (std::int32_t key = 0; key < keys; ++key) {
+        int x[9], rest = key, tiles = 0;
+        for (int i = kinds - 1; i >= 0; --i) { x[i] = rest % 5; rest /= 5; tiles += x[i]; }
+        if (tiles > 14) continue;
+        std::int32_t values[10];
+        for (int g = 0; g < 10; ++g) {
+            const std::size_t n = soa[g][0].size();
+            deficit.assign(n, 0);
+            for (int i = 0; i < kinds; ++i) {
+                const std::uint8_t *w = soa[g][i].data();
+                const std::uint8_t h = static_cast<std::uint8_t>(x[i]);
+                for (std::size_t j = 0; j < n; ++j)
+                    deficit[j] += w[j] > h ? static_cast<std::uint8_t>(w[j] - h) : 0;
+            }
+            std::uint8_t least = 255;
+            for (std::size_t j = 0; j < n; ++j) least = deficit[j] < least ? deficit[j] : least;
+            std::int32_t more = 0, fewer = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                if (deficit[j] != least) continue;
+                for (int i = 0; i < kinds; ++i) {
+                    if (soa[g][i][j] > x[i]) more |= 1 << i;
+                    else if (soa[g][i][j] < x[i]) fewer |= 1 << i;
+                }
+            }
+            values[g] = least | (more << 4) | (fewer << 13);
+        }
+        std::fwrite(&key, sizeof key, 1, out);
+        std::fwrite(values, sizeof values, 1, out);
     }
-}
+    return std::fclose(out) != 0;
 }
 """
 
@@ -222,37 +239,24 @@ def build() -> Path:
     if driver.exists() and (out / "suits_table.bin").exists():
         return driver
     out.mkdir(parents=True, exist_ok=True)
-    (out / "shim" / "cppitertools").mkdir(parents=True, exist_ok=True)
-    for name in ("product.hpp", "combinations_with_replacement.hpp"):
-        (out / "shim" / "cppitertools" / name).write_text(ITERTOOLS)
     (out / "driver.cpp").write_text(DRIVER)
     core = sorted(str(p) for p in (src / "src" / "mahjong").rglob("*.cpp"))
     libs = ["-lboost_filesystem", "-ldl", *(_flags("spdlog") or ["-lspdlog", "-lfmt"])]
-    common = ["g++", "-std=c++17", "-O2", "-DNDEBUG", f"-I{src / 'src'}", f"-I{out / 'shim'}"]
+    common = ["g++", "-std=c++17", "-O2", "-DNDEBUG", f"-I{src / 'src'}"]
     print("building mahjong-cpp (a minute or two) …", flush=True)
     _run([*common, *core, str(out / "driver.cpp"), "-o", str(driver), *libs])
     config = src / "data" / "config"
-    for table in config.glob("*.json"):
-        shutil.copy(table, out / table.name)
-    if not (config / "suits_table.bin").exists() or (config / "suits_table.bin").stat().st_size < 1000:
-        tool = out / "create_distance_table"
-        _run([*common, f'-DCMAKE_CONFIG_DIR="{out}"', *core,
-              str(src / "src" / "tools" / "shanten_table" / "create_distance_table.cpp"),
-              "-o", str(tool), *libs, "-ltbb"] if _has_tbb() else
-             [*common, f'-DCMAKE_CONFIG_DIR="{out}"', *core,
-              str(src / "src" / "tools" / "shanten_table" / "create_distance_table.cpp"),
-              "-o", str(tool), *libs])
-        print("making its shanten tables …", flush=True)
-        _run([str(tool)], cwd=out)
-    else:
-        for table in config.glob("*.bin"):
+    for table in (*config.glob("*.json"), *config.glob("*.bin")):
+        if table.stat().st_size > 1000:   # a table left out of a checkout is no table
             shutil.copy(table, out / table.name)
+    if not (out / "suits_table.bin").exists():
+        maker = out / "suits_table"
+        (out / "suits_table.cpp").write_text(SUITS_TABLE)
+        _run(["g++", "-std=c++17", "-O3", "-march=native", str(out / "suits_table.cpp"), "-o",
+              str(maker)])
+        print("making its table of shanten by suit (a minute or two) …", flush=True)
+        _run([str(maker), str(out / "suits_table.bin")])
     return driver
-
-
-def _has_tbb() -> bool:
-    return subprocess.run(["g++", "-x", "c++", "-fsyntax-only", "-"], capture_output=True,
-                          input="#include <tbb/tbb.h>\nint main(){}\n", text=True).returncode == 0
 
 
 def mpsz(counts) -> str:
@@ -291,6 +295,7 @@ def main() -> int:
     print(f"{'family':18} {'shanten':>7} {'ours ms':>8} {'cpp ms':>7} {'ours st':>7} "
           f"{'cpp st':>7} {'ours µs/st':>10} {'cpp µs/st':>9} {'ratio':>6} {'worst':>6}")
     worst = 0.0
+    differ = 0   # hands whose shanten the two count otherwise (its forms are riichi's)
     for shanten in (1, 2):
         for rules in FAMILIES:
             rows = []
@@ -302,8 +307,12 @@ def main() -> int:
                 anchor.stdin.write(f"{mpsz(result.hand.concealed_counts)} {DEFAULT_DRAWS} "
                                    f"{int(result.ruleset.honours)} {REPEATS}\n")
                 anchor.stdin.flush()
-                us, searched = anchor.stdout.readline().split()
+                said = anchor.stdout.readline()
+                while said.startswith("["):   # its log (the tables loaded)
+                    said = anchor.stdout.readline()
+                us, searched, shanten_there = said.split()
                 rows.append((ms, states, float(us) / 1000, int(searched)))
+                differ += int(shanten_there) != result.shanten
             per = [(1000 * ms / st) / (1000 * cms / cst) for ms, st, cms, cst in rows]
             ratio = statistics.median(per)
             worst = max(worst, ratio)
@@ -318,6 +327,7 @@ def main() -> int:
     anchor.wait()
     print(f"per state, ours against mahjong-cpp: at most {worst:.1f}× (median of each row's"
           f" hands; target <= 8×); load average {os.getloadavg()[0]:.1f}")
+    print(f"hands whose shanten mahjong-cpp counts otherwise (riichi's forms): {differ}")
     return 0
 
 
