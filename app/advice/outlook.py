@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from itertools import chain, compress
+from itertools import compress
 from operator import gt
 from typing import NamedTuple
 
@@ -486,20 +486,28 @@ def _best_of(nexts: list[Rows]) -> Rows:
 def _mixed(options: list[tuple[float, Rows]], draws: int, ready_now: float) -> Rows:
     """A state's figures by draws left, when each option (a draw's chance and the best it
     leads to) is taken only where it beats staying as it is, and any other draw is thrown."""
-    stay = 1.0 - sum(p for p, _ in options)
     own = (0.0, 0.0, ready_now)
+    if not options:
+        return (own,) * (draws + 1)
+    chances = [p for p, _ in options]
+    stay = 1.0 - sum(chances)
     rows = [own]
-    for here in range(draws):
-        v0, w0, r0 = own
+    for col, _ in zip(zip(*[b for _, b in options], strict=True), range(draws), strict=False):
+        v0, w0, r0 = own   # col: each option's figures with `here` draws left
         v, w, r = stay * v0, stay * w0, stay * r0
-        for p, by_t in options:
-            taken = by_t[here]
-            if taken < own:   # throwing the drawn tile is better
-                taken = own
-            bv, bw, br = taken
-            v += p * bv
-            w += p * bw
-            r += p * br
+        if min(col) >= own:   # no drawn tile is better thrown (the usual case)
+            for p, (bv, bw, br) in zip(chances, col, strict=True):
+                v += p * bv
+                w += p * bw
+                r += p * br
+        else:
+            for p, taken in zip(chances, col, strict=True):
+                if taken < own:   # throwing the drawn tile is better
+                    taken = own
+                bv, bw, br = taken
+                v += p * bv
+                w += p * bw
+                r += p * br
         own = (v, w, r)
         rows.append(own)
     return tuple(rows)
@@ -522,17 +530,30 @@ def _said(payments: tuple, counted: tuple, figures: dict[tuple[int, int], tuple]
 
 
 _KINDS = range(NUM_KINDS)
-# each kind's tiles held 0 to 4 times, ready to be joined (_tiles)
-_COPIES = tuple(tuple(TILES[i:i + 1] * n for n in range(5)) for i in range(NUM_KINDS))
+class _SuitTiles(dict):
+    """One suit's counts -> its tiles in order, made on first sight (at most 5^9 entries)."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__()
+        self.offset = offset
+
+    def __missing__(self, counts: tuple[int, ...]) -> tuple[Tile, ...]:
+        found = self[counts] = tuple(TILES[self.offset + i] for i, n in enumerate(counts)
+                                     for _ in range(n))
+        return found
+
+
+_M, _P, _S, _Z = (_SuitTiles(o) for o in (0, 9, 18, 27))
 
 
 def _tiles(counts: tuple[int, ...]) -> tuple[Tile, ...]:
-    """tiles_of, for the outlook's hot path: the tiles of 34 counts in tile order.
+    """tiles_of, for the outlook's hot path: the tiles of 34 counts in tile order, joined from
+    each suit's (remembered).
 
     >>> _tiles((2, 0, 1) + (0,) * 31)
     (Tile(1m), Tile(1m), Tile(3m))
     """
-    return tuple(chain.from_iterable(map(tuple.__getitem__, _COPIES, counts)))
+    return _M[counts[0:9]] + _P[counts[9:18]] + _S[counts[18:27]] + _Z[counts[27:34]]
 
 
 class _Near:

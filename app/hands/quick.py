@@ -72,7 +72,8 @@ def _trusted(counts: Sequence[int], rules: ShapeRules, table: Table, rn: int) ->
     # four alike as two pairs changes nothing while no kind is held three times or more (a
     # draw makes at most a pong, which is one pair either way, and kinds enough stay)
     quads = rules.seven_pairs and rules.seven_pairs_quads and max(counts) > 2
-    if (not rules.seven_pairs or quads) and seven_pairs_shanten(counts, quads, table) <= s:
+    if (not rules.seven_pairs or quads) and _pairs_at_most(counts) >= 6 - s and (
+            seven_pairs_shanten(counts, quads, table) <= s):
         return False
     orphans_as_xiangting = rules.thirteen_orphans and table.honours and table.missing is None
     if not orphans_as_xiangting:
@@ -80,6 +81,16 @@ def _trusted(counts: Sequence[int], rules: ShapeRules, table: Table, rn: int) ->
         if far <= s:
             return False
     return True
+
+
+def _pairs_at_most(counts: Sequence[int]) -> int:
+    """The most pairs seven pairs can count in these tiles (four alike as two): seven pairs is
+    at least 6 less this many tiles from ready, so it is counted only when it may be near.
+
+    >>> _pairs_at_most((2, 3, 4, 1) + (0,) * 30)
+    4
+    """
+    return counts.count(2) + counts.count(3) + 2 * counts.count(4)
 
 
 def improving_kinds(counts: Sequence[int], melds: int, rules: ShapeRules, table: Table
