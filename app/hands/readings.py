@@ -439,10 +439,10 @@ def _standard_complete(c: list[int] | tuple[int, ...]) -> bool:
 
 
 def _seven_pairs(counts: list[int] | tuple[int, ...], quads: bool) -> bool:
-    if 1 in counts or 3 in counts or sum(counts) != 14:
+    """Seven pairs (with `quads`, four alike as two): every count 0, 2 (or 4), 14 tiles."""
+    if 1 in counts or 3 in counts or sum(counts) != 14 or max(counts) > 4:
         return False
-    allowed = (0, 2, 4) if quads else (0, 2)
-    return all(c in allowed for c in counts)
+    return quads or 4 not in counts
 
 
 def _thirteen_orphans(counts: list[int] | tuple[int, ...]) -> bool:

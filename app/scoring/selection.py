@@ -258,8 +258,14 @@ def refuse_other_ways(found: int, ruleset: Ruleset, settings: Settings, by: WinB
 
 def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> Msg:
     """Say why complete-looking tiles do not win here, and what would make them win."""
-    shapes = special_shapes(hand)   # the standard form was read already: it found nothing
-    rules = ruleset.shape_rules(settings.options)
+    # the standard form was read already (it found nothing): the special forms' counts say
+    # the rest, and the words are made once per ruleset, dials and forms
+    return _not_a_win(ruleset, settings.options, special_shapes(hand))
+
+
+@lru_cache(maxsize=256)
+def _not_a_win(ruleset: Ruleset, options: frozenset[str], shapes: frozenset[Shape]) -> Msg:
+    rules = ruleset.shape_rules(options)
     name = plain(ruleset.name)
     if Shape.SEVEN_PAIRS in shapes:
         if isinstance(ruleset.seven_pairs, str) and not rules.seven_pairs:
