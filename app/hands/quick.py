@@ -114,17 +114,22 @@ def improving_kinds(counts: Sequence[int], melds: int, rules: ShapeRules, table:
 
 def _beside_pairs(counts: Sequence[int], rules: ShapeRules, table: Table, rn: int
                   ) -> tuple[int, int] | None:
-    """(the standard form's shanten, seven pairs' with four alike as two) when xiangting's
-    replacement number `rn` is the standard form's alone (seven pairs of distinct kinds and
-    thirteen orphans both further) under rules whose seven pairs count four alike as two;
-    None otherwise (efficiency.py answers)."""
+    """(the standard form's shanten, seven pairs' with four alike as two) under rules whose
+    seven pairs count four alike as two, when xiangting's replacement number `rn` tells the
+    standard form's: it is, when seven pairs of distinct kinds and thirteen orphans are both
+    further; and when those seven pairs are nearer than any form xiangting counts, its answer
+    (at most the standard form's) stands for it, as only the pairs then count. None otherwise
+    (efficiency.py answers)."""
     if not (rules.seven_pairs and rules.seven_pairs_quads):
         return None
     s = rn - 1
+    pairs = seven_pairs_shanten(counts, True, table)
+    if pairs < s:
+        return s, pairs
     far = ORPHANS_FAR if not table.honours else thirteen_orphans_shanten(counts)
     if far <= s or seven_pairs_shanten(counts, False, table) <= s:
         return None
-    return s, seven_pairs_shanten(counts, True, table)
+    return s, pairs
 
 
 def _odd_kinds(counts: Sequence[int], table: Table | None = None) -> tuple[int, ...]:
