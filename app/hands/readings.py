@@ -427,7 +427,7 @@ _SUITS = tuple(_SuitTable(lo) for lo in (0, 9, 18, 27))   # characters, dots, ba
 
 def clear_tables() -> None:
     """Forget every suit seen so far (for benchmarks that time a cold start)."""
-    for table in (_STATUS, _PLACES, *_SUITS):
+    for table in (_STATUS, _PLACES, _PAIRS, *_SUITS):
         table.clear()
 
 
@@ -534,14 +534,33 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
                                                      counts_t, suits, split)))
     if not melds:
         if rules.seven_pairs and _seven_pairs(concealed, rules.seven_pairs_quads):
-            pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(concealed)
-                          for _ in range(c // 2))
-            at = next(i for i, g in enumerate(pairs) if g.index == win.index)
-            found.append(Reading(Shape.SEVEN_PAIRS, pairs, win, at, Wait.SINGLE, counts_t, suits,
-                                 Profile.of(pairs)))
+            pairs, profile, first = _PAIRS[own]
+            found.append(tuple.__new__(Reading, (Shape.SEVEN_PAIRS, pairs, win, first[win.index],
+                                                 Wait.SINGLE, counts_t, suits, profile)))
         if rules.thirteen_orphans and _thirteen_orphans(concealed):
             found.append(_orphans_reading(concealed, win, counts_t, suits))
     return tuple(found)
+
+
+class _PairsTable(dict):
+    """Seven pairs' counts -> their pairs in order, the pairs' profile, and each kind's first
+    pair: the same for every winning tile, made on first sight (emptied past `limit`)."""
+
+    limit = 4096
+
+    def __missing__(self, counts: tuple[int, ...]) -> tuple:
+        pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(counts)
+                      for _ in range(c // 2))
+        first: dict[int, int] = {}
+        for at, g in enumerate(pairs):
+            first.setdefault(g.index, at)
+        if len(self) >= self.limit:
+            self.clear()
+        found = self[counts] = (pairs, Profile.of(pairs), first)
+        return found
+
+
+_PAIRS = _PairsTable()
 
 
 def _with_melds(concealed: list[int], melds: tuple[Group, ...]) -> tuple[int, ...]:
