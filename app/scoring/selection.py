@@ -118,12 +118,18 @@ def price(hand: Hand, how: Pricing) -> Score:
     ctx = hand.context
     detected, packages = how.plan
     choices = how.choices
+    packaged = choices.packaged
     best: tuple | None = None
     held = 0
     for reading in found:
         key = detected(reading, ctx)
         if packages:
-            key = with_packages(key, packages)
+            found_key = key
+            key = packaged.get(found_key)
+            if key is None:
+                if len(packaged) >= Choices.limit:
+                    packaged.clear()
+                key = packaged[found_key] = with_packages(found_key, packages)
         held |= key   # a count's bits are non-zero exactly when the pattern is present
         choice = choices[key]
         if best is None or choice[0] > best[0]:
@@ -155,12 +161,14 @@ class Choices(dict):
     def __init__(self, ruleset: Ruleset, settings: Settings, by: WinBy) -> None:
         super().__init__()
         self.ruleset, self.settings, self.by = ruleset, settings, by
+        self.packaged: dict[int, int] = {}   # found key -> with its packages (with_packages)
 
     def __missing__(self, found: int) -> tuple:
         items, total, tie_break = _select(found, self.ruleset, self.settings, self.by)
         choice = ((total, tie_break), items, *_totals(self.ruleset, self.settings, total))
         if len(self) >= self.limit:
             self.clear()
+            self.packaged.clear()
         self[found] = choice
         return choice
 
