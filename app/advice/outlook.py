@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from itertools import compress
+from operator import gt
 from typing import NamedTuple
 
 from app.base.errors import HandError
@@ -40,7 +42,7 @@ from app.hands.efficiency import discard_shanten
 from app.hands.hand import Hand, WinBy
 from app.hands.quick import improving_kinds, keeping_discards, waiting_kinds
 from app.hands.readings import ShapeRules
-from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile, tiles_of
+from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile
 from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork, opened, step_aside
 from app.scoring.calculation import pricer
@@ -90,6 +92,9 @@ STEP_ASIDE_EVERY = 64   # states weighed between two steps aside
 PARAMS = ("outlook", "draws")   # the request fields this reads (the rest are the discard's)
 
 
+Rows = tuple[tuple[float, float, float], ...]   # (value, win, ready) by draws left
+
+
 class Chances(NamedTuple):
     """A hand state's figures, each by draws left (index t = 0..draws)."""
 
@@ -131,6 +136,7 @@ class OutlookResult:
     bounded: str = ""                     # why no figures were worked out at all, when so
     states: int = 0                       # hand states weighed
     scorings: int = 0                     # distinct winning hands priced
+    vertices: int = 0                     # hands of 13 and of 14 tiles searched, each once
 
 
 class _OverBudget(Exception):
@@ -187,7 +193,7 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
     weighed.sort(key=lambda o: (o.chances is None, not o.choice.must_go, -round(o.value, 9),
                                 -round(o.win, 12), order[o.tile]))
     return OutlookResult(draws, _compared(weighed, choices[0], result.ruleset), "", search.states,
-                         search.scorings)
+                         search.scorings, search.vertices)
 
 
 def _compared(weighed: list[DiscardOutlook], usual: DiscardChoice,
@@ -253,14 +259,17 @@ class Search:
         #                                     of the set): the pool a draw comes from
         self._unseen = tuple(max(0, 4 - table.seen[i] - melded[i]) if i in in_set else 0
                              for i in range(NUM_KINDS))
+        # the copies to draw while the hand holds no more of a kind than it started with
+        self._left = [n if (n := u - s) > 0 else 0 for u, s in zip(self._unseen, start, strict=True)]
+        self._total = sum(self._left)
         lo = SUIT_OFFSET[table.missing] if table.missing else 0   # the declared missing suit
         self.dead = range(lo, lo + 9) if table.missing else range(0)
         self.draws = draws
         self.price = price   # (14 counts, winning kind) -> (collects, patterns), or None
         self.max_states = max_states
         self.states = 0
-        self._memo: dict[tuple[int, ...], Chances] = {}
-        self._best: dict[tuple, Chances | None] = {}
+        self._memo: dict[tuple[int, ...], Rows] = {}
+        self._best: dict[tuple, Rows | None] = {}
         self._win_memo: dict[tuple[int, ...], tuple[float, float, frozenset[str]]] = {}
         self.alive: dict[tuple[int, ...], frozenset[str]] = {}   # 13 tiles -> the patterns of
         self._best_alive: dict[tuple, frozenset[str]] = {}       # the wins they can still reach
@@ -276,7 +285,9 @@ class Search:
         calculate = pricer(replace(asked, hand=Hand((), context=context), by_given=True,
                                    seats=replace(asked.seats, discarder=None)))
         priced: dict[tuple, tuple[float, frozenset[str]] | None] = {}
+        figures: dict[tuple[int, int], tuple] = {}   # (payments, counted) -> what they say
         search: Search
+        melds = hand.melds
 
         def price(counts: tuple[int, ...], kind: int) -> tuple[float, frozenset[str]] | None:
             """What the winner collects and the patterns counted, or None when refused."""
@@ -285,13 +296,12 @@ class Search:
                 return found
             search._scorings += 1
             try:   # one scoring, counted in the outlook's budget (_weigh)
-                calc = calculate(Hand(tiles_of(counts), hand.melds, TILES[kind], context))
+                calc = calculate(Hand(_tiles(counts), melds, TILES[kind], context))
             except HandError:
                 calc = None
             value = None
             if calc is not None and not calc.score.below_minimum:
-                value = (float(next((p.amount for p in calc.payments if p.role == "winner"), 0)),
-                         frozenset(i.pattern.id for i in calc.score.counted))
+                value = _said(calc.payments, calc.score.counted, figures)
             priced[(counts, kind)] = value
             return value
 
@@ -308,16 +318,32 @@ class Search:
     def scorings(self) -> int:
         return self._scorings
 
-    def _chance(self, counts: tuple[int, ...]) -> tuple[list[float], float]:
-        """Each kind's chance to be drawn next (0 for kinds not in the set), and their copies."""
+    @property
+    def vertices(self) -> int:
+        """The hands searched, 13 tiles or 14 (the hand asked about among them), each once."""
+        return 1 + len(self._memo) + len(self._best)
+
+    def _chance(self, counts: tuple[int, ...]) -> tuple[list[int], int]:
+        """Each kind's copies to draw (0 for kinds not in the set), and their sum."""
         # a kind's copies to draw: not seen, not melded, and in neither the starting tiles
-        # nor the hand
-        left = [n if (n := u - (s if s > c else c)) > 0 else 0
-                for u, s, c in zip(self._unseen, self.start, counts, strict=True)]
-        return left, sum(left)
+        # nor the hand; the hand holds more than the starting tiles of a few kinds only
+        left = self._left.copy()
+        total = self._total
+        unseen = self._unseen
+        for k in compress(_KINDS, map(gt, counts, self.start)):
+            n = unseen[k] - counts[k]
+            if n < 0:
+                n = 0
+            total -= left[k] - n
+            left[k] = n
+        return left, total
 
     def chances(self, counts: tuple[int, ...]) -> Chances:
         """The figures of a 13-tile state (after a discard), by draws left."""
+        return Chances(*zip(*self._rows(counts), strict=True))
+
+    def _rows(self, counts: tuple[int, ...]) -> Rows:
+        """chances as the recurrence keeps them: (value, win, ready) by draws left."""
         found = self._memo.get(counts)
         if found is not None:
             return found
@@ -341,17 +367,20 @@ class Search:
         if not self.states % STEP_ASIDE_EVERY:
             step_aside()   # let a cooperative server's other requests run (budget.py)
 
-    def _wins(self, counts: tuple[int, ...]) -> tuple[float, float, frozenset[str]]:
+    def _wins(self, counts: tuple[int, ...], left: list[int] | None = None, total: int = 0
+              ) -> tuple[float, float, frozenset[str]]:
         """A ready hand's next draw: the chance it wins, what that is worth on average (times
-        the chance), and the patterns of those wins. Remembered."""
+        the chance), and the patterns of those wins. Remembered. (`left` and `total`: the
+        chances of its draws, when the caller has them.)"""
         found = self._win_memo.get(counts)
         if found is not None:
             return found
-        left, total = self._chance(counts)
+        if left is None:
+            left, total = self._chance(counts)
         gain, p_win = 0.0, 0.0
         alive: frozenset[str] = frozenset()
         for k in waiting_kinds(counts, self.melds, self.rules, self.table,
-                               _near_kinds(counts, self.kinds)):
+                               _Near(counts, self.kinds)):
             if not left[k]:
                 continue
             grown = list(counts)
@@ -365,20 +394,22 @@ class Search:
         found = self._win_memo[counts] = (p_win, gain, alive)
         return found
 
-    def _ready(self, counts, left, total) -> tuple[Chances, frozenset[str]]:
+    def _ready(self, counts, left, total) -> tuple[Rows, frozenset[str]]:
         """A ready hand: each winning draw wins; any other is thrown and the hand waits on,
         unless no draw can win (a dead wait): then it may exchange (_exchanges)."""
-        p_win, gain, alive = self._wins(counts)
+        p_win, gain, alive = self._wins(counts, left, total)
         if p_win == 0:
             return self._exchanges(counts, left, total)
         stay = 1.0 - p_win
-        value, win = [0.0], [0.0]
+        value = win = 0.0
+        rows = [(value, win, 1.0)]
         for _ in range(self.draws):
-            value.append(gain + stay * value[-1])
-            win.append(p_win + stay * win[-1])
-        return Chances(tuple(value), tuple(win), (1.0,) * (self.draws + 1)), alive
+            value = gain + stay * value
+            win = p_win + stay * win
+            rows.append((value, win, 1.0))
+        return tuple(rows), alive
 
-    def _exchanges(self, counts, left, total) -> tuple[Chances, frozenset[str]]:
+    def _exchanges(self, counts, left, total) -> tuple[Rows, frozenset[str]]:
         """A ready hand none of whose draws can win (below the minimum, a form refused): each
         draw may be kept for a discard that leaves the hand ready with a wait that can win (a
         same-shanten exchange), or thrown. A hand reached so waits as it is (one exchange at a
@@ -402,13 +433,13 @@ class Search:
                     if kept not in self._win_memo:
                         self._count_state()   # a hand looked at is work, kept or not
                     if self._wins(kept)[0] > 0:
-                        live.append(self.chances(kept))
+                        live.append(self._rows(kept))
                         alive |= self.alive[kept]
             if live:
                 options.append((left[k] / total, _best_of(live)))
         return _mixed(options, self.draws, 1.0), alive
 
-    def _after_draw(self, grown: tuple[int, ...], s: int) -> Chances | None:
+    def _after_draw(self, grown: tuple[int, ...], s: int) -> Rows | None:
         """The best, by draws left, of the discards of 14 tiles that leave `s` from ready
         (more value, then more chance to win, then to be ready); None when none does."""
         key = (grown, s)
@@ -422,7 +453,7 @@ class Search:
         for d in dead or keeping:
             cut[d] -= 1
             kept = tuple(cut)
-            nexts.append(self.chances(kept))
+            nexts.append(self._rows(kept))
             alive |= self.alive[kept]
             cut[d] += 1
         best = _best_of(nexts) if nexts else None
@@ -430,7 +461,7 @@ class Search:
         self._best_alive[key] = alive
         return best
 
-    def _far(self, counts, s, useful, left, total) -> tuple[Chances, frozenset[str]]:
+    def _far(self, counts, s, useful, left, total) -> tuple[Rows, frozenset[str]]:
         """A hand not yet ready: a useful draw is kept and the best discard thrown, or thrown."""
         options = []   # per useful draw: its chance and the best it leads to
         alive: frozenset[str] = frozenset()
@@ -445,37 +476,97 @@ class Search:
         return _mixed(options, self.draws, 0.0), alive
 
 
-def _best_of(nexts: list[Chances]) -> Chances:
-    """Each t's best (value, win, ready) triple of several states' figures (zip and max)."""
+def _best_of(nexts: list[Rows]) -> Rows:
+    """Each t's best (value, win, ready) triple of several states' figures."""
     if len(nexts) == 1:
         return nexts[0]
-    by_t = zip(*(zip(n.value, n.win, n.ready, strict=True) for n in nexts), strict=True)
-    return Chances(*zip(*map(max, by_t), strict=True))
+    return tuple(map(max, *nexts))
 
 
-def _mixed(options: list[tuple[float, Chances]], draws: int, ready_now: float) -> Chances:
+def _mixed(options: list[tuple[float, Rows]], draws: int, ready_now: float) -> Rows:
     """A state's figures by draws left, when each option (a draw's chance and the best it
     leads to) is taken only where it beats staying as it is, and any other draw is thrown."""
-    stay = 1.0 - sum(p for p, _ in options)
-    rows = [(p, tuple(zip(b.value, b.win, b.ready, strict=True))) for p, b in options]
-    value, win, ready = [0.0], [0.0], [ready_now]
     own = (0.0, 0.0, ready_now)
-    for here in range(draws):
-        v0, w0, r0 = own
+    if not options:
+        return (own,) * (draws + 1)
+    chances = [p for p, _ in options]
+    stay = 1.0 - sum(chances)
+    rows = [own]
+    for col, _ in zip(zip(*[b for _, b in options], strict=True), range(draws), strict=False):
+        v0, w0, r0 = own   # col: each option's figures with `here` draws left
         v, w, r = stay * v0, stay * w0, stay * r0
-        for p, by_t in rows:
-            taken = by_t[here]
-            if taken < own:   # throwing the drawn tile is better
-                taken = own
-            bv, bw, br = taken
-            v += p * bv
-            w += p * bw
-            r += p * br
+        if min(col) >= own:   # no drawn tile is better thrown (the usual case)
+            for p, (bv, bw, br) in zip(chances, col, strict=True):
+                v += p * bv
+                w += p * bw
+                r += p * br
+        else:
+            for p, taken in zip(chances, col, strict=True):
+                if taken < own:   # throwing the drawn tile is better
+                    taken = own
+                bv, bw, br = taken
+                v += p * bv
+                w += p * bw
+                r += p * br
         own = (v, w, r)
-        value.append(v)
-        win.append(w)
-        ready.append(r)
-    return Chances(tuple(value), tuple(win), tuple(ready))
+        rows.append(own)
+    return tuple(rows)
+
+
+def _said(payments: tuple, counted: tuple, figures: dict[tuple[int, int], tuple]
+          ) -> tuple[float, frozenset[str]]:
+    """What the winner collects and the patterns counted, of a priced win. The scoring core
+    shares its payment rows (by total) and its selections (by patterns found) among the hands
+    that price alike, so each pair is read once (kept with its objects: an id is reused only
+    once they are gone)."""
+    key = (id(payments), id(counted))
+    found = figures.get(key)
+    if found is not None and found[0] is payments and found[1] is counted:
+        return found[2]
+    said = (float(next((p.amount for p in payments if p.role == "winner"), 0)),
+            frozenset(i.pattern.id for i in counted))
+    figures[key] = (payments, counted, said)
+    return said
+
+
+_KINDS = range(NUM_KINDS)
+class _SuitTiles(dict):
+    """One suit's counts -> its tiles in order, made on first sight (at most 5^9 entries)."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__()
+        self.offset = offset
+
+    def __missing__(self, counts: tuple[int, ...]) -> tuple[Tile, ...]:
+        found = self[counts] = tuple(TILES[self.offset + i] for i, n in enumerate(counts)
+                                     for _ in range(n))
+        return found
+
+
+_M, _P, _S, _Z = (_SuitTiles(o) for o in (0, 9, 18, 27))
+
+
+def _tiles(counts: tuple[int, ...]) -> tuple[Tile, ...]:
+    """tiles_of, for the outlook's hot path: the tiles of 34 counts in tile order, joined from
+    each suit's (remembered).
+
+    >>> _tiles((2, 0, 1) + (0,) * 31)
+    (Tile(1m), Tile(1m), Tile(3m))
+    """
+    return _M[counts[0:9]] + _P[counts[9:18]] + _S[counts[18:27]] + _Z[counts[27:34]]
+
+
+class _Near:
+    """_near_kinds, worked out only when waiting_kinds iterates it (xiangting, where it
+    answers, needs no list of the kinds to try)."""
+
+    __slots__ = ("counts", "kinds")
+
+    def __init__(self, counts: tuple[int, ...], kinds: tuple[int, ...]) -> None:
+        self.counts, self.kinds = counts, kinds
+
+    def __iter__(self):
+        return iter(_near_kinds(self.counts, self.kinds))
 
 
 _ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))

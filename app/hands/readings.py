@@ -427,7 +427,7 @@ _SUITS = tuple(_SuitTable(lo) for lo in (0, 9, 18, 27))   # characters, dots, ba
 
 def clear_tables() -> None:
     """Forget every suit seen so far (for benchmarks that time a cold start)."""
-    for table in (_STATUS, _PLACES, *_SUITS):
+    for table in (_STATUS, _PLACES, _PAIRS, *_SUITS):
         table.clear()
 
 
@@ -439,10 +439,10 @@ def _standard_complete(c: list[int] | tuple[int, ...]) -> bool:
 
 
 def _seven_pairs(counts: list[int] | tuple[int, ...], quads: bool) -> bool:
-    if 1 in counts or 3 in counts or sum(counts) != 14:
+    """Seven pairs (with `quads`, four alike as two): every count 0, 2 (or 4), 14 tiles."""
+    if 1 in counts or 3 in counts or sum(counts) != 14 or max(counts) > 4:
         return False
-    allowed = (0, 2, 4) if quads else (0, 2)
-    return all(c in allowed for c in counts)
+    return quads or 4 not in counts
 
 
 def _thirteen_orphans(counts: list[int] | tuple[int, ...]) -> bool:
@@ -450,6 +450,26 @@ def _thirteen_orphans(counts: list[int] | tuple[int, ...]) -> bool:
         return False
     return all(counts[i] >= 1 for i in TERMINALS_AND_HONOURS) and sum(
         counts[i] for i in TERMINALS_AND_HONOURS) == 14
+
+
+def special_shapes(hand: Hand) -> frozenset[Shape]:
+    """The forms other than sets and a pair that the tiles make under the loosest rules (seven
+    pairs, four alike as two; thirteen orphans): what readings() would add for them, without
+    the readings (a refusal words itself from this).
+
+    >>> from app.hands.tiles import parse_tiles
+    >>> sorted(s.name for s in special_shapes(Hand(parse_tiles("1111m2233p4455s66z"))))
+    ['SEVEN_PAIRS']
+    """
+    if hand.melds:
+        return frozenset()
+    counts = hand.concealed_counts
+    found = set()
+    if _seven_pairs(counts, True):
+        found.add(Shape.SEVEN_PAIRS)
+    if _thirteen_orphans(counts):
+        found.add(Shape.THIRTEEN_ORPHANS)
+    return frozenset(found)
 
 
 def is_complete(concealed_counts: list[int] | tuple[int, ...], melds: int = 0,
@@ -514,14 +534,33 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
                                                      counts_t, suits, split)))
     if not melds:
         if rules.seven_pairs and _seven_pairs(concealed, rules.seven_pairs_quads):
-            pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(concealed)
-                          for _ in range(c // 2))
-            at = next(i for i, g in enumerate(pairs) if g.index == win.index)
-            found.append(Reading(Shape.SEVEN_PAIRS, pairs, win, at, Wait.SINGLE, counts_t, suits,
-                                 Profile.of(pairs)))
+            pairs, profile, first = _PAIRS[own]
+            found.append(tuple.__new__(Reading, (Shape.SEVEN_PAIRS, pairs, win, first[win.index],
+                                                 Wait.SINGLE, counts_t, suits, profile)))
         if rules.thirteen_orphans and _thirteen_orphans(concealed):
             found.append(_orphans_reading(concealed, win, counts_t, suits))
     return tuple(found)
+
+
+class _PairsTable(dict):
+    """Seven pairs' counts -> their pairs in order, the pairs' profile, and each kind's first
+    pair: the same for every winning tile, made on first sight (emptied past `limit`)."""
+
+    limit = 4096
+
+    def __missing__(self, counts: tuple[int, ...]) -> tuple:
+        pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(counts)
+                      for _ in range(c // 2))
+        first: dict[int, int] = {}
+        for at, g in enumerate(pairs):
+            first.setdefault(g.index, at)
+        if len(self) >= self.limit:
+            self.clear()
+        found = self[counts] = (pairs, Profile.of(pairs), first)
+        return found
+
+
+_PAIRS = _PairsTable()
 
 
 def _with_melds(concealed: list[int], melds: tuple[Group, ...]) -> tuple[int, ...]:

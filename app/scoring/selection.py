@@ -17,7 +17,7 @@ from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg, Text
 from app.hands.hand import Hand, MeldKind, WinBy, WinContext
 from app.hands.phrases import listing, plain
-from app.hands.readings import Reading, Shape, ShapeRules, readings
+from app.hands.readings import Reading, Shape, ShapeRules, readings, special_shapes
 from app.hands.tiles import SUIT_OFFSET, Tile
 from app.rules.detectors import DETECTORS, GATED, GATES, PER_ITEM_DETECTORS, Detector, always
 from app.rules.model import Amount, Pattern, Ruleset
@@ -118,12 +118,18 @@ def price(hand: Hand, how: Pricing) -> Score:
     ctx = hand.context
     detected, packages = how.plan
     choices = how.choices
+    packaged = choices.packaged
     best: tuple | None = None
     held = 0
     for reading in found:
         key = detected(reading, ctx)
         if packages:
-            key = with_packages(key, packages)
+            found_key = key
+            key = packaged.get(found_key)
+            if key is None:
+                if len(packaged) >= Choices.limit:
+                    packaged.clear()
+                key = packaged[found_key] = with_packages(found_key, packages)
         held |= key   # a count's bits are non-zero exactly when the pattern is present
         choice = choices[key]
         if best is None or choice[0] > best[0]:
@@ -155,12 +161,14 @@ class Choices(dict):
     def __init__(self, ruleset: Ruleset, settings: Settings, by: WinBy) -> None:
         super().__init__()
         self.ruleset, self.settings, self.by = ruleset, settings, by
+        self.packaged: dict[int, int] = {}   # found key -> with its packages (with_packages)
 
     def __missing__(self, found: int) -> tuple:
         items, total, tie_break = _select(found, self.ruleset, self.settings, self.by)
         choice = ((total, tie_break), items, *_totals(self.ruleset, self.settings, total))
         if len(self) >= self.limit:
             self.clear()
+            self.packaged.clear()
         self[found] = choice
         return choice
 
@@ -258,9 +266,14 @@ def refuse_other_ways(found: int, ruleset: Ruleset, settings: Settings, by: WinB
 
 def not_a_win(hand: Hand, ruleset: Ruleset, settings: Settings) -> Msg:
     """Say why complete-looking tiles do not win here, and what would make them win."""
-    loose = readings(hand, ShapeRules(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=True))
-    shapes = {r.shape for r in loose}
-    rules = ruleset.shape_rules(settings.options)
+    # the standard form was read already (it found nothing): the special forms' counts say
+    # the rest, and the words are made once per ruleset, dials and forms
+    return _not_a_win(ruleset, settings.options, special_shapes(hand))
+
+
+@lru_cache(maxsize=256)
+def _not_a_win(ruleset: Ruleset, options: frozenset[str], shapes: frozenset[Shape]) -> Msg:
+    rules = ruleset.shape_rules(options)
     name = plain(ruleset.name)
     if Shape.SEVEN_PAIRS in shapes:
         if isinstance(ruleset.seven_pairs, str) and not rules.seven_pairs:
@@ -304,7 +317,10 @@ def found_key(reading: Reading, ctx: WinContext, plan: Plan) -> int:
 def with_packages(key: int, packages: Packages) -> int:
     """The found key with every package whose required patterns it holds (清七对 from 七对 + 清一色)."""
     for shift, needs in packages:
-        if all(key >> need & MOST_COUNT for need in needs):
+        for need in needs:   # a loop, not all(...): this runs for every reading priced
+            if not key >> need & MOST_COUNT:
+                break
+        else:
             key |= 1 << shift
     return key
 

@@ -115,6 +115,39 @@ def test_a_form_the_table_counts_otherwise_is_left_to_efficiency():
     assert not quick.exact(bamboo, 0, *SICHUAN)
 
 
+def test_sichuan_seven_pairs_beside_the_standard_form_are_joined_as_efficiency_joins_them():
+    """Where seven pairs counting four alike as two are as near as the sets and a pair, but
+    seven pairs of distinct kinds are not, xiangting's answer (the standard form's) is joined
+    with the pairs' own counting; where they are nearer than any form xiangting counts, they
+    alone count. Many hands take each way, and each answers as efficiency.py."""
+    rules, table = SICHUAN
+    joined = nearer = 0   # nearer: the pairs nearer than any form xiangting counts
+    for size in (13, 14):
+        for counts in _hands(size, 3000, f"joined-{size}", list(range(18))):
+            if not quick.exact(counts, 0, rules, table):
+                continue
+            rn = quick._xt.calculate_replacement_number(list(counts), quick._FOUR)
+            found = None if quick._trusted(counts, rules, table, rn) else quick._beside_pairs(
+                counts, rules, table, rn)
+            if found is None:
+                continue
+            joined += 1
+            nearer += found[1] < found[0]
+            if size == 13:
+                s, useful = quick.improving_kinds(counts, 0, rules, table)
+                assert (s, useful) == _slow_improving(counts, rules, table), counts
+                if s == 0:
+                    assert quick.waiting_kinds(counts, 0, rules, table, range(34)) == tuple(
+                        k for k in range(34) if counts[k] < 4 and complete(
+                            _plus(counts, k), 0, rules, table)), counts
+            else:
+                after = discard_shanten(counts, 0, rules, table)
+                best = min(after.values())
+                assert quick.keeping_discards(counts, 0, rules, table, best) == tuple(
+                    d for d, s in after.items() if s == best), counts
+    assert joined - nearer > 300 and nearer > 300
+
+
 def _plus(counts, k):
     grown = list(counts)
     grown[k] += 1
