@@ -30,4 +30,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX sheets_by_creator ON sheets (creator, created)",
         "CREATE INDEX sheets_by_use ON sheets (used)",
     ),
+    # 2: each change keeps the id its client chose for it (the form's `cid`), so a repeat of
+    # the same change (a second tap, a resend after a lost answer) finds it and changes nothing
+    (
+        "ALTER TABLE entries ADD COLUMN client_id TEXT",
+        "CREATE UNIQUE INDEX entries_by_client ON entries (sheet_id, client_id)",
+    ),
 )

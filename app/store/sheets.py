@@ -11,6 +11,12 @@ its author saw (`base`), and is refused (`StaleEdit`) when that hand, or for an 
 changed after it: nobody's change is silently overwritten. Adding needs no base, so four
 phones adding at once all land, in the order the database took them.
 
+Exactly once: a change may carry the id its client chose for it (`client_id`, made when the
+form was drawn). The id is kept with its entry, and a change whose id the sheet already holds
+is not made again: the store answers with the version that change made, whatever happened
+since. A second tap, a resend after an answer lost on the way, a replay after the server was
+killed: each lands once.
+
 Capabilities: the edit token is 144 random bits (secrets); the view token is derived from it
 by SHA-256, so whoever holds the edit link can show the view link, and the view link reveals
 nothing of the edit one. Only the SHA-256 of each token is stored: a copy of the database
@@ -198,28 +204,36 @@ class SheetStore:
 
     # --- changing ----------------------------------------------------------------------
 
-    def add(self, edit_token: str, line: str) -> int:
-        """Append a hand; the sheet's new version."""
-        return self._append(edit_token, "add", None, _line(line), None)
+    def add(self, edit_token: str, line: str, client_id: str | None = None) -> int:
+        """Append a hand; the sheet's new version (the version it made, when `client_id` was
+        seen before)."""
+        return self._append(edit_token, "add", None, _line(line), None, client_id)
 
-    def correct(self, edit_token: str, hand_id: int, line: str, base: int) -> int:
+    def correct(self, edit_token: str, hand_id: int, line: str, base: int, client_id: str | None = None) -> int:
         """Put a new line in place of hand `hand_id`, as seen at version `base`."""
-        return self._append(edit_token, "correct", hand_id, _line(line), base)
+        return self._append(edit_token, "correct", hand_id, _line(line), base, client_id)
 
-    def remove(self, edit_token: str, hand_id: int, base: int) -> int:
-        return self._append(edit_token, "remove", hand_id, "", base)
+    def remove(self, edit_token: str, hand_id: int, base: int, client_id: str | None = None) -> int:
+        return self._append(edit_token, "remove", hand_id, "", base, client_id)
 
-    def undo(self, edit_token: str, base: int) -> int:
+    def undo(self, edit_token: str, base: int, client_id: str | None = None) -> int:
         """Take back the last change, as seen at version `base`."""
-        return self._append(edit_token, "undo", None, "", base)
+        return self._append(edit_token, "undo", None, "", base, client_id)
 
-    def _append(self, edit_token: str, kind: str, target: int | None, line: str, base: int | None) -> int:
+    def _append(self, edit_token: str, kind: str, target: int | None, line: str, base: int | None,
+                client_id: str | None = None) -> int:
         now = self.clock()
         with self.db.transaction() as cur:
             found = self._find(cur, edit_token, lock=True)
             if found is None or not found[3]:
                 raise SheetGone(edit_token)
             sheet_id, _settings, version, _editable = found
+            _check_client_id(client_id)
+            if client_id:   # under the sheet's lock: a repeat racing its first waits, then finds it
+                cur.execute("SELECT seq FROM entries WHERE sheet_id = ? AND client_id = ?", (sheet_id, client_id))
+                done = cur.fetchone()
+                if done is not None:
+                    return done[0]
             if version >= MAX_ENTRIES:
                 raise _too_many("sheet", Msg("this sheet has had {most} changes, the most one holds: export it"
                                              " and start another", most=MAX_ENTRIES))
@@ -233,8 +247,8 @@ class SheetStore:
                 raise _too_many("hands", Msg("the sheet is full: it holds {most} hands; export it and start"
                                              " another", most=MAX_HANDS))
             seq = version + 1
-            cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at) VALUES (?, ?, ?, ?, ?, ?)",
-                        (sheet_id, seq, kind, target, line, now))
+            cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at, client_id)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?)", (sheet_id, seq, kind, target, line, now, client_id or None))
             cur.execute("UPDATE sheets SET version = ?, used = ? WHERE id = ?", (seq, now, sheet_id))
         return seq
 
@@ -305,6 +319,20 @@ def _line(line: str) -> str:
 
 # Control characters (what str.split() leaves of them: none is whitespace) and lone surrogates.
 _UNWRITABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")   # what a form's `cid` is (16 random bytes, base64url)
+
+
+def _check_client_id(client_id: str | None) -> None:
+    if client_id and not CLIENT_ID.fullmatch(client_id):
+        raise HandError([FieldError("cid", Msg("'{cid}' is not a change's id: 8-64 letters, digits, - or _;"
+                                               " open the sheet again", cid=client_id[:20]))])
+
+
+def new_client_id() -> str:
+    """An id for one change, made when its form is drawn."""
+    return _b64(secrets.token_bytes(16))
 
 
 def _too_many(field: str, message: str) -> TooMany:

@@ -33,10 +33,12 @@ from app.store.sheets import (
     EXPIRE_DAYS,
     MAX_HANDS,
     SheetGone,
+    CLIENT_ID,
     SheetStore,
     StaleEdit,
     Stored,
     TooMany,
+    new_client_id,
 )
 from app.table.sheet import Entry, Night, Sheet
 from app.vocabulary.request import read_ruleset, read_settings
@@ -58,6 +60,9 @@ from .sheet import (
 
 bp = Blueprint("stored", __name__)
 
+QUEUE_HEADER = "X-Mahjong-Queue"          # sent by the page's queue (static/app.js): answer 200, not 303
+CHANGE_HEADER = "X-Mahjong-Change"        # saved or refused: only this calculator sends it
+CHANGE_ID_HEADER = "X-Mahjong-Change-Id"  # the change's `cid`, echoed
 MAX_POST_BODY = 16 * 1024      # bytes of one change's form (a hand line is at most 2000 characters)
 POLL_MS = 1500                 # how often a page asks whether the sheet changed
 ENDPOINTS = {"stored.page", "stored.version", "stored.as_csv", "stored.as_json"}
@@ -188,8 +193,13 @@ class StoredSheetPage:
         """No room for another hand."""
         return self.night is not None and len(self.night.rows) >= MAX_HANDS
 
+    @staticmethod
+    def cid() -> str:
+        """A new id for the change a form drawn now will send (app/store/sheets.py: exactly once)."""
+        return new_client_id()
 
-def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 200, line: str = ""):
+
+def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 200, again: Again | None = None):
     sheet = _sheet_of(stored)
     g.page_rules = sheet.rules    # the page speaks in the sheet's family's words
     night = None
@@ -200,7 +210,7 @@ def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 
     except TooMuchWork as err:
         errors = [*errors, FieldError(err.field, err.message)]
         status = 413
-    shown = _page_of(stored, token, sheet, night, errors, line or request.args.get("add", ""))
+    shown = _page_of(stored, token, sheet, night, errors, again or _asked_again())
     response = Response(render_template("stored_sheet.html", page=shown, ruleset=shown.ruleset), status)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"    # the address is the capability
@@ -210,11 +220,27 @@ def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 
     return response
 
 
+def _asked_again() -> Again | None:
+    """A hand brought back from the calculator or the ledger (`add`, and for a correction
+    `hand` and `base`) to be confirmed."""
+    line = request.args.get("add", "")
+    if not line:
+        return None
+    return Again(line, _int(request.args.get("hand", "")), _int(request.args.get("base", "")))
+
+
 def _page_of(stored: Stored, token: str, sheet: Sheet, night: Night | None, errors: list[FieldError],
-                 pending: str) -> StoredSheetPage:
+             again: Again | None) -> StoredSheetPage:
     hand_ids = [h.id for h in stored.hands]
-    correcting = _int(request.args.get("hand", "")) if pending else None
+    correcting = again.hand if again else None
     number = hand_ids.index(correcting) + 1 if correcting in hand_ids else None
+    pending = again.line if again else ""
+    if correcting is not None and number is None:   # a correction is never turned into an add
+        pending = ""
+        if not any(e.field == "hand" for e in errors):
+            errors = [*errors, FieldError("hand", Msg(
+                "that hand is no longer on the sheet (someone removed it): nothing was changed"))]
+    base = again.base if again and again.base is not None and not again.refreshed else stored.version
     edits = [_edit_link(stored, sheet, i) if stored.editable else "" for i in range(len(hand_ids))]
     add_hand, add_round = _add_links(stored, sheet)
     return StoredSheetPage(
@@ -223,7 +249,7 @@ def _page_of(stored: Stored, token: str, sheet: Sheet, night: Night | None, erro
         hands=tuple(StoredHand(hand, hand_ids[hand.row.number - 1], edits[hand.row.number - 1])
                     for hand in hand_rows(night)),
         pending=pending, correcting=correcting if number else None, correcting_number=number,
-        pending_base=request.args.get("base", str(stored.version)), add_hand=add_hand, add_round=add_round)
+        pending_base=str(base), add_hand=add_hand, add_round=add_round)
 
 
 def _carried(stored: Stored, **extra: str) -> str:
@@ -253,7 +279,11 @@ def _int(text: str) -> int | None:
 
 @bp.post("/s/<token>/change")
 def change(token: str):
-    """One change: add, correct, remove or undo (the form's `action`)."""
+    """One change: add, correct, remove or undo (the form's `action`), made once per `cid`.
+
+    Answered by a redirect back to the sheet; a page's script that asks (QUEUE_HEADER) gets
+    200 and the change's id in CHANGE_ID_HEADER instead, so its queue lets an item go only on
+    this calculator's own answer, never on a Wi-Fi sign-in page's 200 or a proxy's 502."""
     _from_here()
     _small_body()
     form = request.form
@@ -261,20 +291,55 @@ def change(token: str):
     base = _int(form.get("base", ""))
     hand = _int(form.get("hand", ""))
     line = form.get("line", "")
+    cid = form.get("cid", "").strip()
     the_store = store()
     try:
         _refused_change(action, base, hand)
         if action in ("add", "correct"):
             line = _checked_line(the_store, token, line, hand if action == "correct" else None)
-        _make_change(the_store, token, action, line, hand, base)
+        version = _make_change(the_store, token, action, line, hand, base, cid or None)
     except SheetGone:
         abort(Response(render_template("error.html", code=404, title=_title(404), message=Msg(
             "No shared sheet may be changed at this address: the view link only shows the sheet.")),
-            404))
+            404, headers=_answered(cid, "refused")))
     except HandError as err:
         status = 409 if isinstance(err, StaleEdit) else 429 if isinstance(err, TooMany) else 400
-        return _render(_open(token), token, list(err.errors), status, line=line if action != "remove" else "")
-    return redirect(_page_link(token) + "#hands", 303)
+        again = _again(action, line, hand, base, status)
+        response = _render(_open(token), token, list(err.errors), status, again=again)
+        response.headers.update(_answered(cid, "refused"))
+        return response
+    if request.headers.get(QUEUE_HEADER):
+        response = jsonify(saved=cid, version=version)
+        response.headers.update(_answered(cid, "saved"))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    response = redirect(_page_link(token) + "#hands", 303)
+    response.headers.update(_answered(cid, "saved"))
+    return response
+
+
+def _answered(cid: str, outcome: str) -> dict[str, str]:
+    """The headers by which a page's queue knows this calculator answered its change."""
+    return {CHANGE_HEADER: outcome, CHANGE_ID_HEADER: cid if CLIENT_ID.fullmatch(cid) else ""}
+
+
+@dataclass(frozen=True, slots=True)
+class Again:
+    """A refused add or correction, drawn again as what it was: its line, the hand it corrects
+    and the version it now stands on (a refusal for a stale version: the sheet's new one)."""
+
+    line: str
+    hand: int | None = None
+    base: int | None = None
+    refreshed: bool = False
+
+
+def _again(action: str, line: str, hand: int | None, base: int | None, status: int) -> Again | None:
+    if action == "add":
+        return Again(line)
+    if action == "correct":
+        return Again(line, hand, base, refreshed=status == 409)
+    return None
 
 
 def _refused_change(action: str, base: int | None, hand: int | None) -> None:
@@ -290,16 +355,16 @@ def _refused_change(action: str, base: int | None, hand: int | None) -> None:
 
 
 def _make_change(the_store: SheetStore, token: str, action: str, line: str, hand: int | None,
-                 base: int | None) -> None:
-    """Make the change in the store (SheetGone, HandError as the store raises them)."""
+                 base: int | None, cid: str | None) -> int:
+    """Make the change in the store (SheetGone, HandError as the store raises them); the version
+    it made (the first time's, for a change whose id the sheet holds)."""
     if action == "add":
-        the_store.add(token, line)
-    elif action == "correct":
-        the_store.correct(token, hand, line, base)
-    elif action == "remove":
-        the_store.remove(token, hand, base)
-    else:
-        the_store.undo(token, base)
+        return the_store.add(token, line, cid)
+    if action == "correct":
+        return the_store.correct(token, hand, line, base, cid)
+    if action == "remove":
+        return the_store.remove(token, hand, base, cid)
+    return the_store.undo(token, base, cid)
 
 
 def _checked_line(the_store: SheetStore, token: str, line: str, hand: int | None) -> str:
