@@ -92,7 +92,7 @@ def test_the_pages_queue_gets_the_calculators_own_answer_and_the_same_again(clie
     for r in answers:
         assert r.status_code == 200
         assert r.headers["X-Mahjong-Change"] == "saved" and r.headers["X-Mahjong-Change-Id"] == form["cid"]
-        assert r.get_json() == {"saved": form["cid"], "version": 5}
+        assert r.get_json() == {"saved": form["cid"], "version": 5, "to": edit}
     assert len(_hands(client, edit)) == 5
 
 

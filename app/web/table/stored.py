@@ -176,6 +176,7 @@ class StoredSheetPage:
     pending_base: str             # the version the correction was made on
     add_hand: str
     add_round: str
+    pending_hand: HandRow | None = None   # the hand waiting, priced: its words (the queue's label)
     poll_ms: int = POLL_MS
     expire_days: int = EXPIRE_DAYS
     max_hands: int = MAX_HANDS
@@ -249,7 +250,20 @@ def _page_of(stored: Stored, token: str, sheet: Sheet, night: Night | None, erro
         hands=tuple(StoredHand(hand, hand_ids[hand.row.number - 1], edits[hand.row.number - 1])
                     for hand in hand_rows(night)),
         pending=pending, correcting=correcting if number else None, correcting_number=number,
-        pending_base=str(base), add_hand=add_hand, add_round=add_round)
+        pending_base=str(base), add_hand=add_hand, add_round=add_round,
+        pending_hand=_pending_hand(sheet, pending, number) if pending and stored.editable else None)
+
+
+def _pending_hand(sheet: Sheet, pending: str, number: int | None) -> HandRow | None:
+    """The hand waiting to be confirmed, priced at the seats it would take (None when it is no
+    hand: its refusal shows when it is sent)."""
+    try:
+        entry = parse_entry(pending, "line")
+        at = entry.at or (sheet.seating()[number - 1] if number else sheet.next_seats())
+        alone = Sheet(sheet.rules, sheet.names, sheet.dials, (Entry(entry.params, entry.round_text, at),))
+        return hand_rows(price_sheet(alone, current_app.extensions["rulesets"]))[0]
+    except (HandError, TooMuchWork):
+        return None
 
 
 def _carried(stored: Stored, **extra: str) -> str:
@@ -309,7 +323,7 @@ def change(token: str):
         response.headers.update(_answered(cid, "refused"))
         return response
     if request.headers.get(QUEUE_HEADER):
-        response = jsonify(saved=cid, version=version)
+        response = jsonify(saved=cid, version=version, to=_page_link(token))
         response.headers.update(_answered(cid, "saved"))
         response.headers["Cache-Control"] = "no-store"
         return response
