@@ -604,6 +604,25 @@ var mahjongFrame = (function () {
       later();
     });
   };
+  // a typed line in words, as the page says a hand (its sentences and the players at the
+  // seats, on the form): "Bob (S) won on Di's discard"; "" when the line says no such thing
+  var inWords = function (form, line) {
+    var words = {};
+    line.split(/\s+/).forEach(function (word) {
+      var at = word.indexOf("=");
+      if (at > 0) { words[word.slice(0, at)] = word.slice(at + 1).toUpperCase(); }
+    });
+    var seats = ["E", "S", "W", "N"];
+    var players = (form.getAttribute("data-players") || "").split(",");
+    var winds = (form.getAttribute("data-winds") || "").split(",");
+    var seat = seats.indexOf(words.seat || "E");
+    var from = seats.indexOf(words.discarder || "");
+    if (!words.hand || seat < 0 || players.length !== 4 || winds.length !== 4) { return ""; }
+    var said = words.by === "SELF-DRAW" ? form.getAttribute("data-said-self")
+      : from >= 0 && from !== seat ? form.getAttribute("data-said-discard") : "";
+    return (said || "").replace("{winner}", players[seat]).replace("{seat}", winds[seat])
+      .replace("{discarder}", from >= 0 ? players[from] : "");
+  };
   var working = function (form, button) {   // at once: the tap was taken, and cannot be taken twice
     var saying = (document.getElementById("live") || form).getAttribute("data-saving") || "…";
     Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) {
@@ -627,7 +646,8 @@ var mahjongFrame = (function () {
     // the label the page gives the change, in its own language (data-label on the form)
     var chinese = (document.documentElement.lang || "").indexOf("zh") === 0;
     var item = { page: here, action: target, cid: cid, body: new URLSearchParams(data).toString(),
-                 label: (form.getAttribute("data-label") || "") + (typed ? (chinese ? "：" : ": ") + line : ""),
+                 label: (form.getAttribute("data-label") || "") +
+                        (typed ? (chinese ? "：" : ": ") + (inWords(form, line) || line) : ""),
                  failed: "" };
     save(load().concat([item]));
     flush();

@@ -13,7 +13,7 @@ import pytest
 from app.store.database import open_database
 from app.store.sheets import SheetStore, new_client_id
 from app.web import create_app
-from tests.web.test_stored_sheet_web import BIGGER, NIGHT, _hand_ids, _share, _version
+from tests.web.test_stored_sheet_web import BIGGER, _hand_ids, _share, _version
 
 LINE = "hand=123456789m234p55s by=self-draw seat=N"
 

@@ -30,10 +30,10 @@ from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork
 from app.store.database import open_database
 from app.store.sheets import (
+    CLIENT_ID,
     EXPIRE_DAYS,
     MAX_HANDS,
     SheetGone,
-    CLIENT_ID,
     SheetStore,
     StaleEdit,
     Stored,
@@ -194,6 +194,11 @@ class StoredSheetPage:
         """No room for another hand."""
         return self.night is not None and len(self.night.rows) >= MAX_HANDS
 
+    @property
+    def players_next(self) -> str:
+        """The players at E, S, W, N for the next hand (the queue says a typed hand in words)."""
+        return ",".join(self.sheet.player(i) for i in self.sheet.next_seats())
+
     @staticmethod
     def cid() -> str:
         """A new id for the change a form drawn now will send (app/store/sheets.py: exactly once)."""
@@ -233,15 +238,7 @@ def _asked_again() -> Again | None:
 def _page_of(stored: Stored, token: str, sheet: Sheet, night: Night | None, errors: list[FieldError],
              again: Again | None) -> StoredSheetPage:
     hand_ids = [h.id for h in stored.hands]
-    correcting = again.hand if again else None
-    number = hand_ids.index(correcting) + 1 if correcting in hand_ids else None
-    pending = again.line if again else ""
-    if correcting is not None and number is None:   # a correction is never turned into an add
-        pending = ""
-        if not any(e.field == "hand" for e in errors):
-            errors = [*errors, FieldError("hand", Msg(
-                "that hand is no longer on the sheet (someone removed it): nothing was changed"))]
-    base = again.base if again and again.base is not None and not again.refreshed else stored.version
+    pending, correcting, number, base, errors = _waiting(stored, again, errors)
     edits = [_edit_link(stored, sheet, i) if stored.editable else "" for i in range(len(hand_ids))]
     add_hand, add_round = _add_links(stored, sheet)
     return StoredSheetPage(
@@ -249,9 +246,24 @@ def _page_of(stored: Stored, token: str, sheet: Sheet, night: Night | None, erro
         errors=tuple(errors), token=token,
         hands=tuple(StoredHand(hand, hand_ids[hand.row.number - 1], edits[hand.row.number - 1])
                     for hand in hand_rows(night)),
-        pending=pending, correcting=correcting if number else None, correcting_number=number,
+        pending=pending, correcting=correcting, correcting_number=number,
         pending_base=str(base), add_hand=add_hand, add_round=add_round,
         pending_hand=_pending_hand(sheet, pending, number) if pending and stored.editable else None)
+
+
+def _waiting(stored: Stored, again: Again | None, errors: list[FieldError]):
+    """The hand waiting to be confirmed: its line, the hand it corrects (id and number), the
+    version it stands on, and the page's errors (a correction of a hand someone removed is
+    never turned into an add: it is dropped, and the page says why)."""
+    if again is None:
+        return "", None, None, stored.version, errors
+    hand_ids = [h.id for h in stored.hands]
+    number = hand_ids.index(again.hand) + 1 if again.hand in hand_ids else None
+    base = again.base if again.base is not None and not again.refreshed else stored.version
+    if again.hand is not None and number is None:
+        gone = FieldError("hand", Msg("that hand is no longer on the sheet (someone removed it): nothing was changed"))
+        return "", None, None, base, errors if any(e.field == "hand" for e in errors) else [*errors, gone]
+    return again.line, again.hand if number else None, number, base, errors
 
 
 def _pending_hand(sheet: Sheet, pending: str, number: int | None) -> HandRow | None:
