@@ -31,9 +31,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX sheets_by_use ON sheets (used)",
     ),
     # 2: each change keeps the id its client chose for it (the form's `cid`), so a repeat of
-    # the same change (a second tap, a resend after a lost answer) finds it and changes nothing
+    # the same change (a second tap, a resend after a lost answer) finds it and changes nothing;
+    # an add or a correction keeps its line's price (JSON, app/table/kept.py), so reading the
+    # sheet prices nothing again
     (
         "ALTER TABLE entries ADD COLUMN client_id TEXT",
+        "ALTER TABLE entries ADD COLUMN priced TEXT",
         "CREATE UNIQUE INDEX entries_by_client ON entries (sheet_id, client_id)",
     ),
 )

@@ -66,14 +66,17 @@ class LogEntry:
     target: int | None
     line: str
     at: float
+    priced: str | None = None    # the line's price, kept when it was stored (app/table/kept.py)
 
 
 @dataclass(frozen=True, slots=True)
 class Hand:
-    """One hand as the log has it now: its id (the entry that added it) and its line."""
+    """One hand as the log has it now: its id (the entry that added it), its line and the
+    line's kept price (None: none was kept)."""
 
     id: int
     line: str
+    priced: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +132,9 @@ def fold(log: tuple[LogEntry, ...] | list[LogEntry]) -> tuple[tuple[Hand, ...], 
             continue
         last = e
         if e.kind == "add":
-            hands[e.seq] = Hand(e.seq, e.line)
+            hands[e.seq] = Hand(e.seq, e.line, e.priced)
         elif e.kind == "correct" and e.target in hands:
-            hands[e.target] = Hand(e.target, e.line)
+            hands[e.target] = Hand(e.target, e.line, e.priced)
         elif e.kind == "remove":
             hands.pop(e.target, None)
     return tuple(hands.values()), last
@@ -154,8 +157,9 @@ class SheetStore:
 
     # --- making and opening ------------------------------------------------------------
 
-    def create(self, settings: Mapping[str, str], lines: list[str], client: str = "") -> str:
-        """Store a new sheet with these hands; its edit token."""
+    def create(self, settings: Mapping[str, str], lines: list[str], client: str = "",
+               priced: list[str | None] | None = None) -> str:
+        """Store a new sheet with these hands (and their prices, when given); its edit token."""
         if len(lines) > MAX_HANDS:
             raise _too_many("hands", Msg("{n} hands is more than a stored sheet holds (at most {most})",
                                          n=len(lines), most=MAX_HANDS))
@@ -174,9 +178,10 @@ class SheetStore:
                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         (sheet_id, token_hash(edit), token_hash(view_token_of(edit)),
                          json.dumps(dict(settings), sort_keys=True), len(lines), now, now, creator))
+            prices = list(priced or []) + [None] * len(lines)
             for seq, line in enumerate(lines, 1):
-                cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at) VALUES (?, ?, ?, ?, ?, ?)",
-                            (sheet_id, seq, "add", None, _line(line), now))
+                cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at, priced)"
+                            " VALUES (?, ?, ?, ?, ?, ?, ?)", (sheet_id, seq, "add", None, _line(line), now, prices[seq - 1]))
         return edit
 
     def open(self, token: str) -> Stored:
@@ -204,14 +209,15 @@ class SheetStore:
 
     # --- changing ----------------------------------------------------------------------
 
-    def add(self, edit_token: str, line: str, client_id: str | None = None) -> int:
-        """Append a hand; the sheet's new version (the version it made, when `client_id` was
-        seen before)."""
-        return self._append(edit_token, "add", None, _line(line), None, client_id)
+    def add(self, edit_token: str, line: str, client_id: str | None = None, priced: str | None = None) -> int:
+        """Append a hand (and its price, kept with it); the sheet's new version (the version it
+        made, when `client_id` was seen before)."""
+        return self._append(edit_token, "add", None, _line(line), None, client_id, priced)
 
-    def correct(self, edit_token: str, hand_id: int, line: str, base: int, client_id: str | None = None) -> int:
+    def correct(self, edit_token: str, hand_id: int, line: str, base: int, client_id: str | None = None,
+                priced: str | None = None) -> int:
         """Put a new line in place of hand `hand_id`, as seen at version `base`."""
-        return self._append(edit_token, "correct", hand_id, _line(line), base, client_id)
+        return self._append(edit_token, "correct", hand_id, _line(line), base, client_id, priced)
 
     def remove(self, edit_token: str, hand_id: int, base: int, client_id: str | None = None) -> int:
         return self._append(edit_token, "remove", hand_id, "", base, client_id)
@@ -221,7 +227,7 @@ class SheetStore:
         return self._append(edit_token, "undo", None, "", base, client_id)
 
     def _append(self, edit_token: str, kind: str, target: int | None, line: str, base: int | None,
-                client_id: str | None = None) -> int:
+                client_id: str | None = None, priced: str | None = None) -> int:
         now = self.clock()
         with self.db.transaction() as cur:
             found = self._find(cur, edit_token, lock=True)
@@ -247,8 +253,9 @@ class SheetStore:
                 raise _too_many("hands", Msg("the sheet is full: it holds {most} hands; export it and start"
                                              " another", most=MAX_HANDS))
             seq = version + 1
-            cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at, client_id)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?)", (sheet_id, seq, kind, target, line, now, client_id or None))
+            cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at, client_id, priced)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (sheet_id, seq, kind, target, line, now, client_id or None, priced))
             cur.execute("UPDATE sheets SET version = ?, used = ? WHERE id = ?", (seq, now, sheet_id))
         return seq
 
@@ -292,7 +299,8 @@ class SheetStore:
 
     @staticmethod
     def _log(cur, sheet_id: int) -> tuple[LogEntry, ...]:
-        cur.execute("SELECT seq, kind, target, line, at FROM entries WHERE sheet_id = ? ORDER BY seq", (sheet_id,))
+        cur.execute("SELECT seq, kind, target, line, at, priced FROM entries WHERE sheet_id = ? ORDER BY seq",
+                    (sheet_id,))
         return tuple(LogEntry(*row) for row in cur.fetchall())
 
     def _expire(self, cur, now: float) -> None:

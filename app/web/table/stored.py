@@ -42,7 +42,10 @@ from app.store.sheets import (
 )
 from app.table.sheet import Entry, Night, Sheet
 from app.vocabulary.request import read_ruleset, read_settings
-from app.vocabulary.sheet import DIAL_KEYS, format_entry, parse_entry, price_sheet, read_sheet
+from app.table.kept import dumps as kept_json
+from app.table.kept import kept_of
+from app.table.kept import loads as kept_read
+from app.vocabulary.sheet import DIAL_KEYS, format_entry, parse_entry, price_entry, price_sheet, read_sheet
 from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
 from app.web.serving import privacy
@@ -119,10 +122,19 @@ def share():
         settings = {"rules": sheet.rules, "names": ",".join(sheet.names), **dict(sheet.dials)}
         lines = [format_entry(Entry(e.params, e.round_text, seats))
                  for e, seats in zip(sheet.entries, sheet.seating(), strict=True)]
-        token = store().create(settings, lines, request.remote_addr or "")
+        priced = [kept_json(kept_of(row)) for row in price_sheet(sheet, rulesets).rows]   # kept with each line
+        token = store().create(settings, lines, request.remote_addr or "", priced)
     except HandError as err:
         return _refusal(err, 429 if isinstance(err, TooMany) else 400)
+    except TooMuchWork as err:
+        return _refusal(HandError(list(err.errors)), 413)
     return redirect(_page_link(token), 303)
+
+
+def _night(stored: Stored, sheet: Sheet) -> Night:
+    """The stored night priced: each entry's kept price, and only an entry kept without one
+    (stored before prices were kept, or under another version of them) priced now."""
+    return price_sheet(sheet, current_app.extensions["rulesets"], [kept_read(h.priced) for h in stored.hands])
 
 
 def _refusal(err: HandError, status: int):
@@ -210,7 +222,7 @@ def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 
     g.page_rules = sheet.rules    # the page speaks in the sheet's family's words
     night = None
     try:
-        night = price_sheet(sheet, current_app.extensions["rulesets"])
+        night = _night(stored, sheet)
     except HandError as err:
         errors = [*errors, *err.errors]
     except TooMuchWork as err:
@@ -322,8 +334,10 @@ def change(token: str):
     try:
         _refused_change(action, base, hand)
         if action in ("add", "correct"):
-            line = _checked_line(the_store, token, line, hand if action == "correct" else None)
-        version = _make_change(the_store, token, action, line, hand, base, cid or None)
+            line, priced = _checked_line(the_store, token, line, hand if action == "correct" else None)
+        else:
+            priced = None
+        version = _make_change(the_store, token, action, line, hand, base, cid or None, priced)
     except SheetGone:
         abort(Response(render_template("error.html", code=404, title=_title(404), message=Msg(
             "No shared sheet may be changed at this address: the view link only shows the sheet.")),
@@ -381,32 +395,38 @@ def _refused_change(action: str, base: int | None, hand: int | None) -> None:
 
 
 def _make_change(the_store: SheetStore, token: str, action: str, line: str, hand: int | None,
-                 base: int | None, cid: str | None) -> int:
+                 base: int | None, cid: str | None, priced: str | None) -> int:
     """Make the change in the store (SheetGone, HandError as the store raises them); the version
     it made (the first time's, for a change whose id the sheet holds)."""
     if action == "add":
-        return the_store.add(token, line, cid)
+        return the_store.add(token, line, cid, priced)
     if action == "correct":
-        return the_store.correct(token, hand, line, base, cid)
+        return the_store.correct(token, hand, line, base, cid, priced)
     if action == "remove":
         return the_store.remove(token, hand, base, cid)
     return the_store.undo(token, base, cid)
 
 
-def _checked_line(the_store: SheetStore, token: str, line: str, hand: int | None) -> str:
-    """The hand's line as the sheet keeps it: read (HandError beside `line`), its seats written out."""
+def _checked_line(the_store: SheetStore, token: str, line: str, hand: int | None) -> tuple[str, str]:
+    """The hand's line as the sheet keeps it, its seats written out, and its price (kept with
+    it): read by the calculator's own reader, and refused beside `line` (HandError) unless
+    the calculator takes it as a hand or a round of the sheet's rules."""
     entry = parse_entry(" ".join(line.split()), "line")
+    opened = the_store.open(token)
+    current = _sheet_of(opened)
     if entry.at is None:
-        opened = the_store.open(token)
-        current = _sheet_of(opened)
         seating = current.seating()
         ids = [h.id for h in opened.hands]
-        if hand is not None and hand in ids:
-            at = seating[ids.index(hand)]
-        else:
-            at = current.next_seats()
+        at = seating[ids.index(hand)] if hand is not None and hand in ids else current.next_seats()
         entry = Entry(entry.params, entry.round_text, at)
-    return format_entry(entry)
+    try:
+        kept = price_entry(current, entry, current_app.extensions["rulesets"])
+    except TooMuchWork as err:
+        raise HandError([FieldError("line", err.message)]) from None
+    if kept.errors:
+        raise HandError([FieldError("line", Msg("{field}: {problem}", field=e.field, problem=e.message))
+                         for e in kept.errors])
+    return format_entry(entry), kept_json(kept)
 
 
 @bp.get("/s/<token>/version")
@@ -430,7 +450,7 @@ def version(token: str):
 def _priced(token: str):
     stored = _open(token)
     try:
-        return stored, price_sheet(_sheet_of(stored), current_app.extensions["rulesets"])
+        return stored, _night(stored, _sheet_of(stored))
     except (HandError, TooMuchWork) as err:
         errors = err.errors if isinstance(err, HandError) else (FieldError(err.field, err.message),)
         abort(400, description="; ".join(f"{e.field}: {say_here(e.message)}" for e in errors))
