@@ -16,8 +16,8 @@ from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.rules.model import Ruleset
 from app.scoring.calculation import Calculation
-from app.table.settlement import Ledger
 from app.table.kept import Kept, kept_of
+from app.table.settlement import Ledger
 from app.table.sheet import FIRST_SEATS, MAX_ENTRIES, Entry, Night, Sheet, last_seats, tally
 
 from .request import read_ruleset, read_settings, score

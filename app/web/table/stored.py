@@ -40,12 +40,19 @@ from app.store.sheets import (
     TooMany,
     new_client_id,
 )
-from app.table.sheet import Entry, Night, Sheet
-from app.vocabulary.request import read_ruleset, read_settings
 from app.table.kept import dumps as kept_json
 from app.table.kept import kept_of
 from app.table.kept import loads as kept_read
-from app.vocabulary.sheet import DIAL_KEYS, format_entry, parse_entry, price_entry, price_sheet, read_sheet
+from app.table.sheet import Entry, Night, Sheet
+from app.vocabulary.request import read_ruleset, read_settings
+from app.vocabulary.sheet import (
+    DIAL_KEYS,
+    format_entry,
+    parse_entry,
+    price_entry,
+    price_sheet,
+    read_sheet,
+)
 from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
 from app.web.serving import privacy
