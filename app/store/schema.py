@@ -37,6 +37,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "ALTER TABLE entries ADD COLUMN client_id TEXT",
         "ALTER TABLE entries ADD COLUMN priced TEXT",
+        # who wrote the entry (sha256 of the client's address, as sheets.creator) and its
+        # line's bytes: what one address may write in an hour is capped across all sheets
+        "ALTER TABLE entries ADD COLUMN writer TEXT",
+        "ALTER TABLE entries ADD COLUMN bytes BIGINT NOT NULL DEFAULT 0",
+        "CREATE INDEX entries_by_writer ON entries (writer, at)",
         "CREATE UNIQUE INDEX entries_by_client ON entries (sheet_id, client_id)",
     ),
 )

@@ -41,7 +41,9 @@ from .database import Database
 TOKEN_BYTES = 18                 # 144 bits
 MAX_HANDS = 200                  # hands on one stored sheet
 MAX_ENTRIES = 2000               # entries in its log (corrections and undos included)
-MAX_LINE = 2000                  # characters of one hand's line
+MAX_LINE = 2000                  # bytes (UTF-8) of one hand's line
+MAX_SHEET_BYTES = 256 * 1024     # bytes of all the lines in one sheet's log
+MAX_BYTES_PER_HOUR = 1024 * 1024   # bytes of lines one client may write in an hour, all sheets together
 MAX_CREATED_PER_HOUR = 30        # sheets one client may create in an hour
 EXPIRE_DAYS = 60                 # a sheet nobody opened or changed for this long is deleted
 KINDS = ("add", "correct", "remove", "undo")
@@ -166,8 +168,14 @@ class SheetStore:
         edit = new_edit_token()
         now = self.clock()
         creator = token_hash("client:" + client)
+        lines = [_line(line) for line in lines]
+        size = sum(_bytes(line) for line in lines)
+        if size > MAX_SHEET_BYTES:
+            raise _too_many("hands", Msg("these hands fill {n} bytes, more than a stored sheet holds (at most"
+                                         " {most})", n=size, most=MAX_SHEET_BYTES))
         with self.db.transaction() as cur:
             self._expire(cur, now)
+            self._written(cur, creator, size, now, "share")
             cur.execute("SELECT COUNT(*) FROM sheets WHERE creator = ? AND created > ?",
                         (creator, now - 3600))
             if cur.fetchone()[0] >= MAX_CREATED_PER_HOUR:
@@ -180,8 +188,9 @@ class SheetStore:
                          json.dumps(dict(settings), sort_keys=True), len(lines), now, now, creator))
             prices = list(priced or []) + [None] * len(lines)
             for seq, line in enumerate(lines, 1):
-                cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at, priced)"
-                            " VALUES (?, ?, ?, ?, ?, ?, ?)", (sheet_id, seq, "add", None, _line(line), now, prices[seq - 1]))
+                cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at, priced, writer, bytes)"
+                            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (sheet_id, seq, "add", None, line, now, prices[seq - 1], creator, _bytes(line)))
         return edit
 
     def open(self, token: str) -> Stored:
@@ -209,15 +218,16 @@ class SheetStore:
 
     # --- changing ----------------------------------------------------------------------
 
-    def add(self, edit_token: str, line: str, client_id: str | None = None, priced: str | None = None) -> int:
-        """Append a hand (and its price, kept with it); the sheet's new version (the version it
-        made, when `client_id` was seen before)."""
-        return self._append(edit_token, "add", None, _line(line), None, client_id, priced)
+    def add(self, edit_token: str, line: str, client_id: str | None = None, priced: str | None = None,
+            client: str = "") -> int:
+        """Append a hand (and its price, kept with it) for `client` (an address); the sheet's new
+        version (the version it made, when `client_id` was seen before)."""
+        return self._append(edit_token, "add", None, _line(line), None, client_id, priced, client)
 
     def correct(self, edit_token: str, hand_id: int, line: str, base: int, client_id: str | None = None,
-                priced: str | None = None) -> int:
+                priced: str | None = None, client: str = "") -> int:
         """Put a new line in place of hand `hand_id`, as seen at version `base`."""
-        return self._append(edit_token, "correct", hand_id, _line(line), base, client_id, priced)
+        return self._append(edit_token, "correct", hand_id, _line(line), base, client_id, priced, client)
 
     def remove(self, edit_token: str, hand_id: int, base: int, client_id: str | None = None) -> int:
         return self._append(edit_token, "remove", hand_id, "", base, client_id)
@@ -227,7 +237,7 @@ class SheetStore:
         return self._append(edit_token, "undo", None, "", base, client_id)
 
     def _append(self, edit_token: str, kind: str, target: int | None, line: str, base: int | None,
-                client_id: str | None = None, priced: str | None = None) -> int:
+                client_id: str | None = None, priced: str | None = None, client: str = "") -> int:
         now = self.clock()
         with self.db.transaction() as cur:
             found = self._find(cur, edit_token, lock=True)
@@ -252,10 +262,17 @@ class SheetStore:
             if kind == "add" and len(hands) >= MAX_HANDS:
                 raise _too_many("hands", Msg("the sheet is full: it holds {most} hands; export it and start"
                                              " another", most=MAX_HANDS))
+            writer = token_hash("client:" + client)
+            if line:
+                size = _bytes(line)
+                if sum(_bytes(e.line) for e in log) + size > MAX_SHEET_BYTES:
+                    raise _too_many("line", Msg("this sheet's hands fill the {most} bytes a sheet holds: export it"
+                                                " and start another", most=MAX_SHEET_BYTES))
+                self._written(cur, writer, size, now, "line")
             seq = version + 1
-            cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at, client_id, priced)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (sheet_id, seq, kind, target, line, now, client_id or None, priced))
+            cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at, client_id, priced, writer, bytes)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (sheet_id, seq, kind, target, line, now, client_id or None, priced, writer, _bytes(line)))
             cur.execute("UPDATE sheets SET version = ?, used = ? WHERE id = ?", (seq, now, sheet_id))
         return seq
 
@@ -303,6 +320,14 @@ class SheetStore:
                     (sheet_id,))
         return tuple(LogEntry(*row) for row in cur.fetchall())
 
+    @staticmethod
+    def _written(cur, writer: str, size: int, now: float, field: str) -> None:
+        """Refuse `size` more bytes from a client that wrote MAX_BYTES_PER_HOUR in the last hour."""
+        cur.execute("SELECT COALESCE(SUM(bytes), 0) FROM entries WHERE writer = ? AND at > ?", (writer, now - 3600))
+        if cur.fetchone()[0] + size > MAX_BYTES_PER_HOUR:
+            raise _too_many(field, Msg("{most} bytes of hands were written from here in the last hour, the most"
+                                       " an hour allows: try again later", most=MAX_BYTES_PER_HOUR))
+
     def _expire(self, cur, now: float) -> None:
         """Delete the sheets nobody used for EXPIRE_DAYS (their entries go with them)."""
         cutoff = now - EXPIRE_DAYS * 86400
@@ -310,14 +335,18 @@ class SheetStore:
         cur.execute("DELETE FROM sheets WHERE used < ?", (cutoff,))
 
 
+def _bytes(line: str) -> int:
+    return len(line.encode("utf-8", "surrogatepass"))
+
+
 def _line(line: str) -> str:
     line = " ".join(line.split())
     if not line:
         raise HandError([FieldError("line", Msg("an empty hand: give the hand, e.g. {example}",
                                                 example="hand=123m456m789m234p55s"))])
-    if len(line) > MAX_LINE:
-        raise HandError([FieldError("line", Msg("a hand of {n} characters is longer than {most}",
-                                                n=len(line), most=MAX_LINE))])
+    if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE:
+        raise HandError([FieldError("line", Msg("a hand of {n} bytes is longer than {most}",
+                                                n=len(line.encode("utf-8", "surrogatepass")), most=MAX_LINE))])
     bad = _UNWRITABLE.search(line)
     if bad:   # PostgreSQL keeps no NUL in text, no database half a surrogate pair; no hand needs one
         raise HandError([FieldError("line", Msg("a hand cannot hold the control character {char}",

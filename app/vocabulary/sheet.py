@@ -24,6 +24,7 @@ from .request import read_ruleset, read_settings, score
 from .round import parse_round_text, read_round, settle_round
 
 MAX_NAME = 20               # characters of a player's name
+MAX_VALUE = 300             # characters of one value of a hand entry (the longest tick list is far shorter)
 DIAL_KEYS = ("min", "cap", "curve", "payment", "stake", "options")
 # what a hand entry may say: the calculator's hand and table vocabulary (INTERFACE.md),
 # never the ruleset or the dials, which the sheet sets once for the whole night
@@ -81,6 +82,9 @@ def parse_entry(line: str, where: str = "hands") -> Entry:
         key, eq, value = word.partition("=")
         if not eq:
             raise _fail(where, Msg("'{word}' is not name=value", word=word[:20]))
+        if len(value) > MAX_VALUE:
+            raise _fail(where, Msg("{key}=: a value of {n} characters is longer than any hand's ({most})",
+                                   key=key[:20], n=len(value), most=MAX_VALUE))
         if key == "at":
             at = read_seats(value, where)
         elif key in HAND_KEYS:

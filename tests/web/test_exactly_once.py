@@ -170,3 +170,20 @@ def test_two_repeats_of_one_change_racing_each_other_land_once(database_env, mon
         t.join()
     assert versions == [1, 1, 1, 1]
     assert [h.line for h in store.open(token).hands] == [LINE]
+
+
+@pytest.mark.parametrize("line, says", [
+    ("hand=123m456m789m234p5s", "hand"),                     # 13 tiles: no hand the calculator reads
+    ("hand=123m456m789m234p55x", "hand"),                    # no such suit
+    ("hand=123m456m789m234p55s seat=Q", "seat"),
+    ("hand=123m456m789m234p55s events=" + "a" * 400, "longer than any hand"),
+    ("ledger / win E self-draw hand=123m456m789m234p55s", "no round settlement"),   # not under these rules
+])
+def test_a_line_that_is_no_hand_is_refused_beside_the_field_before_it_is_stored(client, line, says):
+    edit = _share(client)
+    r = client.post(edit + "/change", data={"action": "add", "line": line, "cid": new_client_id()})
+    assert r.status_code == 400
+    text = html.unescape(r.get_data(as_text=True))
+    assert says in text and 'id="confirm-form"' in text     # the form back, the line in it
+    assert _form(r.get_data(as_text=True), "confirm-form")["line"] == line
+    assert len(_hands(client, edit)) == 4

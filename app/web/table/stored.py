@@ -405,10 +405,11 @@ def _make_change(the_store: SheetStore, token: str, action: str, line: str, hand
                  base: int | None, cid: str | None, priced: str | None) -> int:
     """Make the change in the store (SheetGone, HandError as the store raises them); the version
     it made (the first time's, for a change whose id the sheet holds)."""
+    client = request.remote_addr or ""
     if action == "add":
-        return the_store.add(token, line, cid, priced)
+        return the_store.add(token, line, cid, priced, client)
     if action == "correct":
-        return the_store.correct(token, hand, line, base, cid, priced)
+        return the_store.correct(token, hand, line, base, cid, priced, client)
     if action == "remove":
         return the_store.remove(token, hand, base, cid)
     return the_store.undo(token, base, cid)
