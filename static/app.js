@@ -457,8 +457,9 @@ var mahjongFrame = (function () {
   if (!first || !window.fetch || !window.DOMParser) { return; }
   var poll = first.getAttribute("data-poll");
   var every = parseInt(first.getAttribute("data-poll-ms"), 10) || 1500;
-  var busy = function () {   // never swap the page under someone typing a hand
-    var active = document.activeElement;
+  var busy = function () {   // never swap the page under someone typing a hand, nor under a
+    var active = document.activeElement;   // change still queued (its form would come back live)
+    if (document.documentElement.hasAttribute("data-queued")) { return true; }
     return active && current().contains(active) && active.tagName === "INPUT";
   };
   var refresh = function () {
@@ -535,6 +536,8 @@ var mahjongFrame = (function () {
       list.appendChild(li);
     });
     box.hidden = mine.length === 0;
+    if (mine.length) { document.documentElement.setAttribute("data-queued", String(mine.length)); }
+    else { document.documentElement.removeAttribute("data-queued"); }
     // near the thumb: just after the form that was tapped (a hand's remove: after the table)
     var form = mine.length ? formOf(mine[mine.length - 1]) : null;
     if (form) {
@@ -671,4 +674,23 @@ var mahjongFrame = (function () {
     return item;
   }));
   flush();
+})();
+
+// Sharing a table: one tap makes one shared sheet. The button is disabled once its form is on
+// its way (and enabled again when the browser brings the page back from its history).
+(function () {
+  "use strict";
+  var buttons = function (form, off) {
+    Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) {
+      b.disabled = off;
+      if (off) { b.setAttribute("aria-busy", "true"); } else { b.removeAttribute("aria-busy"); }
+    });
+  };
+  document.addEventListener("submit", function (event) {
+    if (event.target.id === "share-form" && !event.defaultPrevented) { buttons(event.target, true); }
+  });
+  window.addEventListener("pageshow", function () {
+    var form = document.getElementById("share-form");
+    if (form) { buttons(form, false); }
+  });
 })();

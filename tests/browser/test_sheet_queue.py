@@ -125,3 +125,18 @@ def test_an_answer_not_the_calculators_keeps_the_change_says_so_and_a_resend_rec
     page.reload()
     expect(_rows(page)).to_have_count(2)
     assert errors == []
+
+
+def test_share_this_table_is_disabled_at_its_first_tap(page):
+    page.set_viewport_size(PHONE)
+    page.goto("/sheet?rules=hong-kong&names=Ann,Bob,Cy,Di&hands=hand%3D123456789m234p55s+by%3Dself-draw")
+    with page.expect_navigation():
+        seen = page.evaluate("""() => {
+            const button = document.getElementById("share");
+            button.click();
+            return [button.disabled, button.getAttribute("aria-busy")];
+        }""")
+    assert seen == [True, "true"]
+    expect(page.locator("#view-link")).to_be_visible()
+    page.go_back()
+    expect(page.locator("#share")).to_be_enabled()
