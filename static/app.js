@@ -538,11 +538,13 @@ var mahjongFrame = (function () {
     box.hidden = mine.length === 0;
     if (mine.length) { document.documentElement.setAttribute("data-queued", String(mine.length)); }
     else { document.documentElement.removeAttribute("data-queued"); }
-    // near the thumb: just after the form that was tapped (a hand's remove: after the table)
+    // near the thumb: just after the form that was tapped (a hand's remove, inside a long table:
+    // at the bottom of the screen, style.css #pending.floating)
     var form = mine.length ? formOf(mine[mine.length - 1]) : null;
     if (form) {
       var anchor = form.closest(".scroll") || form;
       if (anchor.nextElementSibling !== box) { anchor.insertAdjacentElement("afterend", box); }
+      box.classList.toggle("floating", form.closest("table") !== null);
     }
   };
   var swapIn = function (text) {

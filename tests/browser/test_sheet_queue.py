@@ -140,3 +140,24 @@ def test_share_this_table_is_disabled_at_its_first_tap(page):
     expect(page.locator("#view-link")).to_be_visible()
     page.go_back()
     expect(page.locator("#share")).to_be_enabled()
+
+
+def test_a_removal_waiting_for_the_network_shows_at_the_bottom_of_the_screen(browser, night):
+    proxy, edit = night
+    page, errors = _phone(browser, proxy)
+    page.goto(edit)
+    expect(_rows(page)).to_have_count(1)
+    proxy.mode = "bad-gateway"
+    page.get_by_role("button", name="Remove hand 1").click()
+    box = page.locator("#pending")
+    expect(box).to_be_in_viewport()
+    expect(page.locator("#pending-list li")).to_contain_text("Remove hand 1: Ann (E) self-drew, 4 fan")
+    expect(page.locator("#pending-list li")).to_contain_text(NOT_SENT.format(status="502"))
+    bottom = box.bounding_box()
+    assert bottom["y"] + bottom["height"] <= PHONE["height"] and bottom["y"] >= PHONE["height"] / 2
+    proxy.mode = "pass"
+    page.locator("#pending-send").click()
+    expect(_rows(page)).to_have_count(0)
+    expect(box).to_be_hidden()
+    assert _hands_on_the_server(proxy, edit) == 0
+    assert errors == []
