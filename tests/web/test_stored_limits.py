@@ -13,6 +13,7 @@ import re
 import pytest
 
 from app.scoring.budget import TooMuchWork, opened
+from app.store import sheets
 from app.store.database import open_database
 from app.store.sheets import MAX_HANDS, SheetStore, new_client_id
 from app.table.kept import dumps
@@ -100,3 +101,33 @@ def test_a_night_at_its_limits_opens_exports_and_edits_within_the_budget(night):
     assert sum(after["totals"]) == 0 and after["rows"][4]["entry"] != found["rows"][4]["entry"]
     full = client.post(edit + "/change", data={"action": "add", "line": _round(998), "cid": new_client_id()})
     assert full.status_code == 429 and "the sheet is full" in full.get_data(as_text=True)
+
+
+def test_a_sheet_stored_before_migration_2_opens_priced_when_read_and_takes_changes_once(database_env, monkeypatch):
+    """A database of the first schema (no change ids, no kept prices) is migrated in place: its
+    sheets open (their entries priced when read) and their new changes land once."""
+    from app.store import database as store_database
+    from app.store.schema import MIGRATIONS
+    for key, value in database_env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setattr(store_database, "MIGRATIONS", MIGRATIONS[:1])
+    old = open_database(database_env)
+    now = 1.0e9
+    with old.transaction() as cur:     # a sheet as the first schema's code wrote it
+        cur.execute("INSERT INTO sheets (id, edit_hash, view_hash, settings, version, created, used, creator)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (7, sheets.token_hash("e" * 24), sheets.token_hash(sheets.view_token_of("e" * 24)),
+                     '{"rules": "hong-kong"}', 2, now, 4.0e9, "x"))
+        for seq in (1, 2):
+            cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at) VALUES (?, ?, ?, ?, ?, ?)",
+                        (7, seq, "add", None, "hand=123456789m234p55s by=self-draw seat=S", now))
+    monkeypatch.setattr(store_database, "MIGRATIONS", MIGRATIONS)
+    client = create_app({"STORE_ENV": database_env}).test_client()   # migrates on its first use
+    edit = "/s/" + "e" * 24
+    assert [h.priced for h in SheetStore(open_database(database_env)).open("e" * 24).hands] == [None, None]
+    found = client.get(edit + ".json").get_json()
+    assert len(found["rows"]) == 2 and found["totals"][1] > 0
+    form = {"action": "add", "line": "hand=123456789m234p55s by=self-draw seat=W", "cid": new_client_id()}
+    assert client.post(edit + "/change", data=form).status_code == 303
+    assert client.post(edit + "/change", data=form).status_code == 303
+    assert client.get(edit + ".json").get_json()["version"] == 3
