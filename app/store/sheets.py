@@ -79,6 +79,7 @@ class Hand:
     id: int
     line: str
     priced: str | None = None
+    source: int = 0              # the entry its line came from (its add, or its latest correction)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,9 +135,9 @@ def fold(log: tuple[LogEntry, ...] | list[LogEntry]) -> tuple[tuple[Hand, ...], 
             continue
         last = e
         if e.kind == "add":
-            hands[e.seq] = Hand(e.seq, e.line, e.priced)
+            hands[e.seq] = Hand(e.seq, e.line, e.priced, e.seq)
         elif e.kind == "correct" and e.target in hands:
-            hands[e.target] = Hand(e.target, e.line, e.priced)
+            hands[e.target] = Hand(e.target, e.line, e.priced, e.seq)
         elif e.kind == "remove":
             hands.pop(e.target, None)
     return tuple(hands.values()), last
@@ -207,6 +208,16 @@ class SheetStore:
         edit = token if editable else None
         return Stored(json.loads(settings), version, hands, view_token_of(token) if editable else token,
                       edit, now, last)
+
+    def keep_prices(self, token: str, prices: Mapping[int, str]) -> None:
+        """Keep the prices of entries stored without one (by the entry's number): a sheet from
+        before prices were kept is priced once, the first time it is read."""
+        with self.db.transaction() as cur:
+            found = self._find(cur, token)
+            if found is None:
+                return
+            for seq, priced in prices.items():
+                cur.execute("UPDATE entries SET priced = ? WHERE sheet_id = ? AND seq = ?", (priced, found[0], seq))
 
     def version(self, token: str) -> int:
         """The sheet's version alone (what a watching page polls): one read, no lock."""

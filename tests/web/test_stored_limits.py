@@ -103,9 +103,11 @@ def test_a_night_at_its_limits_opens_exports_and_edits_within_the_budget(night):
     assert full.status_code == 429 and "the sheet is full" in full.get_data(as_text=True)
 
 
-def test_a_sheet_stored_before_migration_2_opens_priced_when_read_and_takes_changes_once(database_env, monkeypatch):
+def test_a_sheet_stored_before_migration_2_is_priced_once_when_read_and_takes_changes_once(database_env,
+                                                                                          monkeypatch):
     """A database of the first schema (no change ids, no kept prices) is migrated in place: its
-    sheets open (their entries priced when read) and their new changes land once."""
+    sheets open (their entries priced at the first reading, and kept) and their new changes
+    land once."""
     from app.store import database as store_database
     from app.store.schema import MIGRATIONS
     for key, value in database_env.items():
@@ -127,6 +129,10 @@ def test_a_sheet_stored_before_migration_2_opens_priced_when_read_and_takes_chan
     assert [h.priced for h in SheetStore(open_database(database_env)).open("e" * 24).hands] == [None, None]
     found = client.get(edit + ".json").get_json()
     assert len(found["rows"]) == 2 and found["totals"][1] > 0
+    # priced once, at that first reading, and kept: the next reading scores nothing
+    assert all(h.priced for h in SheetStore(open_database(database_env)).open("e" * 24).hands)
+    frugal = create_app({"STORE_ENV": database_env, "SCORING_BUDGET": 0}).test_client()
+    assert frugal.get(edit + ".json").get_json()["totals"] == found["totals"]
     form = {"action": "add", "line": "hand=123456789m234p55s by=self-draw seat=W", "cid": new_client_id()}
     assert client.post(edit + "/change", data=form).status_code == 303
     assert client.post(edit + "/change", data=form).status_code == 303

@@ -27,7 +27,7 @@ from flask import (
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.rules.model import Ruleset
-from app.scoring.budget import TooMuchWork
+from app.scoring.budget import TooMuchWork, opened
 from app.store.database import open_database
 from app.store.sheets import (
     CLIENT_ID,
@@ -139,9 +139,23 @@ def share():
 
 
 def _night(stored: Stored, sheet: Sheet) -> Night:
-    """The stored night priced: each entry's kept price, and only an entry kept without one
-    (stored before prices were kept, or under another version of them) priced now."""
-    return price_sheet(sheet, current_app.extensions["rulesets"], [kept_read(h.priced) for h in stored.hands])
+    """The stored night priced: each entry's kept price. An entry kept without one (stored
+    before prices were kept, or under another version of them) is priced now, each under a
+    budget of its own (as it would have been when added), and its price kept for next time."""
+    rulesets = current_app.extensions["rulesets"]
+    kept = [kept_read(h.priced) for h in stored.hands]
+    missing = {}
+    for i, hand in enumerate(stored.hands):
+        if kept[i] is None:
+            try:
+                with opened("line"):
+                    kept[i] = price_entry(sheet, sheet.entries[i], rulesets)
+            except TooMuchWork:
+                continue    # priced with the night, under the request's budget, as before
+            missing[hand.source] = kept_json(kept[i])
+    if missing:
+        store().keep_prices(stored.edit_token or stored.view_token, missing)
+    return price_sheet(sheet, rulesets, kept)
 
 
 def _refusal(err: HandError, status: int):
