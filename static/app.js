@@ -457,8 +457,9 @@ var mahjongFrame = (function () {
   if (!first || !window.fetch || !window.DOMParser) { return; }
   var poll = first.getAttribute("data-poll");
   var every = parseInt(first.getAttribute("data-poll-ms"), 10) || 1500;
-  var busy = function () {   // never swap the page under someone typing a hand
-    var active = document.activeElement;
+  var busy = function () {   // never swap the page under someone typing a hand, nor under a
+    var active = document.activeElement;   // change still queued (its form would come back live)
+    if (document.documentElement.hasAttribute("data-queued")) { return true; }
     return active && current().contains(active) && active.tagName === "INPUT";
   };
   var refresh = function () {
@@ -467,7 +468,10 @@ var mahjongFrame = (function () {
       .then(function (text) {
         if (!text || busy()) { return; }
         var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("live");
-        if (fresh) { current().replaceWith(fresh); }
+        if (fresh) {
+          current().replaceWith(fresh);
+          document.dispatchEvent(new Event("mahjong:swapped"));
+        }
       });
   };
   var check = function () {
@@ -486,12 +490,17 @@ var mahjongFrame = (function () {
   window.setTimeout(check, every);
 })();
 
-// A shared sheet without signal: a change made offline (or whose sending failed) is kept in
-// this browser, listed as pending, and sent, in order, when the network returns. Online, a
-// change is sent the same way and the page follows its answer (the sheet, or its refusal).
+// A shared sheet's changes, each sent exactly once. The tapped button says it is saving at once
+// and cannot be tapped again; the change goes into a queue kept in this browser, shown right
+// after the form that was tapped, and leaves the queue only when this calculator itself
+// answers it (X-Mahjong-Change, with the change's own id echoed): a Wi-Fi sign-in page's 200 or
+// a proxy's 502 keeps it, and the queue says the send failed. Every send of an item carries
+// the id its form was drawn with (`cid`), so a change whose answer was lost and is sent again
+// is recorded once (app/store/sheets.py).
 (function () {
   "use strict";
   var KEY = "mahjong-calculator:pending-changes";
+  var RETRY_MS = 10000;
   if (mahjongFrame.embedded) { return; }   // an embedded view touches no storage
   var storage = null;
   try { storage = window.localStorage; } catch (e) { storage = null; }
@@ -501,6 +510,14 @@ var mahjongFrame = (function () {
     try { return JSON.parse(storage.getItem(KEY) || "[]"); } catch (e) { return []; }
   };
   var save = function (items) { storage.setItem(KEY, JSON.stringify(items)); show(); };
+  var said = function (box, name, value) {   // the page's own sentence, in its language
+    return (box.getAttribute("data-" + name) || "").replace("{status}", value || "");
+  };
+  var formOf = function (item) {   // the tapped form, while the page still shows it
+    if (!item.cid) { return null; }
+    var input = document.querySelector('input[name="cid"][value="' + item.cid.replace(/[^A-Za-z0-9_-]/g, "") + '"]');
+    return input ? input.form : null;
+  };
   var show = function () {
     var box = document.getElementById("pending");
     var list = document.getElementById("pending-list");
@@ -510,37 +527,114 @@ var mahjongFrame = (function () {
     mine.forEach(function (item) {
       var li = document.createElement("li");
       li.textContent = item.label;
+      if (item.failed) {
+        var why = document.createElement("span");
+        why.className = "send-failed";
+        why.textContent = " " + said(box, item.failed === "network" ? "failed-network" : "failed-other", item.failed);
+        li.appendChild(why);
+      }
       list.appendChild(li);
     });
     box.hidden = mine.length === 0;
+    if (mine.length) { document.documentElement.setAttribute("data-queued", String(mine.length)); }
+    else { document.documentElement.removeAttribute("data-queued"); }
+    // near the thumb: just after the form that was tapped (a hand's remove, inside a long table:
+    // at the bottom of the screen, style.css #pending.floating)
+    var form = mine.length ? formOf(mine[mine.length - 1]) : null;
+    if (form) {
+      var anchor = form.closest(".scroll") || form;
+      if (anchor.nextElementSibling !== box) { anchor.insertAdjacentElement("afterend", box); }
+      box.classList.toggle("floating", form.closest("table") !== null);
+    }
   };
-  var follow = function (response) {
-    return response.text().then(function (text) {
-      var doc = new DOMParser().parseFromString(text, "text/html");
-      var fresh = doc.getElementById("live");
-      var live = document.getElementById("live");
-      if (fresh && live) { live.replaceWith(fresh); }
-      if (response.redirected) { window.history.replaceState(null, "", response.url); }
-      show();
+  var swapIn = function (text) {
+    var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("live");
+    var live = document.getElementById("live");
+    if (fresh && live) { live.replaceWith(fresh); }
+  };
+  var reload = function (to) {   // the sheet as it is now, after a change the calculator saved
+    return fetch(to, { cache: "no-store" }).then(function (r) {
+      return r.ok ? r.text().then(function (text) {
+        swapIn(text);
+        window.history.replaceState(null, "", to + "#hands");
+      }) : null;
     });
   };
   var send = function (item) {
-    return fetch(item.action, { method: "POST", body: item.body, redirect: "follow",
-                                headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    return fetch(item.action, { method: "POST", body: item.body, redirect: "manual", cache: "no-store",
+                                headers: { "Content-Type": "application/x-www-form-urlencoded",
+                                           "X-Mahjong-Queue": "1" } });
+  };
+  var mark = function (cid, failed) {
+    save(load().map(function (item) {
+      if (item.cid === cid) { item.failed = failed; }
+      return item;
+    }));
   };
   var sending = false;
+  var timer = null;
+  var later = function () {
+    if (timer === null) { timer = window.setTimeout(function () { timer = null; flush(); }, RETRY_MS); }
+  };
+  var answered = function (item, response) {
+    // this calculator's answer to this change, or someone else's (a portal, a proxy)
+    var outcome = response.headers.get("X-Mahjong-Change");
+    var echoed = response.headers.get("X-Mahjong-Change-Id") || "";
+    if (!outcome || echoed !== item.cid) { return null; }
+    return outcome;
+  };
   var flush = function () {
-    if (sending || navigator.onLine === false) { return; }
-    var items = load();
-    if (!items.length) { return; }
+    if (sending) { return; }
+    var item = load()[0];
+    if (!item) { return; }
+    if (navigator.onLine === false) { mark(item.cid, "network"); return; }
     sending = true;
-    send(items[0]).then(function (response) {
-      var rest = load().slice(1);
-      save(rest);
+    send(item).then(function (response) {
+      var outcome = answered(item, response);
+      if (!outcome) {
+        mark(item.cid, String(response.status || "?"));
+        sending = false;
+        later();
+        return null;
+      }
+      save(load().filter(function (kept) { return kept.cid !== item.cid; }));
+      var shown = item.page === here;
+      var done = outcome === "saved"
+        ? response.json().then(function (d) { return shown && d.to ? reload(d.to) : null; })
+        : response.text().then(function (text) { if (shown) { swapIn(text); } });
+      return done.catch(function () { return null; }).then(function () { sending = false; show(); flush(); });
+    }).catch(function () {   // no answer at all: no signal, or the connection dropped
       sending = false;
-      var done = items[0].page === here ? follow(response) : Promise.resolve();
-      return done.then(flush);
-    }).catch(function () { sending = false; });   // still no signal: kept for later
+      mark(item.cid, "network");
+      later();
+    });
+  };
+  // a typed line in words, as the page says a hand (its sentences and the players at the
+  // seats, on the form): "Bob (S) won on Di's discard"; "" when the line says no such thing
+  var inWords = function (form, line) {
+    var words = {};
+    line.split(/\s+/).forEach(function (word) {
+      var at = word.indexOf("=");
+      if (at > 0) { words[word.slice(0, at)] = word.slice(at + 1).toUpperCase(); }
+    });
+    var seats = ["E", "S", "W", "N"];
+    var players = (form.getAttribute("data-players") || "").split(",");
+    var winds = (form.getAttribute("data-winds") || "").split(",");
+    var seat = seats.indexOf(words.seat || "E");
+    var from = seats.indexOf(words.discarder || "");
+    if (!words.hand || seat < 0 || players.length !== 4 || winds.length !== 4) { return ""; }
+    var said = words.by === "SELF-DRAW" ? form.getAttribute("data-said-self")
+      : from >= 0 && from !== seat ? form.getAttribute("data-said-discard") : "";
+    return (said || "").replace("{winner}", players[seat]).replace("{seat}", winds[seat])
+      .replace("{discarder}", from >= 0 ? players[from] : "");
+  };
+  var working = function (form, button) {   // at once: the tap was taken, and cannot be taken twice
+    var saying = (document.getElementById("live") || form).getAttribute("data-saving") || "…";
+    Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) {
+      b.disabled = true;
+      b.setAttribute("aria-busy", "true");
+    });
+    if (button) { button.textContent = saying; }
   };
   document.addEventListener("submit", function (event) {
     var form = event.target;
@@ -549,17 +643,56 @@ var mahjongFrame = (function () {
     if (target.indexOf("/change") < 0 || (form.getAttribute("method") || "").toLowerCase() !== "post") { return; }
     event.preventDefault();
     var data = new FormData(form);
-    var line = data.get("line");
+    var cid = String(data.get("cid") || "");
+    if (!cid || load().some(function (item) { return item.cid === cid; })) { return; }   // already on its way
+    working(form, event.submitter || form.querySelector("button[type=submit]"));
+    var line = String(data.get("line") || "");
+    var typed = form.hasAttribute("data-typed") && line;
     // the label the page gives the change, in its own language (data-label on the form)
     var chinese = (document.documentElement.lang || "").indexOf("zh") === 0;
-    var item = { page: here, action: target, body: new URLSearchParams(data).toString(),
-                 label: (form.getAttribute("data-label") || data.get("action") || "") +
-                        (line ? (chinese ? "：" : ": ") + line : "") };
-    var queued = function () { save(load().concat([item])); };
-    if (navigator.onLine === false || load().length) { queued(); flush(); return; }
-    send(item).then(follow).catch(queued);
+    var item = { page: here, action: target, cid: cid, body: new URLSearchParams(data).toString(),
+                 label: (form.getAttribute("data-label") || "") +
+                        (typed ? (chinese ? "：" : ": ") + (inWords(form, line) || line) : ""),
+                 failed: "" };
+    save(load().concat([item]));
+    flush();
   });
+  document.addEventListener("click", function (event) {
+    if (event.target && event.target.id === "pending-send") {
+      if (timer !== null) { window.clearTimeout(timer); timer = null; }
+      flush();
+    }
+  });
+  document.addEventListener("mahjong:swapped", show);
   window.addEventListener("online", flush);
-  show();
+  // an item kept by an older page has no id: it gets one now, kept with it from here on
+  save(load().map(function (item) {
+    if (!item.cid) {
+      var bytes = new Uint8Array(16);
+      window.crypto.getRandomValues(bytes);
+      item.cid = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+      item.body += "&cid=" + item.cid;
+    }
+    return item;
+  }));
   flush();
+})();
+
+// Sharing a table: one tap makes one shared sheet. The button is disabled once its form is on
+// its way (and enabled again when the browser brings the page back from its history).
+(function () {
+  "use strict";
+  var buttons = function (form, off) {
+    Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) {
+      b.disabled = off;
+      if (off) { b.setAttribute("aria-busy", "true"); } else { b.removeAttribute("aria-busy"); }
+    });
+  };
+  document.addEventListener("submit", function (event) {
+    if (event.target.id === "share-form" && !event.defaultPrevented) { buttons(event.target, true); }
+  });
+  window.addEventListener("pageshow", function () {
+    var form = document.getElementById("share-form");
+    if (form) { buttons(form, false); }
+  });
 })();

@@ -30,4 +30,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX sheets_by_creator ON sheets (creator, created)",
         "CREATE INDEX sheets_by_use ON sheets (used)",
     ),
+    # 2: each change keeps the id its client chose for it (the form's `cid`), so a repeat of
+    # the same change (a second tap, a resend after a lost answer) finds it and changes nothing;
+    # an add or a correction keeps its line's price (JSON, app/table/kept.py), so reading the
+    # sheet prices nothing again
+    (
+        "ALTER TABLE entries ADD COLUMN client_id TEXT",
+        "ALTER TABLE entries ADD COLUMN priced TEXT",
+        # who wrote the entry (sha256 of the client's address, as sheets.creator) and its
+        # line's bytes: what one address may write in an hour is capped across all sheets
+        "ALTER TABLE entries ADD COLUMN writer TEXT",
+        "ALTER TABLE entries ADD COLUMN bytes BIGINT NOT NULL DEFAULT 0",
+        "CREATE INDEX entries_by_writer ON entries (writer, at)",
+        "CREATE UNIQUE INDEX entries_by_client ON entries (sheet_id, client_id)",
+    ),
 )

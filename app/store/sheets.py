@@ -11,6 +11,12 @@ its author saw (`base`), and is refused (`StaleEdit`) when that hand, or for an 
 changed after it: nobody's change is silently overwritten. Adding needs no base, so four
 phones adding at once all land, in the order the database took them.
 
+Exactly once: a change may carry the id its client chose for it (`client_id`, made when the
+form was drawn). The id is kept with its entry, and a change whose id the sheet already holds
+is not made again: the store answers with the version that change made, whatever happened
+since. A second tap, a resend after an answer lost on the way, a replay after the server was
+killed: each lands once.
+
 Capabilities: the edit token is 144 random bits (secrets); the view token is derived from it
 by SHA-256, so whoever holds the edit link can show the view link, and the view link reveals
 nothing of the edit one. Only the SHA-256 of each token is stored: a copy of the database
@@ -35,7 +41,9 @@ from .database import Database
 TOKEN_BYTES = 18                 # 144 bits
 MAX_HANDS = 200                  # hands on one stored sheet
 MAX_ENTRIES = 2000               # entries in its log (corrections and undos included)
-MAX_LINE = 2000                  # characters of one hand's line
+MAX_LINE = 2000                  # bytes (UTF-8) of one hand's line
+MAX_SHEET_BYTES = 256 * 1024     # bytes of all the lines in one sheet's log
+MAX_BYTES_PER_HOUR = 1024 * 1024   # bytes of lines one client may write in an hour, all sheets together
 MAX_CREATED_PER_HOUR = 30        # sheets one client may create in an hour
 EXPIRE_DAYS = 60                 # a sheet nobody opened or changed for this long is deleted
 KINDS = ("add", "correct", "remove", "undo")
@@ -60,14 +68,18 @@ class LogEntry:
     target: int | None
     line: str
     at: float
+    priced: str | None = None    # the line's price, kept when it was stored (app/table/kept.py)
 
 
 @dataclass(frozen=True, slots=True)
 class Hand:
-    """One hand as the log has it now: its id (the entry that added it) and its line."""
+    """One hand as the log has it now: its id (the entry that added it), its line and the
+    line's kept price (None: none was kept)."""
 
     id: int
     line: str
+    priced: str | None = None
+    source: int = 0              # the entry its line came from (its add, or its latest correction)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,9 +135,9 @@ def fold(log: tuple[LogEntry, ...] | list[LogEntry]) -> tuple[tuple[Hand, ...], 
             continue
         last = e
         if e.kind == "add":
-            hands[e.seq] = Hand(e.seq, e.line)
+            hands[e.seq] = Hand(e.seq, e.line, e.priced, e.seq)
         elif e.kind == "correct" and e.target in hands:
-            hands[e.target] = Hand(e.target, e.line)
+            hands[e.target] = Hand(e.target, e.line, e.priced, e.seq)
         elif e.kind == "remove":
             hands.pop(e.target, None)
     return tuple(hands.values()), last
@@ -148,16 +160,23 @@ class SheetStore:
 
     # --- making and opening ------------------------------------------------------------
 
-    def create(self, settings: Mapping[str, str], lines: list[str], client: str = "") -> str:
-        """Store a new sheet with these hands; its edit token."""
+    def create(self, settings: Mapping[str, str], lines: list[str], client: str = "",
+               priced: list[str | None] | None = None) -> str:
+        """Store a new sheet with these hands (and their prices, when given); its edit token."""
         if len(lines) > MAX_HANDS:
             raise _too_many("hands", Msg("{n} hands is more than a stored sheet holds (at most {most})",
                                          n=len(lines), most=MAX_HANDS))
         edit = new_edit_token()
         now = self.clock()
         creator = token_hash("client:" + client)
+        lines = [_line(line) for line in lines]
+        size = sum(_bytes(line) for line in lines)
+        if size > MAX_SHEET_BYTES:
+            raise _too_many("hands", Msg("these hands fill {n} bytes, more than a stored sheet holds (at most"
+                                         " {most})", n=size, most=MAX_SHEET_BYTES))
         with self.db.transaction() as cur:
             self._expire(cur, now)
+            self._written(cur, creator, size, now, "share")
             cur.execute("SELECT COUNT(*) FROM sheets WHERE creator = ? AND created > ?",
                         (creator, now - 3600))
             if cur.fetchone()[0] >= MAX_CREATED_PER_HOUR:
@@ -168,9 +187,11 @@ class SheetStore:
                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         (sheet_id, token_hash(edit), token_hash(view_token_of(edit)),
                          json.dumps(dict(settings), sort_keys=True), len(lines), now, now, creator))
+            prices = list(priced or []) + [None] * len(lines)
             for seq, line in enumerate(lines, 1):
-                cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at) VALUES (?, ?, ?, ?, ?, ?)",
-                            (sheet_id, seq, "add", None, _line(line), now))
+                cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at, priced, writer, bytes)"
+                            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (sheet_id, seq, "add", None, line, now, prices[seq - 1], creator, _bytes(line)))
         return edit
 
     def open(self, token: str) -> Stored:
@@ -188,6 +209,16 @@ class SheetStore:
         return Stored(json.loads(settings), version, hands, view_token_of(token) if editable else token,
                       edit, now, last)
 
+    def keep_prices(self, token: str, prices: Mapping[int, str]) -> None:
+        """Keep the prices of entries stored without one (by the entry's number): a sheet from
+        before prices were kept is priced once, the first time it is read."""
+        with self.db.transaction() as cur:
+            found = self._find(cur, token)
+            if found is None:
+                return
+            for seq, priced in prices.items():
+                cur.execute("UPDATE entries SET priced = ? WHERE sheet_id = ? AND seq = ?", (priced, found[0], seq))
+
     def version(self, token: str) -> int:
         """The sheet's version alone (what a watching page polls): one read, no lock."""
         with self.db.read() as cur:
@@ -198,28 +229,38 @@ class SheetStore:
 
     # --- changing ----------------------------------------------------------------------
 
-    def add(self, edit_token: str, line: str) -> int:
-        """Append a hand; the sheet's new version."""
-        return self._append(edit_token, "add", None, _line(line), None)
+    def add(self, edit_token: str, line: str, client_id: str | None = None, priced: str | None = None,
+            client: str = "") -> int:
+        """Append a hand (and its price, kept with it) for `client` (an address); the sheet's new
+        version (the version it made, when `client_id` was seen before)."""
+        return self._append(edit_token, "add", None, _line(line), None, client_id, priced, client)
 
-    def correct(self, edit_token: str, hand_id: int, line: str, base: int) -> int:
+    def correct(self, edit_token: str, hand_id: int, line: str, base: int, client_id: str | None = None,
+                priced: str | None = None, client: str = "") -> int:
         """Put a new line in place of hand `hand_id`, as seen at version `base`."""
-        return self._append(edit_token, "correct", hand_id, _line(line), base)
+        return self._append(edit_token, "correct", hand_id, _line(line), base, client_id, priced, client)
 
-    def remove(self, edit_token: str, hand_id: int, base: int) -> int:
-        return self._append(edit_token, "remove", hand_id, "", base)
+    def remove(self, edit_token: str, hand_id: int, base: int, client_id: str | None = None) -> int:
+        return self._append(edit_token, "remove", hand_id, "", base, client_id)
 
-    def undo(self, edit_token: str, base: int) -> int:
+    def undo(self, edit_token: str, base: int, client_id: str | None = None) -> int:
         """Take back the last change, as seen at version `base`."""
-        return self._append(edit_token, "undo", None, "", base)
+        return self._append(edit_token, "undo", None, "", base, client_id)
 
-    def _append(self, edit_token: str, kind: str, target: int | None, line: str, base: int | None) -> int:
+    def _append(self, edit_token: str, kind: str, target: int | None, line: str, base: int | None,
+                client_id: str | None = None, priced: str | None = None, client: str = "") -> int:
         now = self.clock()
         with self.db.transaction() as cur:
             found = self._find(cur, edit_token, lock=True)
             if found is None or not found[3]:
                 raise SheetGone(edit_token)
             sheet_id, _settings, version, _editable = found
+            _check_client_id(client_id)
+            if client_id:   # under the sheet's lock: a repeat racing its first waits, then finds it
+                cur.execute("SELECT seq FROM entries WHERE sheet_id = ? AND client_id = ?", (sheet_id, client_id))
+                done = cur.fetchone()
+                if done is not None:
+                    return done[0]
             if version >= MAX_ENTRIES:
                 raise _too_many("sheet", Msg("this sheet has had {most} changes, the most one holds: export it"
                                              " and start another", most=MAX_ENTRIES))
@@ -232,9 +273,17 @@ class SheetStore:
             if kind == "add" and len(hands) >= MAX_HANDS:
                 raise _too_many("hands", Msg("the sheet is full: it holds {most} hands; export it and start"
                                              " another", most=MAX_HANDS))
+            writer = token_hash("client:" + client)
+            if line:
+                size = _bytes(line)
+                if sum(_bytes(e.line) for e in log) + size > MAX_SHEET_BYTES:
+                    raise _too_many("line", Msg("this sheet's hands fill the {most} bytes a sheet holds: export it"
+                                                " and start another", most=MAX_SHEET_BYTES))
+                self._written(cur, writer, size, now, "line")
             seq = version + 1
-            cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at) VALUES (?, ?, ?, ?, ?, ?)",
-                        (sheet_id, seq, kind, target, line, now))
+            cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at, client_id, priced, writer, bytes)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (sheet_id, seq, kind, target, line, now, client_id or None, priced, writer, _bytes(line)))
             cur.execute("UPDATE sheets SET version = ?, used = ? WHERE id = ?", (seq, now, sheet_id))
         return seq
 
@@ -278,8 +327,17 @@ class SheetStore:
 
     @staticmethod
     def _log(cur, sheet_id: int) -> tuple[LogEntry, ...]:
-        cur.execute("SELECT seq, kind, target, line, at FROM entries WHERE sheet_id = ? ORDER BY seq", (sheet_id,))
+        cur.execute("SELECT seq, kind, target, line, at, priced FROM entries WHERE sheet_id = ? ORDER BY seq",
+                    (sheet_id,))
         return tuple(LogEntry(*row) for row in cur.fetchall())
+
+    @staticmethod
+    def _written(cur, writer: str, size: int, now: float, field: str) -> None:
+        """Refuse `size` more bytes from a client that wrote MAX_BYTES_PER_HOUR in the last hour."""
+        cur.execute("SELECT COALESCE(SUM(bytes), 0) FROM entries WHERE writer = ? AND at > ?", (writer, now - 3600))
+        if cur.fetchone()[0] + size > MAX_BYTES_PER_HOUR:
+            raise _too_many(field, Msg("{most} bytes of hands were written from here in the last hour, the most"
+                                       " an hour allows: try again later", most=MAX_BYTES_PER_HOUR))
 
     def _expire(self, cur, now: float) -> None:
         """Delete the sheets nobody used for EXPIRE_DAYS (their entries go with them)."""
@@ -288,14 +346,18 @@ class SheetStore:
         cur.execute("DELETE FROM sheets WHERE used < ?", (cutoff,))
 
 
+def _bytes(line: str) -> int:
+    return len(line.encode("utf-8", "surrogatepass"))
+
+
 def _line(line: str) -> str:
     line = " ".join(line.split())
     if not line:
         raise HandError([FieldError("line", Msg("an empty hand: give the hand, e.g. {example}",
                                                 example="hand=123m456m789m234p55s"))])
-    if len(line) > MAX_LINE:
-        raise HandError([FieldError("line", Msg("a hand of {n} characters is longer than {most}",
-                                                n=len(line), most=MAX_LINE))])
+    if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE:
+        raise HandError([FieldError("line", Msg("a hand of {n} bytes is longer than {most}",
+                                                n=len(line.encode("utf-8", "surrogatepass")), most=MAX_LINE))])
     bad = _UNWRITABLE.search(line)
     if bad:   # PostgreSQL keeps no NUL in text, no database half a surrogate pair; no hand needs one
         raise HandError([FieldError("line", Msg("a hand cannot hold the control character {char}",
@@ -305,6 +367,20 @@ def _line(line: str) -> str:
 
 # Control characters (what str.split() leaves of them: none is whitespace) and lone surrogates.
 _UNWRITABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")   # what a form's `cid` is (16 random bytes, base64url)
+
+
+def _check_client_id(client_id: str | None) -> None:
+    if client_id and not CLIENT_ID.fullmatch(client_id):
+        raise HandError([FieldError("cid", Msg("'{cid}' is not a change's id: 8-64 letters, digits, - or _;"
+                                               " open the sheet again", cid=client_id[:20]))])
+
+
+def new_client_id() -> str:
+    """An id for one change, made when its form is drawn."""
+    return _b64(secrets.token_bytes(16))
 
 
 def _too_many(field: str, message: str) -> TooMany:

@@ -22,6 +22,7 @@ from app.rules.model import Amount, Ruleset, exact
 from app.scoring.calculation import Calculation
 from app.scoring.selection import Settings
 
+from .kept import Kept
 from .settlement import Ledger
 
 MAX_ENTRIES = 100           # hands on one sheet
@@ -246,7 +247,7 @@ class Night:
 
 
 def tally(sheet: Sheet, ruleset: Ruleset, settings: Settings,
-          priced: Sequence[Calculation | Ledger | HandError]) -> Night:
+          priced: Sequence[Calculation | Ledger | HandError | Kept]) -> Night:
     """The night of a sheet whose entries are priced (app/vocabulary/sheet.py prices them in
     order): each entry's amounts by player, running totals, and the fewest transfers; a
     refused entry counts nothing and keeps its errors."""
@@ -259,6 +260,11 @@ def tally(sheet: Sheet, ruleset: Ruleset, settings: Settings,
         errors: tuple[FieldError, ...] = ()
         if isinstance(found, HandError):
             errors = found.errors
+        elif isinstance(found, Kept):    # priced when it was stored: its amounts by seat, as kept
+            errors = found.errors
+            calc, ledger = (None, found) if found.is_round else (found.hand, None)
+            for i in range(4):
+                amounts[seats[i]] += found.by_seat[i]
         elif isinstance(found, Ledger):
             ledger = found
             scale = Fraction(settings.stake) / Fraction(ruleset.dials.stake)

@@ -16,13 +16,15 @@ from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.rules.model import Ruleset
 from app.scoring.calculation import Calculation
+from app.table.kept import Kept, kept_of
 from app.table.settlement import Ledger
-from app.table.sheet import MAX_ENTRIES, Entry, Night, Sheet, last_seats, tally
+from app.table.sheet import FIRST_SEATS, MAX_ENTRIES, Entry, Night, Sheet, last_seats, tally
 
 from .request import read_ruleset, read_settings, score
 from .round import parse_round_text, read_round, settle_round
 
 MAX_NAME = 20               # characters of a player's name
+MAX_VALUE = 300             # characters of one value of a hand entry (the longest tick list is far shorter)
 DIAL_KEYS = ("min", "cap", "curve", "payment", "stake", "options")
 # what a hand entry may say: the calculator's hand and table vocabulary (INTERFACE.md),
 # never the ruleset or the dials, which the sheet sets once for the whole night
@@ -80,6 +82,9 @@ def parse_entry(line: str, where: str = "hands") -> Entry:
         key, eq, value = word.partition("=")
         if not eq:
             raise _fail(where, Msg("'{word}' is not name=value", word=word[:20]))
+        if len(value) > MAX_VALUE:
+            raise _fail(where, Msg("{key}=: a value of {n} characters is longer than any hand's ({most})",
+                                   key=key[:20], n=len(value), most=MAX_VALUE))
         if key == "at":
             at = read_seats(value, where)
         elif key in HAND_KEYS:
@@ -158,8 +163,12 @@ def sheet_params(sheet: Sheet) -> dict[str, str]:
     return params
 
 
-def price_sheet(sheet: Sheet, rulesets: Mapping[str, Ruleset] | None = None) -> Night:
-    """Price every entry under the sheet's rules and dials; a bad entry counts nothing, with its errors."""
+def price_sheet(sheet: Sheet, rulesets: Mapping[str, Ruleset] | None = None,
+                kept: Sequence[Kept | None] = ()) -> Night:
+    """Price every entry under the sheet's rules and dials; a bad entry counts nothing, with its errors.
+
+    `kept`: the prices a stored sheet keeps with its entries (app/table/kept.py), entry by
+    entry; an entry with one is not priced again."""
     ruleset = read_ruleset({"rules": sheet.rules}, rulesets)
     dials = dict(sheet.dials)
     settings = read_settings(dials, ruleset)
@@ -167,9 +176,11 @@ def price_sheet(sheet: Sheet, rulesets: Mapping[str, Ruleset] | None = None) -> 
     # ends once (settle_round's prices): a long sheet of near-copies costs what its distinct parts do
     done: dict[object, Calculation | Ledger | HandError] = {}
     prices: dict = {}
-    priced: list[Calculation | Ledger | HandError] = []
-    for entry in sheet.entries:
-        if entry.is_round:
+    priced: list[Calculation | Ledger | HandError | Kept] = []
+    for number, entry in enumerate(sheet.entries):
+        if number < len(kept) and kept[number] is not None:
+            priced.append(kept[number])
+        elif entry.is_round:
             priced.append(_once(done, entry.round_text, lambda e=entry: _price_round(
                 e, ruleset, settings.options, rulesets, prices)))
         else:
@@ -197,3 +208,10 @@ def _price_round(entry: Entry, ruleset: Ruleset, options: frozenset[str],
     if not data.get("options") and options:
         data["options"] = ",".join(sorted(o for o in options if o in ruleset.option_ids))
     return settle_round(read_round(data), rulesets, prices)
+
+
+def price_entry(sheet: Sheet, entry: Entry, rulesets: Mapping[str, Ruleset] | None = None) -> Kept:
+    """One entry priced alone under the sheet's rules and dials, as a stored sheet keeps it
+    (what each seat won or paid does not hang on who sits there)."""
+    alone = Sheet(sheet.rules, sheet.names, sheet.dials, (Entry(entry.params, entry.round_text, FIRST_SEATS),))
+    return kept_of(price_sheet(alone, rulesets).rows[0])

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from app.base.errors import HandError
 from app.store.database import open_database
 from app.store.schema import MIGRATIONS
 from app.store.sheets import (
@@ -199,3 +200,33 @@ def test_a_writer_killed_mid_write_loses_nothing_it_had_confirmed(store, databas
     assert len(opened.hands) == opened.version
     store.add(token, _line(0, 0))                         # and the sheet takes writes after
     assert store.open(token).version == opened.version + 1
+
+
+def test_a_sheets_lines_are_capped_in_bytes_and_so_is_what_one_address_writes_in_an_hour(store, monkeypatch):
+    from app.store import sheets
+    line = "hand=123m456m789m234p55s by=self-draw seat=E"
+    monkeypatch.setattr(sheets, "MAX_SHEET_BYTES", 3 * len(line))
+    token = store.create(HK, [line, line], client="10.0.0.1")
+    store.add(token, line, client="10.0.0.2")
+    with pytest.raises(TooMany) as full:
+        store.add(token, line, client="10.0.0.2")
+    assert full.value.errors[0].field == "line" and "bytes a sheet holds" in full.value.errors[0].message
+    with pytest.raises(TooMany):
+        store.create(HK, [line] * 4, client="10.0.0.3")
+    monkeypatch.setattr(sheets, "MAX_SHEET_BYTES", 10**6)
+    monkeypatch.setattr(sheets, "MAX_BYTES_PER_HOUR", 5 * len(line) - 1)
+    other = store.create(HK, [line] * 3, client="10.0.0.2")     # 10.0.0.2 wrote one line before
+    with pytest.raises(TooMany) as hour:
+        store.add(other, line, client="10.0.0.2")
+    assert "in the last hour" in hour.value.errors[0].message
+    assert store.add(other, line, client="10.0.0.4") == 4       # another address still writes
+    assert len(store.open(token).hands) == 3 and len(store.open(other).hands) == 4
+
+
+def test_a_line_is_capped_in_bytes_not_characters(store):
+    from app.store.sheets import MAX_LINE
+    token = store.create(HK, [])
+    wide = "hand=123m456m789m234p55s " + "x=" + "麻" * (MAX_LINE // 3)      # under MAX_LINE characters
+    with pytest.raises(HandError) as err:
+        store.add(token, wide)
+    assert err.value.errors[0].field == "line" and "bytes" in err.value.errors[0].message

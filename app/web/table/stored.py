@@ -27,9 +27,10 @@ from flask import (
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.rules.model import Ruleset
-from app.scoring.budget import TooMuchWork
+from app.scoring.budget import TooMuchWork, opened
 from app.store.database import open_database
 from app.store.sheets import (
+    CLIENT_ID,
     EXPIRE_DAYS,
     MAX_HANDS,
     SheetGone,
@@ -37,10 +38,21 @@ from app.store.sheets import (
     StaleEdit,
     Stored,
     TooMany,
+    new_client_id,
 )
+from app.table.kept import dumps as kept_json
+from app.table.kept import kept_of
+from app.table.kept import loads as kept_read
 from app.table.sheet import Entry, Night, Sheet
 from app.vocabulary.request import read_ruleset, read_settings
-from app.vocabulary.sheet import DIAL_KEYS, format_entry, parse_entry, price_sheet, read_sheet
+from app.vocabulary.sheet import (
+    DIAL_KEYS,
+    format_entry,
+    parse_entry,
+    price_entry,
+    price_sheet,
+    read_sheet,
+)
 from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
 from app.web.serving import privacy
@@ -58,6 +70,9 @@ from .sheet import (
 
 bp = Blueprint("stored", __name__)
 
+QUEUE_HEADER = "X-Mahjong-Queue"          # sent by the page's queue (static/app.js): answer 200, not 303
+CHANGE_HEADER = "X-Mahjong-Change"        # saved or refused: only this calculator sends it
+CHANGE_ID_HEADER = "X-Mahjong-Change-Id"  # the change's `cid`, echoed
 MAX_POST_BODY = 16 * 1024      # bytes of one change's form (a hand line is at most 2000 characters)
 POLL_MS = 1500                 # how often a page asks whether the sheet changed
 ENDPOINTS = {"stored.page", "stored.version", "stored.as_csv", "stored.as_json"}
@@ -114,10 +129,33 @@ def share():
         settings = {"rules": sheet.rules, "names": ",".join(sheet.names), **dict(sheet.dials)}
         lines = [format_entry(Entry(e.params, e.round_text, seats))
                  for e, seats in zip(sheet.entries, sheet.seating(), strict=True)]
-        token = store().create(settings, lines, request.remote_addr or "")
+        priced = [kept_json(kept_of(row)) for row in price_sheet(sheet, rulesets).rows]   # kept with each line
+        token = store().create(settings, lines, request.remote_addr or "", priced)
     except HandError as err:
         return _refusal(err, 429 if isinstance(err, TooMany) else 400)
+    except TooMuchWork as err:
+        return _refusal(HandError(list(err.errors)), 413)
     return redirect(_page_link(token), 303)
+
+
+def _night(stored: Stored, sheet: Sheet) -> Night:
+    """The stored night priced: each entry's kept price. An entry kept without one (stored
+    before prices were kept, or under another version of them) is priced now, each under a
+    budget of its own (as it would have been when added), and its price kept for next time."""
+    rulesets = current_app.extensions["rulesets"]
+    kept = [kept_read(h.priced) for h in stored.hands]
+    missing = {}
+    for i, hand in enumerate(stored.hands):
+        if kept[i] is None:
+            try:
+                with opened("line"):
+                    kept[i] = price_entry(sheet, sheet.entries[i], rulesets)
+            except TooMuchWork:
+                continue    # priced with the night, under the request's budget, as before
+            missing[hand.source] = kept_json(kept[i])
+    if missing:
+        store().keep_prices(stored.edit_token or stored.view_token, missing)
+    return price_sheet(sheet, rulesets, kept)
 
 
 def _refusal(err: HandError, status: int):
@@ -171,6 +209,7 @@ class StoredSheetPage:
     pending_base: str             # the version the correction was made on
     add_hand: str
     add_round: str
+    pending_hand: HandRow | None = None   # the hand waiting, priced: its words (the queue's label)
     poll_ms: int = POLL_MS
     expire_days: int = EXPIRE_DAYS
     max_hands: int = MAX_HANDS
@@ -188,19 +227,29 @@ class StoredSheetPage:
         """No room for another hand."""
         return self.night is not None and len(self.night.rows) >= MAX_HANDS
 
+    @property
+    def players_next(self) -> str:
+        """The players at E, S, W, N for the next hand (the queue says a typed hand in words)."""
+        return ",".join(self.sheet.player(i) for i in self.sheet.next_seats())
 
-def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 200, line: str = ""):
+    @staticmethod
+    def cid() -> str:
+        """A new id for the change a form drawn now will send (app/store/sheets.py: exactly once)."""
+        return new_client_id()
+
+
+def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 200, again: Again | None = None):
     sheet = _sheet_of(stored)
     g.page_rules = sheet.rules    # the page speaks in the sheet's family's words
     night = None
     try:
-        night = price_sheet(sheet, current_app.extensions["rulesets"])
+        night = _night(stored, sheet)
     except HandError as err:
         errors = [*errors, *err.errors]
     except TooMuchWork as err:
         errors = [*errors, FieldError(err.field, err.message)]
         status = 413
-    shown = _page_of(stored, token, sheet, night, errors, line or request.args.get("add", ""))
+    shown = _page_of(stored, token, sheet, night, errors, again or _asked_again())
     response = Response(render_template("stored_sheet.html", page=shown, ruleset=shown.ruleset), status)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"    # the address is the capability
@@ -210,11 +259,19 @@ def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 
     return response
 
 
+def _asked_again() -> Again | None:
+    """A hand brought back from the calculator or the ledger (`add`, and for a correction
+    `hand` and `base`) to be confirmed."""
+    line = request.args.get("add", "")
+    if not line:
+        return None
+    return Again(line, _int(request.args.get("hand", "")), _int(request.args.get("base", "")))
+
+
 def _page_of(stored: Stored, token: str, sheet: Sheet, night: Night | None, errors: list[FieldError],
-                 pending: str) -> StoredSheetPage:
+             again: Again | None) -> StoredSheetPage:
     hand_ids = [h.id for h in stored.hands]
-    correcting = _int(request.args.get("hand", "")) if pending else None
-    number = hand_ids.index(correcting) + 1 if correcting in hand_ids else None
+    pending, correcting, number, base, errors = _waiting(stored, again, errors)
     edits = [_edit_link(stored, sheet, i) if stored.editable else "" for i in range(len(hand_ids))]
     add_hand, add_round = _add_links(stored, sheet)
     return StoredSheetPage(
@@ -222,8 +279,36 @@ def _page_of(stored: Stored, token: str, sheet: Sheet, night: Night | None, erro
         errors=tuple(errors), token=token,
         hands=tuple(StoredHand(hand, hand_ids[hand.row.number - 1], edits[hand.row.number - 1])
                     for hand in hand_rows(night)),
-        pending=pending, correcting=correcting if number else None, correcting_number=number,
-        pending_base=request.args.get("base", str(stored.version)), add_hand=add_hand, add_round=add_round)
+        pending=pending, correcting=correcting, correcting_number=number,
+        pending_base=str(base), add_hand=add_hand, add_round=add_round,
+        pending_hand=_pending_hand(sheet, pending, number) if pending and stored.editable else None)
+
+
+def _waiting(stored: Stored, again: Again | None, errors: list[FieldError]):
+    """The hand waiting to be confirmed: its line, the hand it corrects (id and number), the
+    version it stands on, and the page's errors (a correction of a hand someone removed is
+    never turned into an add: it is dropped, and the page says why)."""
+    if again is None:
+        return "", None, None, stored.version, errors
+    hand_ids = [h.id for h in stored.hands]
+    number = hand_ids.index(again.hand) + 1 if again.hand in hand_ids else None
+    base = again.base if again.base is not None and not again.refreshed else stored.version
+    if again.hand is not None and number is None:
+        gone = FieldError("hand", Msg("that hand is no longer on the sheet (someone removed it): nothing was changed"))
+        return "", None, None, base, errors if any(e.field == "hand" for e in errors) else [*errors, gone]
+    return again.line, again.hand if number else None, number, base, errors
+
+
+def _pending_hand(sheet: Sheet, pending: str, number: int | None) -> HandRow | None:
+    """The hand waiting to be confirmed, priced at the seats it would take (None when it is no
+    hand: its refusal shows when it is sent)."""
+    try:
+        entry = parse_entry(pending, "line")
+        at = entry.at or (sheet.seating()[number - 1] if number else sheet.next_seats())
+        alone = Sheet(sheet.rules, sheet.names, sheet.dials, (Entry(entry.params, entry.round_text, at),))
+        return hand_rows(price_sheet(alone, current_app.extensions["rulesets"]))[0]
+    except (HandError, TooMuchWork):
+        return None
 
 
 def _carried(stored: Stored, **extra: str) -> str:
@@ -253,7 +338,11 @@ def _int(text: str) -> int | None:
 
 @bp.post("/s/<token>/change")
 def change(token: str):
-    """One change: add, correct, remove or undo (the form's `action`)."""
+    """One change: add, correct, remove or undo (the form's `action`), made once per `cid`.
+
+    Answered by a redirect back to the sheet; a page's script that asks (QUEUE_HEADER) gets
+    200 and the change's id in CHANGE_ID_HEADER instead, so its queue lets an item go only on
+    this calculator's own answer, never on a Wi-Fi sign-in page's 200 or a proxy's 502."""
     _from_here()
     _small_body()
     form = request.form
@@ -261,20 +350,57 @@ def change(token: str):
     base = _int(form.get("base", ""))
     hand = _int(form.get("hand", ""))
     line = form.get("line", "")
+    cid = form.get("cid", "").strip()
     the_store = store()
     try:
         _refused_change(action, base, hand)
         if action in ("add", "correct"):
-            line = _checked_line(the_store, token, line, hand if action == "correct" else None)
-        _make_change(the_store, token, action, line, hand, base)
+            line, priced = _checked_line(the_store, token, line, hand if action == "correct" else None)
+        else:
+            priced = None
+        version = _make_change(the_store, token, action, line, hand, base, cid or None, priced)
     except SheetGone:
         abort(Response(render_template("error.html", code=404, title=_title(404), message=Msg(
             "No shared sheet may be changed at this address: the view link only shows the sheet.")),
-            404))
+            404, headers=_answered(cid, "refused")))
     except HandError as err:
         status = 409 if isinstance(err, StaleEdit) else 429 if isinstance(err, TooMany) else 400
-        return _render(_open(token), token, list(err.errors), status, line=line if action != "remove" else "")
-    return redirect(_page_link(token) + "#hands", 303)
+        again = _again(action, line, hand, base, status)
+        response = _render(_open(token), token, list(err.errors), status, again=again)
+        response.headers.update(_answered(cid, "refused"))
+        return response
+    if request.headers.get(QUEUE_HEADER):
+        response = jsonify(saved=cid, version=version, to=_page_link(token))
+        response.headers.update(_answered(cid, "saved"))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    response = redirect(_page_link(token) + "#hands", 303)
+    response.headers.update(_answered(cid, "saved"))
+    return response
+
+
+def _answered(cid: str, outcome: str) -> dict[str, str]:
+    """The headers by which a page's queue knows this calculator answered its change."""
+    return {CHANGE_HEADER: outcome, CHANGE_ID_HEADER: cid if CLIENT_ID.fullmatch(cid) else ""}
+
+
+@dataclass(frozen=True, slots=True)
+class Again:
+    """A refused add or correction, drawn again as what it was: its line, the hand it corrects
+    and the version it now stands on (a refusal for a stale version: the sheet's new one)."""
+
+    line: str
+    hand: int | None = None
+    base: int | None = None
+    refreshed: bool = False
+
+
+def _again(action: str, line: str, hand: int | None, base: int | None, status: int) -> Again | None:
+    if action == "add":
+        return Again(line)
+    if action == "correct":
+        return Again(line, hand, base, refreshed=status == 409)
+    return None
 
 
 def _refused_change(action: str, base: int | None, hand: int | None) -> None:
@@ -290,32 +416,39 @@ def _refused_change(action: str, base: int | None, hand: int | None) -> None:
 
 
 def _make_change(the_store: SheetStore, token: str, action: str, line: str, hand: int | None,
-                 base: int | None) -> None:
-    """Make the change in the store (SheetGone, HandError as the store raises them)."""
+                 base: int | None, cid: str | None, priced: str | None) -> int:
+    """Make the change in the store (SheetGone, HandError as the store raises them); the version
+    it made (the first time's, for a change whose id the sheet holds)."""
+    client = request.remote_addr or ""
     if action == "add":
-        the_store.add(token, line)
-    elif action == "correct":
-        the_store.correct(token, hand, line, base)
-    elif action == "remove":
-        the_store.remove(token, hand, base)
-    else:
-        the_store.undo(token, base)
+        return the_store.add(token, line, cid, priced, client)
+    if action == "correct":
+        return the_store.correct(token, hand, line, base, cid, priced, client)
+    if action == "remove":
+        return the_store.remove(token, hand, base, cid)
+    return the_store.undo(token, base, cid)
 
 
-def _checked_line(the_store: SheetStore, token: str, line: str, hand: int | None) -> str:
-    """The hand's line as the sheet keeps it: read (HandError beside `line`), its seats written out."""
+def _checked_line(the_store: SheetStore, token: str, line: str, hand: int | None) -> tuple[str, str]:
+    """The hand's line as the sheet keeps it, its seats written out, and its price (kept with
+    it): read by the calculator's own reader, and refused beside `line` (HandError) unless
+    the calculator takes it as a hand or a round of the sheet's rules."""
     entry = parse_entry(" ".join(line.split()), "line")
+    opened = the_store.open(token)
+    current = _sheet_of(opened)
     if entry.at is None:
-        opened = the_store.open(token)
-        current = _sheet_of(opened)
         seating = current.seating()
         ids = [h.id for h in opened.hands]
-        if hand is not None and hand in ids:
-            at = seating[ids.index(hand)]
-        else:
-            at = current.next_seats()
+        at = seating[ids.index(hand)] if hand is not None and hand in ids else current.next_seats()
         entry = Entry(entry.params, entry.round_text, at)
-    return format_entry(entry)
+    try:
+        kept = price_entry(current, entry, current_app.extensions["rulesets"])
+    except TooMuchWork as err:
+        raise HandError([FieldError("line", err.message)]) from None
+    if kept.errors:
+        raise HandError([FieldError("line", Msg("{field}: {problem}", field=e.field, problem=e.message))
+                         for e in kept.errors])
+    return format_entry(entry), kept_json(kept)
 
 
 @bp.get("/s/<token>/version")
@@ -339,7 +472,7 @@ def version(token: str):
 def _priced(token: str):
     stored = _open(token)
     try:
-        return stored, price_sheet(_sheet_of(stored), current_app.extensions["rulesets"])
+        return stored, _night(stored, _sheet_of(stored))
     except (HandError, TooMuchWork) as err:
         errors = err.errors if isinstance(err, HandError) else (FieldError(err.field, err.message),)
         abort(400, description="; ".join(f"{e.field}: {say_here(e.message)}" for e in errors))
