@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlencode
 
+import segno
 from flask import (
     Blueprint,
     Response,
@@ -23,6 +25,7 @@ from flask import (
     render_template,
     request,
 )
+from markupsafe import Markup
 
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
@@ -45,6 +48,7 @@ from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
 from app.web.serving import privacy
 
+from .agreed import AgreedForm, agreed_line, chosen, fan_choices, seat_players
 from .sheet import (
     SAFE,
     SHEET_KEYS,
@@ -171,6 +175,7 @@ class StoredSheetPage:
     pending_base: str             # the version the correction was made on
     add_hand: str
     add_round: str
+    agreed: AgreedForm | None = None    # the four-tap form: a new agreed hand, or a hand corrected
     poll_ms: int = POLL_MS
     expire_days: int = EXPIRE_DAYS
     max_hands: int = MAX_HANDS
@@ -187,6 +192,36 @@ class StoredSheetPage:
     def full(self) -> bool:
         """No room for another hand."""
         return self.night is not None and len(self.night.rows) >= MAX_HANDS
+
+    @property
+    def edit_address(self) -> str:
+        """The edit link as another phone opens it: the whole address, in this page's language."""
+        return _address(self.edit_link) if self.edit_link else ""
+
+    @property
+    def view_address(self) -> str:
+        return _address(self.view_link)
+
+    @property
+    def edit_qr(self) -> Markup:
+        return qr_svg(self.edit_address) if self.edit_address else Markup("")
+
+    @property
+    def view_qr(self) -> Markup:
+        return qr_svg(self.view_address)
+
+
+def _address(link: str) -> str:
+    return request.host_url.rstrip("/") + with_lang(link)
+
+
+@lru_cache(maxsize=256)
+def qr_svg(address: str) -> Markup:
+    """The address as a QR code drawn inline as SVG (segno, BSD): no image service, no script.
+    Error correction M; the quiet zone of four modules a scanner needs; sized by CSS."""
+    code = segno.make(address, error="m", micro=False)
+    return Markup(code.svg_inline(omitsize=True, border=4, svgclass="qr", lineclass=None,
+                                  dark="#000", light="#fff"))
 
 
 def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 200, line: str = ""):
@@ -223,7 +258,35 @@ def _page_of(stored: Stored, token: str, sheet: Sheet, night: Night | None, erro
         hands=tuple(StoredHand(hand, hand_ids[hand.row.number - 1], edits[hand.row.number - 1])
                     for hand in hand_rows(night)),
         pending=pending, correcting=correcting if number else None, correcting_number=number,
-        pending_base=request.args.get("base", str(stored.version)), add_hand=add_hand, add_round=add_round)
+        pending_base=request.args.get("base", str(stored.version)), add_hand=add_hand, add_round=add_round,
+        agreed=_agreed_form(stored, sheet, night) if stored.editable else None)
+
+
+def _agreed_form(stored: Stored, sheet: Sheet, night: Night | None) -> AgreedForm | None:
+    """The agreed-hand form: for a new hand (the next seating), or correcting `?fix=<id>` (a
+    refused correction comes back with what was sent)."""
+    if night is None:
+        return None
+    sent = request.form if request.method == "POST" else {}
+    ids = [h.id for h in stored.hands]
+    fix = _int(request.args.get("fix", "")) if not sent else (
+        _int(sent.get("hand", "")) if sent.get("action") == "correct" else None)
+    index = ids.index(fix) if fix in ids else None
+    if index is not None and sheet.entries[index].is_round:
+        index = None
+    fans = fan_choices(sheet, night.ruleset)
+    if index is None:
+        return AgreedForm(seat_players(sheet, sheet.next_seats(), night.ruleset), fans, **_picked(None, sent))
+    entry, row = sheet.entries[index], night.rows[index]
+    table = row.calculation.table if row.calculation else None
+    return AgreedForm(seat_players(sheet, sheet.seating()[index], night.ruleset), fans,
+                      **_picked(entry, sent, table), tiled="fan" not in dict(entry.params),
+                      hand_id=ids[index], number=index + 1, base=sent.get("base", str(stored.version)))
+
+
+def _picked(entry: Entry | None, sent, table=None) -> dict[str, str]:
+    found = chosen(entry, sent, table)
+    return {"winner": found.get("winner", ""), "way": found.get("from", ""), "fan": found.get("fan", "")}
 
 
 def _carried(stored: Stored, **extra: str) -> str:
@@ -264,6 +327,8 @@ def change(token: str):
     the_store = store()
     try:
         _refused_change(action, base, hand)
+        if action in ("add", "correct") and not line.strip() and "winner" in form:   # four taps
+            line = _agreed_line(the_store, token, form, hand if action == "correct" else None)
         if action in ("add", "correct"):
             line = _checked_line(the_store, token, line, hand if action == "correct" else None)
         _make_change(the_store, token, action, line, hand, base)
@@ -275,6 +340,16 @@ def change(token: str):
         status = 409 if isinstance(err, StaleEdit) else 429 if isinstance(err, TooMany) else 400
         return _render(_open(token), token, list(err.errors), status, line=line if action != "remove" else "")
     return redirect(_page_link(token) + "#hands", 303)
+
+
+def _agreed_line(the_store: SheetStore, token: str, form, hand: int | None) -> str:
+    """The agreed-hand form's line (agreed.agreed_line), the corrected hand's tiles kept."""
+    entry = None
+    if hand is not None:
+        opened = the_store.open(token)
+        lines = {h.id: h.line for h in opened.hands}
+        entry = parse_entry(lines[hand]) if hand in lines else None
+    return agreed_line(form, entry)
 
 
 def _refused_change(action: str, base: int | None, hand: int | None) -> None:
