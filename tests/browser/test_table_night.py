@@ -108,3 +108,23 @@ def test_a_half_typed_line_survives_the_sheet_refreshing(browser, base_url):
     expect(guest.locator("#live")).not_to_have_attribute("data-version", before or "", timeout=WATCH_MS)
     assert guest.locator("#typed-line").input_value() == "hand=123s456s"
     assert guest.locator("#agreed-winner input:checked").get_attribute("value") == "W"
+
+
+def test_the_calculator_and_the_ledger_opened_from_the_sheet_name_the_players(browser, base_url):
+    host = _phone(browser, base_url)
+    _share(host, "zh-Hant")
+    host.locator("#add-hand").tap()
+    for name in ("阿明 (東)", "阿強 (南)", "小玲 (西)", "大文 (北)"):   # winner and discarder buttons
+        expect(host.locator("#the-hand ~ fieldset, form").get_by_text(name, exact=True).first).to_be_attached()
+    host.goto(host.url + "&hand=123m456m789m234p55s&seat=S&discarder=W")
+    payments = table(host, "誰付給誰").inner_text()
+    assert "阿強 (南)" in payments and "小玲 (西)" in payments     # who pays whom, by name
+    sichuan = _phone(browser, base_url)
+    _share(sichuan, "zh-Hans", "sichuan")
+    sichuan.locator("#add-round").tap()
+    missing = sichuan.locator("#step-missing")
+    expect(missing).to_have_attribute("open", "")      # a new round opens on the missing suits
+    for name, suit in (("阿明 (东)", "筒"), ("阿強 (南)", "万"), ("小玲 (西)", "条"), ("大文 (北)", "筒")):
+        missing.get_by_role("group", name=f"{name}家缺").get_by_text(suit, exact=True).tap()   # one tap each
+    missing.get_by_role("button").tap()
+    expect(sichuan.locator("main")).to_contain_text("阿明 (东)")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from urllib.parse import urlencode
 
@@ -43,7 +43,7 @@ from app.web.common.picker import MELD_KINDS, PICKER_ACTIONS, apply_picker
 from app.web.common.picker import picker_state as picker_view
 from app.web.common.present import number, permalink, query_limit
 
-from .sheet import add_link
+from .sheet import add_link, carried_players
 
 bp = Blueprint("rounds", __name__)
 DEFAULT_ROUND_RULES = "sichuan"   # a round without `rules=`: a blood battle
@@ -173,6 +173,7 @@ class RoundPage:
     example: str = EXAMPLE
     palette: tuple = PICKER_TILES
     seats: tuple[str, ...] = SEATS
+    players: Mapping[str, str] = field(default_factory=dict)   # seat -> name, from a carried sheet
     meld_kinds: tuple = MELD_KINDS
 
     def fields_for(self, step: str) -> Mapping[str, str]:
@@ -227,8 +228,8 @@ def _answer(ask: RoundAsk, args, rulesets) -> Answer:
         return Answer(ask, _round_link(ask.rules, dropped, ask.carried) + "#events")
     if ask.step:
         return _step_answer(ask, args, rulesets)
-    if not ask.text and not args.get("rules"):
-        return Answer(replace(ask, step="missing"))   # a new round starts with the missing suits
+    if not ask.text and (not args.get("rules") or ask.carried):
+        return Answer(replace(ask, step="missing"))   # a new round (one for a sheet too) starts with the missing suits
     return Answer(ask)
 
 
@@ -286,7 +287,8 @@ def _page_of(ask: RoundAsk, ledger: Ledger | None, errors: tuple[FieldError, ...
         link=with_lang(permalink({"rules": rules, "round": text}, "/round")) if ledger else "",
         sheet_add=with_lang(_sheet_add(text, rules, carried)) if ledger else "",
         step_links={name: _round_link(rules, text, carried, step=name) + "#step-" + name for name in STEPS},
-        picker=picker_view(picked, ruleset), idle_picker=picker_view({}, ruleset))
+        picker=picker_view(picked, ruleset), idle_picker=picker_view({}, ruleset),
+        players=carried_players(carried))
 
 
 def _round_lines(ask: RoundAsk) -> tuple[RoundLine, ...]:

@@ -43,7 +43,14 @@ from app.store.sheets import (
 )
 from app.table.sheet import Entry, Night, Sheet
 from app.vocabulary.request import read_ruleset, read_settings
-from app.vocabulary.sheet import DIAL_KEYS, format_entry, parse_entry, price_sheet, read_sheet
+from app.vocabulary.sheet import (
+    DIAL_KEYS,
+    format_entry,
+    format_seats,
+    parse_entry,
+    price_sheet,
+    read_sheet,
+)
 from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
 from app.web.serving import privacy
@@ -297,14 +304,15 @@ def _add_links(stored: Stored, sheet: Sheet) -> tuple[str, str]:
     """The calculator and the round ledger under the sheet's rules, carrying the stored sheet."""
     if not stored.editable:
         return "", ""
-    carried = _carried(stored)
+    carried = _carried(stored, names=",".join(sheet.names), seats=format_seats(sheet.next_seats()))
     hand = permalink({"rules": sheet.rules, **dict(sheet.dials)}) + "&" + urlencode({"sheet": carried}, safe=SAFE)
     return with_lang(hand), with_lang("/round?" + urlencode({"rules": sheet.rules, "sheet": carried}, safe=SAFE))
 
 
 def _edit_link(stored: Stored, sheet: Sheet, index: int) -> str:
     """Hand index+1 opened where it was made, to come back as its correction (at this version)."""
-    carried = _carried(stored, hand=str(stored.hands[index].id), base=str(stored.version))
+    carried = _carried(stored, hand=str(stored.hands[index].id), base=str(stored.version),
+                       names=",".join(sheet.names), seats=format_seats(sheet.seating()[index]))
     link = breakdown_link(sheet.entries[index], sheet)
     return f"{link}&{urlencode({'sheet': carried, 'entry': str(index + 1)}, safe=SAFE)}"
 
