@@ -115,3 +115,46 @@ def agreed_line(form: Mapping[str, str], entry: Entry | None = None) -> str:
         params["discarder"] = way
     ordered = {**kept, **params} if tiled else {**params, **kept}   # a hand's tiles first
     return format_entry(Entry(tuple(ordered.items()), at=entry.at if entry else None))
+
+
+@dataclass(frozen=True, slots=True)
+class LineWords:
+    """A hand line waiting to be confirmed, as the players check it: who won and how, by name;
+    its tiles (drawn), its melds (a concealed kong face down) and its agreed fan."""
+
+    who: str
+    tiles: tuple = ()
+    melds: tuple[tuple[str, tuple], ...] = ()   # (kind, tiles)
+    fan: str = ""
+
+
+def line_words(line: str, sheet: Sheet, seating: Sequence[int], ruleset: Ruleset | None) -> LineWords | None:
+    """The words of a sheet line (None when it cannot be read: the refusal says why)."""
+    from flask_babel import gettext as _
+
+    from app.hands.tiles import parse_tiles
+    from app.vocabulary.hand import read_meld
+    from app.vocabulary.sheet import parse_entry
+
+    try:
+        entry = parse_entry(line)
+        params = dict(entry.params)
+        tiles = tuple(parse_tiles(params.get("hand", "")))
+        melds = tuple((m.kind.value, tuple(m.tiles)) for m in map(read_meld, filter(None, params.get("melds", "").split(","))))
+    except (HandError, ValueError):
+        return None
+    if entry.is_round:
+        return LineWords(_("Round: %(n)s lines", n=len(entry.round_text.splitlines())))
+    at = entry.at or seating
+    seat = params.get("seat", "E") if params.get("seat", "E") in SEATS else "E"
+    name = sheet.player(at[SEATS.index(seat)])
+    wind = seat_word(ruleset, seat)
+    if params.get("by") == SELF_DRAW:
+        who = _("%(winner)s (%(seat)s) self-drew", winner=name, seat=wind)
+    elif params.get("discarder") in SEATS:
+        who = _("%(winner)s (%(seat)s) won on %(discarder)s's discard", winner=name, seat=wind,
+                discarder=sheet.player(at[SEATS.index(params["discarder"])]))
+    else:
+        who = _("%(winner)s (%(seat)s) won on a discard", winner=name, seat=wind)
+    fan = _("%(fan)s fan", fan=params["fan"]) if params.get("fan") else ""
+    return LineWords(who, tiles, melds, fan)

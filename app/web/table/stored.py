@@ -55,7 +55,7 @@ from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
 from app.web.serving import privacy
 
-from .agreed import AgreedForm, agreed_line, chosen, fan_choices, seat_players
+from .agreed import AgreedForm, agreed_line, chosen, fan_choices, line_words, seat_players
 from .sheet import (
     SAFE,
     SHEET_KEYS,
@@ -199,6 +199,16 @@ class StoredSheetPage:
     def full(self) -> bool:
         """No room for another hand."""
         return self.night is not None and len(self.night.rows) >= MAX_HANDS
+
+    @property
+    def pending_words(self):
+        """The hand waiting to be confirmed in words and tiles (agreed.line_words), or None."""
+        if not self.pending:
+            return None
+        seating = self.sheet.next_seats()
+        if self.correcting_number:
+            seating = self.sheet.seating()[self.correcting_number - 1]
+        return line_words(self.pending, self.sheet, seating, self.ruleset)
 
     @property
     def edit_address(self) -> str:
