@@ -128,3 +128,67 @@ def test_the_calculator_and_the_ledger_opened_from_the_sheet_name_the_players(br
         missing.get_by_role("group", name=f"{name}家缺").get_by_text(suit, exact=True).tap()   # one tap each
     missing.get_by_role("button").tap()
     expect(sichuan.locator("main")).to_contain_text("阿明 (东)")
+
+
+# What a player reads on a Chinese page may hold no notation (5s, seat=S, hand=…), no field id
+# before an error (round：) and no English word, but these: the exports' formats, the QR code,
+# the JSON API's name, the players' own names and what the page draws as typed on purpose
+# (the address fields, the "As typed" fold, the ledger's text box, all left out below).
+ALLOWED_ENGLISH = {"CSV", "JSON", "API", "QR", "P1", "P2", "P3", "P4"}
+NOTATION = re.compile(r"\b[1-9]+[mpsz]\b|\b[a-z]+=[^\s]|\b(?:round|version|base|line|hand|seat|by|discarder|"
+                      r"missing|kong|win|concealed|exposed|self-draw|add|remove)\b\s*[:：]?")
+LEFT_OUT = ".share-address, details.as-text, textarea, header.site nav.languages, script, style"
+
+
+def _read_text(page: Page) -> str:
+    return page.evaluate("""(skip) => {
+      const copy = document.querySelector('main').cloneNode(true);
+      copy.querySelectorAll(skip).forEach(e => e.remove());
+      document.body.appendChild(copy);
+      copy.style.position = 'absolute';
+      const text = copy.innerText;
+      copy.remove();
+      return text;
+    }""", LEFT_OUT)
+
+
+def test_the_notation_check_finds_what_the_issue_saw():
+    for seen in ("hand=123m456m by=self-draw seat=S", "kong S concealed 5s", "1m 有 5 張", "round：", "南家暗杠 5s"):
+        assert NOTATION.search(seen), seen
+    assert not NOTATION.search("南家暗杠 五条，阿明（东）自摸 4 番")
+
+
+def _words_only(page: Page, where: str) -> None:
+    text = _read_text(page)
+    notation = NOTATION.findall(text)
+    english = sorted(set(re.findall(r"[A-Za-z][A-Za-z-]+", text)) - ALLOWED_ENGLISH - set(re.findall(r"[A-Za-z]+", NAMES)))
+    assert notation == [] and english == [], (where, notation, english)
+
+
+@pytest.mark.parametrize(("lang", "rules"), [("zh-Hant", "hong-kong"), ("zh-Hans", "sichuan")])
+def test_the_sheet_and_the_ledger_speak_words_not_notation_in_chinese(browser, base_url, lang, rules):
+    page = _phone(browser, base_url)
+    _share(page, lang, rules)
+    _words_only(page, "the shared sheet")
+    # a hand from the calculator waits to be confirmed: its words and tiles, not its line
+    add = page.locator("#add-hand").get_attribute("href")
+    page.goto(add + "&hand=123s456s789s55s&melds=ckong:9999p&by=self-draw&seat=W")
+    page.locator("#sheet-add").tap()
+    expect(page.locator("#pending-words")).to_be_visible()
+    assert page.locator("#pending-words .face-down").count() == 2   # the concealed kong, face down
+    _words_only(page, "the confirm box")
+    page.locator("#confirm").tap()
+    expect(table(page, "各局" if lang == "zh-Hant" else "各局").locator("tbody tr")).to_have_count(2)
+    _words_only(page, "the sheet with two hands")
+    # a refused agreed hand: the reason beside the form, in words
+    page.locator("#agreed-winner label").first.tap()
+    page.locator("#agreed-confirm").tap()
+    expect(page.locator("#agreed .error").first).to_be_visible()
+    _words_only(page, "a refusal")
+    if rules == "sichuan":   # the round ledger of a blood battle, from the sheet
+        page.goto(page.locator("#add-round").get_attribute("href"))
+        round_text = "missing E=p S=m W=s N=p\nkong S concealed 5m\nwin E self-draw hand=123s456s789s234s99s"
+        page.goto(page.url + "&" + urlencode({"round": round_text}))
+        expect(page.locator("table.events")).to_be_visible()
+        expect(page.locator("table.events")).to_contain_text("南家暗杠 五万")
+        _words_only(page, "the round ledger")
