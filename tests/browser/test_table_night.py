@@ -84,8 +84,9 @@ def test_an_agreed_hand_in_four_taps_by_name_and_corrected_in_place_in_three(bro
     host.get_by_role("link", name="更正第 2 局").tap()
     expect(host.locator("#agreed-heading")).to_have_text("更正第 2 局")
     assert "阿強（南）食糊，阿明出銃" in host.locator("#correcting").inner_text()
-    top = host.locator("#agreed-from").bounding_box()
-    assert top is not None and top["y"] + top["height"] <= PHONE["height"] * 2   # on the first screens
+    for part in ("#correcting", "#agreed-winner", "#agreed-from"):   # all on the first screen
+        box = host.locator(part).bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], part
     host.locator("#agreed-from").get_by_text("小玲 (西)", exact=True).tap()
     host.locator("#agreed-confirm").tap()
     expect(host.locator("#live")).not_to_have_attribute("data-version", before or "")

@@ -81,3 +81,25 @@ def test_the_share_box_draws_both_links_as_inline_svg_qr_codes(client):
     page = client.get(edit).get_data(as_text=True)
     assert page.count('<svg viewBox=') >= 2 and 'class="qr"' in page
     assert f'value="http://localhost{edit}"' in page   # the whole address, for another phone
+
+
+def test_the_tick_boxes_and_the_ledger_opened_from_a_shared_sheet_name_the_players(client):
+    edit = _share(client)
+    page = client.get(edit + "?lang=zh-Hant").get_data(as_text=True)
+    add = re.search(r'id="add-hand" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    sheet = add.split("sheet=", 1)[1].split("&", 1)[0]
+    ticks = client.get(f"/ticks?rules=hong-kong&lang=zh-Hant&sheet={sheet}&ticks=all-chows,concealed-hand,"
+                       "no-bonus-tiles&seat=S&discarder=W").get_data(as_text=True)
+    assert "阿強 (南)" in ticks and "小玲 (西)" in ticks        # the seat and discarder buttons
+    payments = ticks[ticks.index('class="payments"'):]
+    assert "阿強 (南)" in payments[:payments.index("</table>")]   # who pays whom, by name
+    ledger = client.get(f"/round?rules=sichuan&lang=zh-Hans&sheet={sheet}").get_data(as_text=True)
+    assert "阿明 (东)家缺" in ledger
+
+
+def test_a_sheet_that_names_nobody_leaves_the_seats_as_winds(client):
+    edit = client.post("/sheet/share", data={**NIGHT, "names": ""}).headers["Location"]
+    page = client.get(edit).get_data(as_text=True)
+    add = re.search(r'id="add-hand" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    calc = client.get(add + "&hand=123m456m789m234p55s&seat=S").get_data(as_text=True)
+    assert "P1 (" not in calc and "South" in calc
