@@ -460,7 +460,8 @@ var mahjongFrame = (function () {
   var busy = function () {   // never swap the page under someone typing a hand, nor under a
     var active = document.activeElement;   // change still queued (its form would come back live)
     if (document.documentElement.hasAttribute("data-queued")) { return true; }
-    return active && current().contains(active) && active.tagName === "INPUT";
+    return active && current().contains(active) && active.tagName === "INPUT" &&
+      active.type !== "radio" && active.type !== "checkbox";   // a tap is kept (keep, below)
   };
   var refresh = function () {
     return fetch(window.location.pathname + window.location.search, { cache: "no-store" })
@@ -469,10 +470,31 @@ var mahjongFrame = (function () {
         if (!text || busy()) { return; }
         var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("live");
         if (fresh) {
+          keep(current(), fresh);
           current().replaceWith(fresh);
           document.dispatchEvent(new Event("mahjong:swapped"));
         }
       });
+  };
+  // what this phone has typed or tapped and not yet sent, and the folds it opened, stay as they
+  // were: a half-typed line (the keyboard closed, the field no longer focused) is never lost
+  var keep = function (old, fresh) {
+    old.querySelectorAll("details[id]").forEach(function (d) {
+      var there = fresh.querySelector("details#" + d.id);
+      if (there) { there.open = d.open; }
+    });
+    old.querySelectorAll("form[id] input:not([type=hidden])").forEach(function (input) {
+      var same = fresh.querySelectorAll("form#" + input.form.id + " input");
+      for (var i = 0; i < same.length; i++) {
+        var there = same[i];
+        if (there.name !== input.name || there.type !== input.type) { continue; }
+        if (input.type === "radio" || input.type === "checkbox") {
+          if (there.value === input.value && input.checked !== input.defaultChecked) { there.checked = input.checked; }
+        } else if (input.value !== input.defaultValue) {
+          there.value = input.value;
+        }
+      }
+    });
   };
   var check = function () {
     var version = current().getAttribute("data-version");

@@ -33,6 +33,16 @@ WAY = {WinBy.SELF_DRAW: Text("self-draw", "自摸", "自摸"),
        WinBy.DISCARD: Text("discard", "食出銃", "食出铳")}
 
 
+def tile_said(tile) -> Text:
+    """A tile inside a sentence: its notation in English (5s), its name in Chinese (五索, 五条).
+
+    >>> from app.hands.tiles import tile
+    >>> t = tile_said(tile("5s")); str(t), t.in_lang("zh-Hant"), t.in_lang("zh-Hans")
+    ('5s', '五索', '五条')
+    """
+    return Text(tile.code, tile.name_zh, tile.name_zh_hans)
+
+
 def plain(name: Text) -> Text:
     """A name said alone: English without the Chinese beside it (what `name.en` wrote)."""
     return Text(name.en, name.zh_hant, name.zh_hans, name.native)

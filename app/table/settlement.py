@@ -14,6 +14,7 @@ from app.base.errors import FieldError, HandError
 from app.base.i18n import N_, Msg, Text
 from app.hands.hand import SEATS, Hand, MeldKind, WinBy, WinContext
 from app.hands.phrases import seat as seat_name
+from app.hands.phrases import tile_said
 from app.hands.readings import waits
 from app.hands.tiles import Tile
 from app.rules.model import Amount, Ruleset, SettlementRules
@@ -161,7 +162,7 @@ def settle_round(round_: Round, hands: RoundHands, prices: dict | None = None) -
         if event.discarder is not None and event.discarder in won:
             raise _fail(where, Msg("{seat} has already won, so makes no discard", seat=seat_name(event.discarder)))
         if isinstance(event, Kong):
-            labels.append(Msg(_KONG_LABELS[event.kind], seat=seat_name(event.seat), tile=event.tile.code))
+            labels.append(Msg(_KONG_LABELS[event.kind], seat=seat_name(event.seat), tile=tile_said(event.tile)))
             _count_kong(copies, event, where)
             amount = rules.kong_payments[event.kind] * stake
             name = KONG_NAMES[event.kind]
@@ -171,13 +172,13 @@ def settle_round(round_: Round, hands: RoundHands, prices: dict | None = None) -
             elif event.kind == "exposed":
                 pay(step, "kong", event.discarder, event.seat, amount,
                     Msg("{name}: {discarder} discarded the fourth {tile}", name=name,
-                        discarder=seat_name(event.discarder), tile=event.tile.code))
+                        discarder=seat_name(event.discarder), tile=tile_said(event.tile)))
                 kong_income.append((step, event.seat, event.discarder, amount))
             else:
                 for payer in SEATS:
                     if payer != event.seat and payer not in won:
                         pay(step, "kong", payer, event.seat, amount,
-                            Msg("{name} of {tile}: every player still in pays", name=name, tile=event.tile.code))
+                            Msg("{name} of {tile}: every player still in pays", name=name, tile=tile_said(event.tile)))
                         kong_income.append((step, event.seat, payer, amount))
             last_kong[event.seat] = step
         else:
@@ -406,7 +407,7 @@ def _check_kongs_shown(round_: Round, wins: Mapping[int, Calculation], hands: Ro
                 token = f"{prefix}{event.tile.code[0] * 4}{event.tile.suit}"
                 raise _fail(f"{where}.melds", Msg("{seat} declared a {kind} kong of {tile} ({event}): list it"
                                                   " in the melds as {meld}", seat=seat_name(event.seat),
-                                                  kind=KONG_KIND_WORDS[event.kind], tile=event.tile.code,
+                                                  kind=KONG_KIND_WORDS[event.kind], tile=tile_said(event.tile),
                                                   event=f"events[{step}]",
                                                   meld=token))
     kind_word = {v: k for k, v in _KONG_MELD.items()}
@@ -440,4 +441,4 @@ def _check_copies_across(round_: Round, wins: Mapping[int, Calculation], hands: 
             counts[event.tile] += 4   # an unshown declarer still holds all four
             if counts[event.tile] > 4:
                 raise _fail(f"events[{step}]", Msg("a kong of {tile}: some of its four copies are in other"
-                                                   " players' hands", tile=event.tile.code))
+                                                   " players' hands", tile=tile_said(event.tile)))

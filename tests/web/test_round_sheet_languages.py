@@ -27,8 +27,8 @@ def _text(page: str) -> str:
 def test_the_ledger_says_its_payments_in_traditional_chinese_with_seats_as_winds(client):
     page = _text(client.get("/round", query_string={"rules": "sichuan", "round": EXAMPLE,
                                                     "lang": "zh-Hant"}).get_data(as_text=True))
-    assert "1. 東家自摸" in page and "南家暗槓 9p" in page
-    assert "直槓：北家打出第四張 2m" in page
+    assert "1. 東家自摸" in page and "南家暗槓 九筒" in page
+    assert "直槓：北家打出第四張 二萬" in page
     assert "查叫：" in page and "退稅：" in page
     assert "returns the kong money" not in page and "is not ready" not in page
 

@@ -25,6 +25,7 @@ from app.web.common.forms import (
     FormView,
     TicksForm,
     attach_errors,
+    name_seats,
     set_choices,
 )
 from app.web.common.i18n import with_lang
@@ -42,7 +43,7 @@ from app.web.common.picker import (
 )
 from app.web.common.present import canonical_params, form_data, page_params, permalink, render_page
 from app.web.lesson.card import card_link
-from app.web.table.sheet import add_link, entry_line
+from app.web.table.sheet import add_link, carried_players, entry_line
 
 bp = Blueprint("pages", __name__)
 
@@ -83,6 +84,7 @@ class CalculatorPage:
     ticks_link: str = ""
     card_link: str = ""
     sheet_add: str = ""
+    players: Mapping[str, str] = field(default_factory=dict)   # seat -> name, from a carried sheet
     meld_kinds: tuple = MELD_KINDS
 
 
@@ -111,6 +113,7 @@ def _calculator(embed: bool):
     ruleset, rulesets = _ruleset(params)
     shown = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]
     form = FormView(CalculatorForm, form_data(params), shown, _sorted(rulesets), form_parts())
+    form.players = tuple(carried_players(params).items())   # opened from a sheet: its names
     if problem is not None:   # a tap that could not be done: said beside its field
         form.attach_errors((problem,))
         scored = Scored()
@@ -142,7 +145,7 @@ def _calculator_page(form: FormView, ruleset, params: dict[str, str], scored: Sc
     calc = scored.calc
     page = CalculatorPage(
         form=form, ruleset=ruleset, embed=embed, picker=picker_state(params, ruleset),
-        palette=palette(ruleset), carried=_carried(params),
+        palette=palette(ruleset), carried=_carried(params), players=dict(form.players),
         fan="" if params.get("hand") else params.get("fan", ""), waits=scored.waits,
         loose=scored.loose, building=scored.building)
     if calc is None:
@@ -198,6 +201,7 @@ class TicksPage:
     card_link: str = ""
     sheet_add: str = ""
     tiles_link: str = ""   # a witness hand in tile mode, priced as the ticks
+    players: Mapping[str, str] = field(default_factory=dict)   # seat -> name, from a carried sheet
     embed: bool = False
 
 
@@ -208,9 +212,11 @@ def ticks():
     ruleset = ruleset or rulesets[current_app.config["DEFAULT_RULES"]]
     form = TicksForm(form_data(params))
     set_choices(form, ruleset, _sorted(rulesets))
+    players = carried_players(params)
+    name_seats(form, tuple(players.items()))
     counts = _tick_counts(params)
     page = TicksPage(form=form, ruleset=ruleset, carried=_carried(params), counts=counts,
-                     ticked=_ticked(params))
+                     ticked=_ticked(params), players=players)
     if "ticks" in params or any(k.startswith("n.") for k in params):
         merged = dict(params, ticks=_merge_counts(params.get("ticks", ""), counts))
         try:

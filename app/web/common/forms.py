@@ -172,6 +172,19 @@ def discarder_word(words) -> str:
     return f"{words.discard}者"
 
 
+def name_seats(form: Form, players: tuple[tuple[str, str], ...]) -> None:
+    """The seat, discarder, already-won and liable choices named by who sits there ("阿明 (南)"):
+    a page opened from a game sheet that names its players (web.table.sheet.carried_players)."""
+    if not players:
+        return
+    named = dict(players)
+    for name in ("seat", "discarder", "won", "liable"):
+        field = getattr(form, name, None)
+        if field is not None and field.choices:
+            field.choices = [SelectChoice(c.value, f"{named[c.value]} ({c.label})" if c.value in named else c.label)
+                             for c in field.choices]
+
+
 BONUS_NAMES_ZH = {"zh-Hant": {"flowers": "梅蘭菊竹", "seasons": "春夏秋冬"},
                   "zh-Hans": {"flowers": "梅兰菊竹", "seasons": "春夏秋冬"}}
 
@@ -313,6 +326,7 @@ class FormView:
         self.hidden_fields = hidden_fields(ruleset)
         self.typed_placeholder = any(PLACEHOLDER in v for values in self.raw.values() for v in values)
         self.slots: dict[str, Markup] | None = None   # set while a section is rendered to be kept
+        self.players: tuple[tuple[str, str], ...] = ()   # who sits where, from a carried sheet
 
     def data(self, name: str) -> str:
         """A text field's value as WTForms keeps it: the first one sent, else ''; while a
@@ -376,7 +390,7 @@ class FormView:
                        for n in names)
         if not self.parts.size or self.typed_placeholder or holds_placeholder(fields):
             return self._render(macro, names, args, whole_form, holes=False)
-        key = (self.form_class, self.ruleset.id, macro, args, fields)
+        key = (self.form_class, self.ruleset.id, macro, args, fields, self.players)
         # inside a section being kept the holes stay, else each is this request's value
         fill = hole if self.slots is not None else (lambda n: str(escape(self.data(n))))
         return self.parts.fragment(key, lambda: self._render(macro, names, args, whole_form, holes=True),
@@ -394,6 +408,7 @@ class FormView:
                     data.add(n, value)
         form = self.form_class(data)
         set_choices(form, self.ruleset, self.rulesets)
+        name_seats(form, self.players)
         for n in names:
             if n in self.errors:
                 form[n].errors = list(self.errors[n])

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from urllib.parse import urlencode
 
@@ -38,12 +38,12 @@ from app.vocabulary.round_steps import (
 )
 from app.vocabulary.sheet import format_entry
 from app.web.common.forms import PICKER_TILES
-from app.web.common.i18n import with_lang
+from app.web.common.i18n import page_lang, say_here, with_lang
 from app.web.common.picker import MELD_KINDS, PICKER_ACTIONS, apply_picker
 from app.web.common.picker import picker_state as picker_view
 from app.web.common.present import number, permalink, query_limit
 
-from .sheet import add_link
+from .sheet import add_link, carried_players
 
 bp = Blueprint("rounds", __name__)
 DEFAULT_ROUND_RULES = "sichuan"   # a round without `rules=`: a blood battle
@@ -149,6 +149,7 @@ class RoundLine:
     line: TextLine
     edits: tuple[tuple[str, str], ...]     # (seat, link); seat "" for a line of one step
     drop: str
+    words: str = ""                        # the line in the page's words ("" : shown as typed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +174,7 @@ class RoundPage:
     example: str = EXAMPLE
     palette: tuple = PICKER_TILES
     seats: tuple[str, ...] = SEATS
+    players: Mapping[str, str] = field(default_factory=dict)   # seat -> name, from a carried sheet
     meld_kinds: tuple = MELD_KINDS
 
     def fields_for(self, step: str) -> Mapping[str, str]:
@@ -227,8 +229,8 @@ def _answer(ask: RoundAsk, args, rulesets) -> Answer:
         return Answer(ask, _round_link(ask.rules, dropped, ask.carried) + "#events")
     if ask.step:
         return _step_answer(ask, args, rulesets)
-    if not ask.text and not args.get("rules"):
-        return Answer(replace(ask, step="missing"))   # a new round starts with the missing suits
+    if not ask.text and (not args.get("rules") or ask.carried):
+        return Answer(replace(ask, step="missing"))   # a new round (one for a sheet too) starts with the missing suits
     return Answer(ask)
 
 
@@ -280,21 +282,51 @@ def _page_of(ask: RoundAsk, ledger: Ledger | None, errors: tuple[FieldError, ...
     return RoundPage(
         ask=ask, ruleset=ruleset,
         rulesets=tuple(sorted((r for r in rulesets.values() if r.settlement is not None), key=lambda r: r.id)),
-        lines=_round_lines(ask),
+        lines=_round_lines(ask, ledger, ruleset),
         placed=placed, errors=tuple(loose), all_errors=errors, step_errors=_by_field(list(step_errors)),
         ledger=ledger, wins={step: with_lang(win_link(calc)) for step, calc in ledger.wins.items()} if ledger else {},
         link=with_lang(permalink({"rules": rules, "round": text}, "/round")) if ledger else "",
         sheet_add=with_lang(_sheet_add(text, rules, carried)) if ledger else "",
         step_links={name: _round_link(rules, text, carried, step=name) + "#step-" + name for name in STEPS},
-        picker=picker_view(picked, ruleset), idle_picker=picker_view({}, ruleset))
+        picker=picker_view(picked, ruleset), idle_picker=picker_view({}, ruleset),
+        players=carried_players(carried))
 
 
-def _round_lines(ask: RoundAsk) -> tuple[RoundLine, ...]:
-    """The round's lines as the events table shows them (blank lines and comments left out)."""
+def _round_lines(ask: RoundAsk, ledger: Ledger | None = None, ruleset: Ruleset | None = None
+                 ) -> tuple[RoundLine, ...]:
+    """The round's lines as the events table shows them (blank lines and comments left out),
+    each said in words where the ledger reads it."""
     rules, text, carried = ask.rules, ask.text, ask.carried
     return tuple(RoundLine(ln, tuple(_edit_links(ln, rules, text, carried)),
-                           _round_link(rules, text, carried, drop=str(ln.number)))
+                           _round_link(rules, text, carried, drop=str(ln.number)),
+                           _line_words(ln, ledger, ruleset, carried_players(carried)))
                  for ln in text_lines(text) if ln.kind != "note")
+
+
+def _line_words(line: TextLine, ledger: Ledger | None, ruleset: Ruleset | None,
+                players: Mapping[str, str]) -> str:
+    """A line as the players say it: a kong or a win as the ledger labels it ("南家暗杠 五条"),
+    the missing suits by seat and suit; "" where it cannot be read (then it is shown as typed)."""
+    if ledger is not None and line.event is not None and line.event < len(ledger.labels):
+        return str(say_here(ledger.labels[line.event]))
+    if line.kind != "missing" or ruleset is None:
+        return ""
+    words = ruleset.words_in(page_lang())
+    found = fields_of_missing(line.text)
+    said = [_("%(seat)s: %(suit)s", seat=_seat_said(seat, words, players), suit=words.suits[suit])
+            for seat, suit in found.items() if suit in words.suits]
+    return _("Missing suits: %(list)s", list=_(", ").join(said)) if said else ""
+
+
+def _seat_said(seat: str, words, players: Mapping[str, str]) -> str:
+    wind = seat if page_lang() == "en" else words.winds[seat]
+    return f"{players[seat]} ({wind})" if players.get(seat) else wind
+
+
+def fields_of_missing(text: str) -> dict[str, str]:
+    """A `missing E=p S=m` line's suits by seat (what it says; the ledger checks it)."""
+    pairs = (w.split("=", 1) for w in text.split()[1:] if "=" in w)
+    return {k.upper(): v.lower() for k, v in pairs if k.upper() in SEATS}
 
 
 def _line_number(text: str) -> int | None:

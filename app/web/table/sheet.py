@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
 from flask_babel import gettext as _
@@ -40,6 +40,7 @@ from app.vocabulary.sheet import (
     format_entry,
     parse_entry,
     price_sheet,
+    read_seats,
     read_sheet,
     sheet_params,
 )
@@ -121,6 +122,26 @@ def stored_return_link(args) -> str:
     extra = [(k, args[k]) for k in ("add", "hand", "base") if args.get(k)]
     query = urlencode(extra, safe=SAFE)
     return with_lang(f"/s/{quote(args['stored'][:64], safe='')}" + (f"?{query}" if query else ""))
+
+
+def carried_players(carried: Mapping[str, str]) -> dict[str, str]:
+    """The players by seat ({"S": "阿明", …}) of the sheet a calculator, tick-box or ledger page
+    carries (its `sheet`, and `entry` when it corrects one): the seating of that hand, else of
+    the next; {} when the sheet names nobody or cannot be read (the page then says seats)."""
+    params = dict(parse_qsl(carried.get("sheet", "")[:MAX_SHEET_QUERY]))
+    if not params.get("names", "").strip(","):
+        return {}
+    try:
+        if "stored" in params:   # a shared sheet carries its names and this hand's seating
+            sheet = read_sheet({"names": params["names"]})
+            seating = read_seats(params["seats"]) if params.get("seats") else FIRST_SEATS
+        else:
+            sheet = read_sheet(params)
+            number = _number(carried.get("entry", ""))
+            seating = sheet.seating()[number - 1] if 1 <= number <= len(sheet.entries) else sheet.next_seats()
+    except HandError:
+        return {}
+    return {seat: sheet.player(seating[i]) for i, seat in enumerate(SEATS)}
 
 
 def _names() -> list[str]:

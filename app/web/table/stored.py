@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlencode
 
+import segno
 from flask import (
     Blueprint,
     Response,
@@ -23,6 +25,7 @@ from flask import (
     render_template,
     request,
 )
+from markupsafe import Markup
 
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
@@ -48,6 +51,7 @@ from app.vocabulary.request import read_ruleset, read_settings
 from app.vocabulary.sheet import (
     DIAL_KEYS,
     format_entry,
+    format_seats,
     parse_entry,
     price_entry,
     price_sheet,
@@ -57,6 +61,7 @@ from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
 from app.web.serving import privacy
 
+from .agreed import AgreedForm, agreed_line, chosen, fan_choices, line_words, seat_players
 from .sheet import (
     SAFE,
     SHEET_KEYS,
@@ -210,6 +215,7 @@ class StoredSheetPage:
     add_hand: str
     add_round: str
     pending_hand: HandRow | None = None   # the hand waiting, priced: its words (the queue's label)
+    agreed: AgreedForm | None = None    # the four-tap form: a new agreed hand, or a hand corrected
     poll_ms: int = POLL_MS
     expire_days: int = EXPIRE_DAYS
     max_hands: int = MAX_HANDS
@@ -232,10 +238,50 @@ class StoredSheetPage:
         """The players at E, S, W, N for the next hand (the queue says a typed hand in words)."""
         return ",".join(self.sheet.player(i) for i in self.sheet.next_seats())
 
+    @property
+    def pending_words(self):
+        """The hand waiting to be confirmed in words and tiles (agreed.line_words), or None."""
+        if not self.pending:
+            return None
+        seating = self.sheet.next_seats()
+        if self.correcting_number:
+            seating = self.sheet.seating()[self.correcting_number - 1]
+        return line_words(self.pending, self.sheet, seating, self.ruleset)
+
+    @property
+    def edit_address(self) -> str:
+        """The edit link as another phone opens it: the whole address, in this page's language."""
+        return _address(self.edit_link) if self.edit_link else ""
+
+    @property
+    def view_address(self) -> str:
+        return _address(self.view_link)
+
+    @property
+    def edit_qr(self) -> Markup:
+        return qr_svg(self.edit_address) if self.edit_address else Markup("")
+
+    @property
+    def view_qr(self) -> Markup:
+        return qr_svg(self.view_address)
+
     @staticmethod
     def cid() -> str:
         """A new id for the change a form drawn now will send (app/store/sheets.py: exactly once)."""
         return new_client_id()
+
+
+def _address(link: str) -> str:
+    return request.host_url.rstrip("/") + with_lang(link)
+
+
+@lru_cache(maxsize=256)
+def qr_svg(address: str) -> Markup:
+    """The address as a QR code drawn inline as SVG (segno, BSD): no image service, no script.
+    Error correction M; the quiet zone of four modules a scanner needs; sized by CSS."""
+    code = segno.make(address, error="m", micro=False)
+    return Markup(code.svg_inline(omitsize=True, border=4, svgclass="qr", lineclass=None,
+                                  dark="#000", light="#fff"))
 
 
 def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 200, again: Again | None = None):
@@ -281,7 +327,8 @@ def _page_of(stored: Stored, token: str, sheet: Sheet, night: Night | None, erro
                     for hand in hand_rows(night)),
         pending=pending, correcting=correcting, correcting_number=number,
         pending_base=str(base), add_hand=add_hand, add_round=add_round,
-        pending_hand=_pending_hand(sheet, pending, number) if pending and stored.editable else None)
+        pending_hand=_pending_hand(sheet, pending, number) if pending and stored.editable else None,
+        agreed=_agreed_form(stored, sheet, night, base) if stored.editable else None)
 
 
 def _waiting(stored: Stored, again: Again | None, errors: list[FieldError]):
@@ -311,6 +358,34 @@ def _pending_hand(sheet: Sheet, pending: str, number: int | None) -> HandRow | N
         return None
 
 
+def _agreed_form(stored: Stored, sheet: Sheet, night: Night | None, base: int) -> AgreedForm | None:
+    """The agreed-hand form: for a new hand (the next seating), or correcting `?fix=<id>` (a
+    refused correction comes back with what was sent, on the version it must now stand on)."""
+    if night is None:
+        return None
+    sent = request.form if request.method == "POST" else {}
+    ids = [h.id for h in stored.hands]
+    fix = _int(request.args.get("fix", "")) if not sent else (
+        _int(sent.get("hand", "")) if sent.get("action") == "correct" else None)
+    index = ids.index(fix) if fix in ids else None
+    if index is not None and sheet.entries[index].is_round:
+        index = None
+    fans = fan_choices(sheet, night.ruleset)
+    if index is None:
+        return AgreedForm(seat_players(sheet, sheet.next_seats(), night.ruleset), fans, **_picked(None, sent))
+    entry, row = sheet.entries[index], night.rows[index]
+    table = row.calculation.table if row.calculation else None
+    return AgreedForm(seat_players(sheet, sheet.seating()[index], night.ruleset), fans,
+                      **_picked(entry, sent, table), tiled="fan" not in dict(entry.params),
+                      hand_id=ids[index], number=index + 1, base=str(base))
+
+
+def _picked(entry: Entry | None, sent, table=None) -> dict[str, str]:
+    found = chosen(entry, sent, table)
+    return {"winner": found.get("winner", ""), "way": found.get("from", ""), "fan": found.get("fan", "")}
+
+
+
 def _carried(stored: Stored, **extra: str) -> str:
     return urlencode([("stored", stored.edit_token), *((k, v) for k, v in extra.items() if v)])
 
@@ -319,14 +394,15 @@ def _add_links(stored: Stored, sheet: Sheet) -> tuple[str, str]:
     """The calculator and the round ledger under the sheet's rules, carrying the stored sheet."""
     if not stored.editable:
         return "", ""
-    carried = _carried(stored)
+    carried = _carried(stored, names=",".join(sheet.names), seats=format_seats(sheet.next_seats()))
     hand = permalink({"rules": sheet.rules, **dict(sheet.dials)}) + "&" + urlencode({"sheet": carried}, safe=SAFE)
     return with_lang(hand), with_lang("/round?" + urlencode({"rules": sheet.rules, "sheet": carried}, safe=SAFE))
 
 
 def _edit_link(stored: Stored, sheet: Sheet, index: int) -> str:
     """Hand index+1 opened where it was made, to come back as its correction (at this version)."""
-    carried = _carried(stored, hand=str(stored.hands[index].id), base=str(stored.version))
+    carried = _carried(stored, hand=str(stored.hands[index].id), base=str(stored.version),
+                       names=",".join(sheet.names), seats=format_seats(sheet.seating()[index]))
     link = breakdown_link(sheet.entries[index], sheet)
     return f"{link}&{urlencode({'sheet': carried, 'entry': str(index + 1)}, safe=SAFE)}"
 
@@ -354,6 +430,8 @@ def change(token: str):
     the_store = store()
     try:
         _refused_change(action, base, hand)
+        if action in ("add", "correct") and not line.strip() and "winner" in form:   # four taps
+            line = _agreed_line(the_store, token, form, hand if action == "correct" else None)
         if action in ("add", "correct"):
             line, priced = _checked_line(the_store, token, line, hand if action == "correct" else None)
         else:
@@ -401,6 +479,16 @@ def _again(action: str, line: str, hand: int | None, base: int | None, status: i
     if action == "correct":
         return Again(line, hand, base, refreshed=status == 409)
     return None
+
+
+def _agreed_line(the_store: SheetStore, token: str, form, hand: int | None) -> str:
+    """The agreed-hand form's line (agreed.agreed_line), the corrected hand's tiles kept."""
+    entry = None
+    if hand is not None:
+        opened = the_store.open(token)
+        lines = {h.id: h.line for h in opened.hands}
+        entry = parse_entry(lines[hand]) if hand in lines else None
+    return agreed_line(form, entry)
 
 
 def _refused_change(action: str, base: int | None, hand: int | None) -> None:
