@@ -37,6 +37,7 @@ from app.hands.tiles import parse_tiles
 from app.web.common.present import INLINE_TILES, page_params, tile_imgs
 
 from .card import card_figure, hand_params
+from .drawing import sprite_symbols
 
 FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*\{?\.?mahjong\}?[ \t]*$")
 INLINE = r"\{mahjong[ \t]+(?P<tiles>[0-9a-z \t]+?)[ \t]*\}"
@@ -70,18 +71,10 @@ def calculator_app():
     return create_app()
 
 
-@lru_cache(maxsize=1)
 def tile_symbols() -> dict[str, str]:
     """Each tile's drawing as a <symbol id="mj-t5s">, taken from the sprite the pages use;
     the tile face is "face", drawn once."""
-    sprite = (Path(calculator_app().static_folder) / "tiles" / "sprite.svg").read_text("utf-8")
-    face = re.search(r'<g id="face">(.*?)</g></defs>', sprite, re.S)[1]
-    symbols = {"face": f'<g id="mj-face">{face}</g>'}
-    for match in re.finditer(r'<view id="t(\w+)"[^>]*/>\n<g transform="[^"]*">'
-                             r'<use href="#face" xlink:href="#face"/>\n(.*?)</g>\n', sprite, re.S):
-        symbols[match[1]] = (f'<symbol id="mj-t{match[1]}" viewBox="0 0 60 80">'
-                             f'<use href="#mj-face"/>{match[2]}</symbol>')
-    return symbols
+    return sprite_symbols(calculator_app().static_folder, "mj-")
 
 
 @lru_cache(maxsize=1)

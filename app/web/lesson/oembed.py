@@ -26,6 +26,8 @@ from app.web.common.present import permalink
 from app.web.serving.hosts import public_host, public_root, public_url
 from app.web.serving.privacy import carries_token
 
+from .preview import thumbnail
+
 bp = Blueprint("oembed", __name__)
 
 PROVIDER = "Mahjong scoring calculator"
@@ -215,11 +217,13 @@ def oembed():
     root = public_root()
     src = f"{root}{frame.path}" + (f"?{frame.query}" if frame.query else "")
     script = root + "/static/embed.js"
-    title = framed_title(frame.title, pick_lang(_args(frame.query).get("lang")) or page_lang())
+    lang = pick_lang(_args(frame.query).get("lang")) or page_lang()
+    title = framed_title(frame.title, lang)
     return jsonify({
         "version": "1.0", "type": "rich", "provider_name": PROVIDER, "provider_url": root + "/",
         "title": title, "width": width, "height": height,
         "html": frame_html(url.strip(), src, title, width, height, script),
+        **thumbnail(root, frame.path, frame.query, lang),
     })
 
 
