@@ -218,7 +218,8 @@ def site_svg() -> str:
 def _svg(body: list[str], used: set[str]) -> str:
     symbols = sprite_symbols(current_app.static_folder, "og-")
     defs = symbols["face"] + "".join(symbols[c] for c in sorted(used))
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" '
+            f'xmlns:xlink="http://www.w3.org/1999/xlink" width="{WIDTH}" height="{HEIGHT}" '
             f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONTS}">'
             f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{PAPER}"/>'
             f'<defs>{defs}</defs>{"".join(body)}</svg>')
