@@ -21,7 +21,7 @@ $(BIN)/python:
 # Running needs only the package and its dependencies, at the versions in constraints.txt.
 $(RUN_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -c constraints.txt -e .
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[server]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml constraints.txt | $(BIN)/python
