@@ -40,7 +40,7 @@ HEIGHT_CAP = 1000
 # (tests/browser/test_wordpress_frame.py checks them within 20 % at 600 px): (width, height) points, nearest
 # widths first; between two points the height is interpolated, outside them the nearest.
 HEIGHTS = {
-    "card": ((320, 830), (350, 760), (500, 640), (600, 600), (700, 560)),   # en, zh between
+    "card": ((320, 615), (390, 555), (500, 537), (600, 510), (700, 478)),   # en, zh between
     "calculator": ((320, 737), (350, 677), (390, 650), (500, 633)),
     # no hand yet: the hand, the picker and Score, the rest folded (compact up to 640 px)
     "calculator-form": ((320, 880), (500, 870), (640, 780), (650, 850), (700, 820)),
@@ -65,7 +65,7 @@ def content_height(view: str, width: int) -> int:
     """The height a view's content takes in a frame this wide (see HEIGHTS).
 
     >>> content_height("card", 600), content_height("card", 550), content_height("card", 200)
-    (600, 620, 830)
+    (510, 524, 615)
     """
     points = HEIGHTS[view]
     if width <= points[0][0]:

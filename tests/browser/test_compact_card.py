@@ -1,0 +1,57 @@
+"""The hand card on a phone (390 px): at most 700 px tall with its payments, every word and
+every table header on one line (no word broken mid-way, 番數 not one character a line), and no
+author's texts unless the address asks for them."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+HAND = "rules=hong-kong&hand=123m456m789m234p55s&by=self-draw&seat=S"
+CARDS = [f"/card?{HAND}", f"/card?{HAND}&lang=zh-Hant",
+         "/card?rules=sichuan&hand=111p123p777p789p55p&by=self-draw&lang=zh-Hans",
+         "/card?rules=hong-kong&hand=123m456m789m234p55s&by=discard&seat=S&discarder=N",
+         "/card?rules=hong-kong&hand=22m&melds=777m,1111z,ckong:5555z,123p&win=2m&by=discard"
+         "&seat=S&discarder=E&lang=zh-Hans"]
+
+# Each word (a run of letters) or header whose text lies on more than one line.
+BROKEN = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const header = node.parentElement.closest('th, caption');
+    const spans = header ? [[0, node.length]] : [...node.data.matchAll(/[A-Za-z]{2,}/g)]
+      .map(m => [m.index, m.index + m[0].length]);
+    for (const [start, end] of spans) {
+      if (!node.data.slice(start, end).trim()) continue;
+      const range = document.createRange();
+      range.setStart(node, start); range.setEnd(node, end);
+      const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                           .map(r => Math.round(r.top)));
+      if (tops.size > 1) broken.push(node.data.slice(start, end));
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("path", CARDS)
+def test_a_card_fits_700_px_at_390_with_no_word_broken(page: Page, live_server, path):
+    page.set_viewport_size({"width": 390, "height": 300})
+    page.goto(live_server + path)
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= 700, f"{path}: {height} px"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate(BROKEN) == [], path
+    assert page.locator("table.card-payments").count() == 1
+    assert page.get_by_text("Put this hand on your page").count() == 0
+
+
+def test_the_broken_word_check_sees_a_word_broken_mid_way(page: Page, live_server):
+    """The check above can fail: with words allowed to break anywhere, it names them."""
+    page.set_viewport_size({"width": 390, "height": 300})
+    page.goto(live_server + CARDS[0])
+    page.evaluate("""() => { document.querySelector('main').style.width = '150px';
+        for (const e of document.querySelectorAll('main *')) e.style.wordBreak = 'break-all'; }""")
+    assert page.evaluate(BROKEN) != []
