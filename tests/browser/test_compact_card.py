@@ -55,3 +55,26 @@ def test_the_broken_word_check_sees_a_word_broken_mid_way(page: Page, live_serve
     page.evaluate("""() => { document.querySelector('main').style.width = '150px';
         for (const e of document.querySelectorAll('main *')) e.style.wordBreak = 'break-all'; }""")
     assert page.evaluate(BROKEN) != []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant", "zh-Hans"])
+def test_an_empty_embed_breaks_no_word_and_raises_no_alarm_after_a_tap(page: Page, live_server,
+                                                                        lang):
+    """The author picking a hand in /embed: no word on two lines, and after the first tile the
+    count is said calmly beside the field (no red, no alert) until the hand is whole."""
+    page.set_viewport_size({"width": 390, "height": 300})
+    page.goto(f"{live_server}/embed?rules=hong-kong&lang={lang}")
+    assert page.evaluate(BROKEN) == []
+    page.locator(".palette a, .palette button").first.click()
+    page.wait_for_url("**hand=1m**")
+    note = page.locator("#hand-error")
+    assert note.count() == 1
+    bad = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--bad')")
+    colour = note.evaluate("e => getComputedStyle(e).color")
+    border = page.locator("#hand").evaluate("e => getComputedStyle(e).borderTopColor")
+    as_rgb = page.evaluate("c => { const e = document.createElement('i'); e.style.color = c;"
+                           " document.body.append(e); const v = getComputedStyle(e).color;"
+                           " e.remove(); return v; }", bad.strip())
+    assert colour != as_rgb and border != as_rgb, (colour, border, as_rgb)
+    assert page.locator("[role=alert]").count() == 0
+    assert page.evaluate(BROKEN) == []
