@@ -78,3 +78,32 @@ def test_an_empty_embed_breaks_no_word_and_raises_no_alarm_after_a_tap(page: Pag
     assert colour != as_rgb and border != as_rgb, (colour, border, as_rgb)
     assert page.locator("[role=alert]").count() == 0
     assert page.evaluate(BROKEN) == []
+
+
+def test_embed_js_asks_no_frame_still_at_about_blank(page: Page, live_server, tmp_path):
+    """A lazy frame far down a page is still about:blank when embed.js asks the frames for
+    their heights: asking it logged "target origin … does not match … ('null')"; now it is
+    left to speak when it loads (the autouse fixture fails the test on any console error)."""
+    import threading
+    from functools import partial
+    from http.server import ThreadingHTTPServer
+
+    from tests.browser.conftest import _QuietHandler
+    (tmp_path / "lesson.html").write_text(f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A lesson</title><link rel="icon" href="data:,">
+</head><body><h1>A lesson</h1><div id="top" data-mahjong="{HAND}" data-view="card"></div>
+<div style="height: 6000px"></div>
+<iframe id="far" loading="lazy" title="A card" src="{live_server}/card?{HAND}"></iframe>
+<script src="{live_server}/static/embed.js"></script></body></html>""", encoding="utf-8")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:   # localhost, not 127.0.0.1: another origin than the calculator's
+        page.goto(f"http://localhost:{server.server_address[1]}/lesson.html")
+        page.locator("#top iframe").wait_for()   # embed.js has started (and asked the frames)
+        assert page.evaluate(
+            "document.getElementById('far').contentWindow.location.href") == "about:blank"
+        page.locator("#far").scroll_into_view_if_needed()
+        page.frame_locator("#far").locator("main").wait_for()
+    finally:
+        server.shutdown()
+        server.server_close()
