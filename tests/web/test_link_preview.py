@@ -156,3 +156,20 @@ def test_the_pictures_words_are_drawn_in_the_machines_fonts(app, lang):
     worded = bytes(resvg_py.svg_to_bytes(svg_string=svg))
     unworded = bytes(resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True))
     assert _ink(worded) > _ink(unworded)
+
+
+def test_a_worked_example_has_an_address_wordpress_can_discover(client, app):
+    """`#worked-<id>` never reaches the server; `?example=<id>` does: the rules page at that
+    address names its oEmbed link, which frames the example's card."""
+    example = app.extensions["rulesets"]["hong-kong"].examples[0]
+    page = client.get(f"/rules/hong-kong?example={example.id}").get_data(as_text=True)
+    found = re.search(r'<link rel="alternate" type="application/json\+oembed" href="([^"]+)"', page)
+    assert found, "no discovery link"
+    href = found[1].replace("&amp;", "&")
+    answer = client.get(href[href.index("/oembed"):]).get_json()
+    assert answer["type"] == "rich" and "/card?" in answer["html"]
+    assert "thumbnail_url" in answer
+    plain = client.get("/rules/hong-kong").get_data(as_text=True)
+    assert "application/json+oembed" not in plain   # the page alone frames as nothing
+    assert client.get("/oembed", query_string={
+        "url": "http://localhost/rules/hong-kong?example=no-such-example"}).status_code == 404

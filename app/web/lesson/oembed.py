@@ -90,8 +90,12 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     if framed is not None:
         return framed(parts.query, _args(parts.query))
     rules = re.fullmatch(r"/rules/([a-z0-9-]+(?:~[A-Za-z0-9_-]+)?)", unquote(path))   # a club's too
-    found = rulesets.get(joined(rules[1], _args(parts.query).get("house", ""))) if rules else None
-    return _rules_example(found, parts.fragment) if found is not None else None
+    args = _args(parts.query)
+    found = rulesets.get(joined(rules[1], args.get("house", ""))) if rules else None
+    # `?example=<id>` names a worked example as `#worked-<id>` does, in the part of the address
+    # a server sees (WordPress fetches the page for its discovery link: no fragment reaches us)
+    fragment = f"worked-{args['example']}" if args.get("example") else parts.fragment
+    return _rules_example(found, fragment) if found is not None else None
 
 
 def _hand(args: dict[str, str]) -> str:
