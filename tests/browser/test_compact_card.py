@@ -107,3 +107,16 @@ def test_embed_js_asks_no_frame_still_at_about_blank(page: Page, live_server, tm
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.mark.parametrize("seed", ["3", "8", "13"])   # the tallest answered of seeds 1-15 here
+def test_an_answered_discard_quiz_frame_stays_within_wordpress_1000_px(page: Page, live_server,
+                                                                        seed):
+    import re
+    page.set_viewport_size({"width": 390, "height": 300})
+    page.goto(f"{live_server}/practice/discard?rules=hong-kong&seed={seed}&n=1&embed=1")
+    assert page.locator("a.question-link").count() == 1
+    page.get_by_role("button", name=re.compile(r"^Discard ")).first.click()
+    page.get_by_role("status").wait_for()
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1000
+    assert page.locator("a.question-link").count() == 0   # the teacher's link, not the reader's
