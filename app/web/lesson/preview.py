@@ -24,6 +24,7 @@ from markupsafe import Markup, escape
 
 from app import vocabulary
 from app.base.errors import HandError
+from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import Calculation
 from app.scoring.payments import fmt
 from app.web.common.forms import SEAT_NAMES
@@ -244,7 +245,7 @@ def hand_png():
         abort(404)
     try:
         calc = vocabulary.score(params, current_app.extensions["rulesets"])
-    except HandError:
+    except (HandError, TooMuchWork):   # a picture is no place for the page's messages
         abort(404)
     return _png_answer(hand_svg(calc))
 
