@@ -108,9 +108,9 @@ def test_every_page_carries_a_title_a_description_and_a_picture(server, path):
     assert _fetch(server, image).status_code == 200
 
 
-def test_a_hand_that_does_not_score_has_no_picture_but_a_404(server):
-    assert _fetch(server, "http://x/og/hand.png?rules=hong-kong&hand=1m").status_code == 404
-    assert _fetch(server, "http://x/og/hand.png?rules=hong-kong").status_code == 404
+def test_a_hand_that_does_not_score_has_no_picture_but_a_400(server):
+    assert _fetch(server, "http://x/og/hand.png?rules=hong-kong&hand=1m").status_code == 400
+    assert _fetch(server, "http://x/og/hand.png?rules=hong-kong").status_code == 400
 
 
 def test_oembed_names_the_hands_picture_as_its_thumbnail(server):

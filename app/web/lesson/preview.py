@@ -239,14 +239,15 @@ def _png_answer(svg: str) -> Response:
 
 @bp.get("/og/hand.png")
 def hand_png():
-    """A scored hand's picture; 404 for an address that names no hand that scores."""
+    """A scored hand's picture; 400 for an address that names no hand that scores (a picture
+    is no place for the page's messages: the page at the same query says them)."""
     params = {k: v for k, v in page_params().items() if k not in ("show", "theme")}
     if not (params.get("hand") or params.get("ticks") or params.get("fan")):
-        abort(404)
+        abort(400)
     try:
         calc = vocabulary.score(params, current_app.extensions["rulesets"])
-    except (HandError, TooMuchWork):   # a picture is no place for the page's messages
-        abort(404)
+    except (HandError, TooMuchWork):
+        abort(400)
     return _png_answer(hand_svg(calc))
 
 
