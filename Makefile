@@ -13,7 +13,7 @@ RUN_STAMP  := $(VENV)/.run-$(HASH)
 TEST_STAMP := $(VENV)/.test-$(HASH)
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run dev test lint bench load load-heavy memory install chromium postgresql wordpress constraints fresh-clone catalogs translations docs
+.PHONY: run dev test lint bench load load-heavy memory install chromium postgresql wordpress fonts constraints fresh-clone catalogs translations docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ $(BIN)/python:
 # Running needs only the package and its dependencies, at the versions in constraints.txt.
 $(RUN_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -c constraints.txt -e .
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[server]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml constraints.txt | $(BIN)/python
@@ -83,6 +83,19 @@ wordpress:
 			wordpress wordpress-theme-twentytwentythree mariadb-server php-cli php-mysql; \
 	fi
 
+# The fonts a link preview's picture is written in (app/web/lesson/preview.py; resvg takes the
+# machine's fonts): Latin and Chinese. A server without them draws the tiles and boxes unworded.
+fonts:
+	@if [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
+			&& ls /usr/share/fonts/truetype/wqy/wqy-microhei.ttc >/dev/null 2>&1; then \
+		echo "fonts: DejaVu Sans and WenQuanYi Micro Hei are present"; \
+	else \
+		echo "fonts: installing Debian's fonts-dejavu-core and fonts-wqy-microhei for preview pictures"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -q && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+			fonts-dejavu-core fonts-wqy-microhei; \
+	fi
+
 # ruff, then the layers: each package imports only those below it, no circles, Flask only in
 # app/web (pyproject.toml, [tool.importlinter]; docs/code.md).
 lint: $(TEST_STAMP)
@@ -92,7 +105,7 @@ lint: $(TEST_STAMP)
 # The suite on every core (pytest-xdist): each test module runs whole on one worker, so its
 # module fixtures start once; TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= auto
-test: $(TEST_STAMP) chromium postgresql wordpress lint catalogs
+test: $(TEST_STAMP) chromium postgresql wordpress fonts lint catalogs
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 
 # The gettext catalogs (app/translations/<locale>/LC_MESSAGES/messages.po), compiled to the

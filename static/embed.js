@@ -108,13 +108,26 @@
     }
   });
 
+  // A frame not loaded yet (lazy, or just made) still holds about:blank, of this page's origin:
+  // a message for the calculator's origin cannot reach it (the browser logs the mismatch), and
+  // it tells its height itself once loaded. A loaded frame of the calculator is cross-origin:
+  // reading its address throws.
+  function stillBlank(frame) {
+    try {
+      return frame.contentWindow.location.href === "about:blank";
+    } catch (e) {
+      return false;
+    }
+  }
+
   // A frame pasted with the page (an oEmbed answer) may have loaded, and told its height to
   // no one, before this script ran: ask each frame of this calculator to tell it again.
   function askHeights() {
     var frames = document.getElementsByTagName("iframe");
     for (var i = 0; i < frames.length; i += 1) {
       var src = frames[i].getAttribute("src") || "";
-      if (src && new URL(src, window.location.href).origin === origin && frames[i].contentWindow) {
+      if (src && new URL(src, window.location.href).origin === origin && frames[i].contentWindow &&
+          !stillBlank(frames[i])) {
         frames[i].contentWindow.postMessage({ type: "mahjong-calculator:height?" }, origin);
       }
     }

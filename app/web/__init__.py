@@ -89,7 +89,7 @@ def _register_blueprints(app: Flask) -> None:
     from .api import routes as api
     from .calculator import routes as pages
     from .house import routes as house
-    from .lesson import card, oembed
+    from .lesson import card, oembed, preview
     from .practice import routes as practice
     from .rules import routes as rules
     from .table import rounds, sheet, stored
@@ -97,6 +97,7 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(discard.bp)   # /discard and /embed/discard (what to discard)
     app.register_blueprint(card.bp)      # /card (a hand as a figure)
     app.register_blueprint(oembed.bp)    # /oembed (a permalink as a frame)
+    app.register_blueprint(preview.bp)   # /og/*.png (a link preview's picture)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(sheet.bp)
     app.register_blueprint(stored.bp)    # /s/<token>: shared sheets, kept on the server

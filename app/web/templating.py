@@ -55,13 +55,14 @@ def template_globals(app: Flask) -> dict[str, Any]:
         wait_label,
     )
 
-    from .lesson import oembed
+    from .lesson import oembed, preview
 
     return {
         # the page around every template (base.html)
         "embed": False,                          # a framed view sets it: no header, no footer
         "site_nav": site_nav,
         "oembed_link": oembed.discovery_link,    # the page's oEmbed <link>, if it has one
+        "link_preview": preview.link_preview,    # its og:/twitter: tags (a chat's preview)
         "url_for": template_url_for,             # Flask's, its answers kept (present.py)
         "icon_uri": _icon_uri(Path(app.static_folder or "static")),
         # tiles and amounts

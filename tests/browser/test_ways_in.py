@@ -10,7 +10,7 @@ pytestmark = pytest.mark.browser
 RESULT = "/?rules=hong-kong&hand=123m456m789m234p55s&by=self-draw&seat=S"
 
 
-@pytest.mark.parametrize("path", [RESULT, RESULT.replace("/?", "/card?")])
+@pytest.mark.parametrize("path", [RESULT, RESULT.replace("/?", "/card?") + "&ways=1"])
 def test_copy_puts_each_way_in_on_the_clipboard(page, base_url, path) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
     page.goto(path)

@@ -21,7 +21,8 @@ def _table(page: Page, caption: str) -> list[list[str]] | None:
 
 
 def _payments(rows) -> dict[str, str]:
-    return {r[0]: r[2] for r in rows[1:]}
+    """The card's compact table: a column a seat (its role under it), the amounts below."""
+    return {head.split()[0]: amount for head, amount in zip(rows[0], rows[1], strict=True)}
 
 
 def test_a_card_shows_the_grouped_tiles_breakdown_total_and_payments_of_the_api_answer(client):
@@ -36,6 +37,8 @@ def test_a_card_shows_the_grouped_tiles_breakdown_total_and_payments_of_the_api_
     shown = _payments(_table(page, "Who pays whom"))
     assert shown == {p["seat"]: ("+" if p["amount"] > 0 else "") + str(p["amount"])
                      for p in want["payments"]}
+    reasons = re.findall(r"<li>([^<]*)</li>", text.split('class="payment-reasons"')[1].split("</ul>")[0])
+    assert sorted(reasons) == sorted({p["reason"] for p in want["payments"]})   # each said once
     assert len(re.findall(r"class=\"group[ \"]", text)) == len(want["grouping"])
     assert "winning tile" in text
     assert f"meets the minimum of {want['minimum']}" in text
@@ -142,3 +145,12 @@ def test_the_rules_pages_worked_examples_show_their_tiles_and_link_their_cards(c
         assert re.findall(r'alt="[^"]* ([^" ]+)"', tiles) == want
         response = client.get(html.unescape(card))
         assert response.status_code == 200, ex.id
+
+
+def test_a_card_shows_readers_no_author_texts_unless_asked(client):
+    """A lesson's reader sees the hand; the author's "Put this hand on your page" is on the
+    result page, and on the card with ways=1."""
+    plain = client.get("/card", query_string=QUERY).get_data(as_text=True)
+    assert "ways-in" not in plain and "Put this hand on your page" not in plain
+    asked = client.get("/card", query_string={**dict(QUERY), "ways": "1"}).get_data(as_text=True)
+    assert 'id="ways-in"' in asked

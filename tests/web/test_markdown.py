@@ -8,6 +8,7 @@ fails the build, naming the field.
 """
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -65,7 +66,8 @@ def same_form(html: str) -> str:
     html = re.sub(r'<img class="tile" src="[^"#]*#t(\w+)" alt="([^"]*)" title="\2" width="30" '
                   r'height="40">', r"[\1 \2]", html)
     html = re.sub(r'<svg class="tile" role="img" aria-label="([^"]*)" width="30" height="40" '
-                  r'viewBox="0 0 60 80"><title>\1</title><use href="#mj-t(\w+)"/></svg>',
+                  r'viewBox="0 0 60 80" data-search-exclude><title>\1</title>'
+                  r'<use xlink:href="#mj-t(\w+)"/></svg>',
                   r"[\2 \1]", html)
     html = re.sub(r'<h1 id="card-heading">(.*?)</h1>', r"<heading>\1</heading>", html, flags=re.S)
     html = re.sub(r'<p id="mahjong-figure-\d+" class="card-heading">(.*?)</p>',
@@ -104,7 +106,7 @@ def test_static_html_no_iframe_no_script_and_every_tile_drawn_once_as_paths(buil
         assert "<iframe" not in part and "<script" not in part and "<img" not in part
         assert not re.search(r"\son\w+=", part)
     assert "<text" not in symbols and "font-family" not in symbols
-    used = set(re.findall(r'<use href="#mj-t(\w+)"/>', ours))
+    used = set(re.findall(r'<use xlink:href="#mj-t(\w+)"/>', ours))
     defined = re.findall(r'<symbol id="mj-t(\w+)"', symbols)
     assert len(defined) == len(set(defined)), "a tile's symbol is drawn once a page"
     assert used == set(defined)
@@ -162,3 +164,115 @@ def test_the_sites_language_is_the_default_of_its_blocks() -> None:
                              extension_configs={"mahjong": {"lang": "zh-Hant"}})
     assert 'lang="zh-Hant"' in page and "3 番" in page
     assert 'aria-label="東"' in page   # the tile row is named in the site's language too
+
+
+# --- Material for MkDocs, as lesson sites use it --------------------------------------------
+
+MATERIAL_YML = f"""site_name: Mahjong lessons
+site_url: https://lessons.example.org/   # instant navigation follows the sitemap's addresses
+theme:
+  name: material
+  features: [navigation.instant]
+  font: false
+  palette:
+    - scheme: default
+      toggle: {{icon: material/brightness-7, name: Dark colours}}
+    - scheme: slate
+      toggle: {{icon: material/brightness-4, name: Light colours}}
+markdown_extensions:
+  - mahjong: {{base_url: "{BASE}"}}
+  - admonition
+  - pymdownx.details
+  - pymdownx.superfences
+  - pymdownx.tabbed: {{alternate_style: true}}
+nav: [index.md, two.md]
+"""
+
+
+def _indented(block: str, by: str = "    ") -> str:
+    return "\n".join(by + line if line else line for line in block.split("\n"))
+
+
+FENCE_HK = "```mahjong\nrules=hong-kong hand=123m456m789m234p55s by=self-draw seat=S\n```"
+MATERIAL_PAGES = {
+    "index.md": "# Lesson one\n\nA pair {mahjong 55s}. [Lesson two](two.md)\n\n" + FENCE_HK + "\n\n"
+    + "!!! note \"In an admonition\"\n\n    Tiles {mahjong 1z2z3z}.\n\n" + _indented(
+        "```mahjong\nrules=hong-kong hand=111m222p333s444z55z by=discard seat=E discarder=S\n```")
+    + "\n\n??? tip \"A collapsible\"\n\n" + _indented(
+        "```mahjong\nrules=hong-kong hand=11m111p234p567s789s by=self-draw lang=zh-Hant\n```")
+    + "\n\n=== \"First tab\"\n\n" + _indented(
+        "```mahjong\nrules=sichuan hand=111p123p777p789p55p by=self-draw lang=zh-Hans\n```")
+    + "\n\n=== \"Second tab\"\n\n    Nothing here.\n\n- A list item:\n\n" + _indented(
+        "```mahjong\nrules=hong-kong hand=22m melds=777m,1111z,123p,456s win=2m\n```") + "\n",
+    "two.md": "# Lesson two\n\nBack to [lesson one](index.md). The wind {mahjong 4z}.\n\n"
+    "```mahjong\nrules=sichuan hand=11m222m333m444m555m by=self-draw\n```\n",
+}
+
+
+def build_material(folder: Path, pages: dict[str, str] = MATERIAL_PAGES,
+                   config: str = MATERIAL_YML) -> subprocess.CompletedProcess:
+    """A Material for MkDocs site with instant navigation, as a lesson author sets one up."""
+    (folder / "docs").mkdir(parents=True, exist_ok=True)
+    for name, text in pages.items():
+        (folder / "docs" / name).write_text(text, encoding="utf-8")
+    (folder / "mkdocs.yml").write_text(config, encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f",
+                           str(folder / "mkdocs.yml"), "-d", str(folder / "site")],
+                          capture_output=True, text=True, cwd=folder, timeout=300,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+
+
+@pytest.fixture(scope="module")
+def material_site(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("material")
+    done = build_material(folder)
+    assert done.returncode == 0, done.stderr
+    return folder / "site"
+
+
+def test_blocks_in_admonitions_collapsibles_tabs_and_lists_are_figures(material_site: Path):
+    page = (material_site / "index.html").read_text(encoding="utf-8")
+    assert "```mahjong" not in page and "language-mahjong" not in page
+    assert len(figures(page)) == 5
+    for holder in (r'<div class="admonition note">', r"<details class=\"tip\">",
+                   r'<div class="tabbed-block">', r"<li>"):
+        at = page.index(holder.replace("\\", ""))
+        assert page.index('class="mahjong-figure', at) < page.index("</", at + 400) + 5000
+    nested = re.findall(r'<(div class="admonition note"|details class="tip"|div class="tabbed-'
+                        r'block"|li)>.*?<div class="mahjong-figure', page, re.S)
+    assert len(nested) >= 4, nested
+
+
+def test_no_use_of_a_symbol_is_an_href_material_rewrites(material_site: Path):
+    page = (material_site / "index.html").read_text(encoding="utf-8")
+    assert "<use xlink:href=" in page
+    assert not re.search(r"<use\s[^>]*(?<!:)href=", page)
+
+
+def test_the_search_index_holds_the_lessons_words_and_no_tile_names(material_site: Path):
+    import json
+    index = json.loads((material_site / "search" / "search_index.json").read_text("utf-8"))
+    text = " ".join(doc["text"] + " " + doc["title"] for doc in index["docs"])
+    assert "Who pays whom" in text and "Lesson two" in text
+    for name in ("Characters", "Bamboo", "Dots", "East 東", "一萬", "Red dragon"):
+        assert name not in text, name
+
+
+@pytest.mark.parametrize("holder", ["!!! note\n\n", "??? tip \"Hand\"\n\n", "=== \"Tab\"\n\n",
+                                    "- item\n\n"])
+def test_a_nested_block_without_superfences_fails_the_build(tmp_path: Path, holder: str):
+    """Without pymdownx.superfences nothing reads a fence indented in a block: the build stops
+    naming it, rather than showing the block as code."""
+    config = MATERIAL_YML.replace("  - pymdownx.superfences\n", "")
+    done = build_material(tmp_path, {"index.md": "# Lesson\n\n" + holder + _indented(FENCE_HK)
+                                     + "\n", "two.md": "# Two\n"}, config)
+    assert done.returncode != 0
+    assert "a mahjong block was left as code" in done.stderr and "superfences" in done.stderr
+    assert "hand=123m456m789m234p55s" in done.stderr
+
+
+def test_a_block_superfences_reads_that_cannot_be_scored_fails_naming_the_field(tmp_path):
+    done = build_material(tmp_path, {"index.md": "# L\n\n!!! note\n\n" + _indented(
+        "```mahjong\nrules=hong-kong hand=123m\n```") + "\n", "two.md": "# Two\n"})
+    assert done.returncode != 0
+    assert "hand:" in done.stderr and "mahjong block" in done.stderr

@@ -13,7 +13,7 @@ from tests.apps import shared_app
 
 APP = shared_app()
 HAND = "rules=hong-kong&hand=123m456m789m234p55s&by=self-draw&seat=S"
-PAGES = {"result": f"/?{HAND}", "embed": f"/embed?{HAND}", "card": f"/card?{HAND}",
+PAGES = {"result": f"/?{HAND}", "embed": f"/embed?{HAND}", "card": f"/card?{HAND}&ways=1",
          "ticks": "/ticks?rules=hong-kong&ticks=all-chows,self-draw&by=self-draw",
          "chinese result": f"/?{HAND}&lang=zh-Hant"}
 

@@ -353,8 +353,12 @@ def _tile_img(root: str, tile, script: str, cls: str) -> Markup:
 def _tile_svg(root: str, tile, script: str, cls: str) -> Markup:
     """A tile as an inline <svg> that uses its symbol (`#mj-t5s`; tile_symbols draws them)."""
     label = _label(tile, script)
+    # xlink:href, not href: Material for MkDocs' instant navigation rewrites every [href] of a
+    # new page and throws on an SVG <use>'s (read-only); data-search-exclude keeps its search
+    # index free of tile names
     return Markup('<svg class="{}" role="img" aria-label="{}" width="30" height="40" '
-                  'viewBox="0 0 60 80"><title>{}</title><use href="#mj-t{}"/></svg>').format(
+                  'viewBox="0 0 60 80" data-search-exclude><title>{}</title>'
+                  '<use xlink:href="#mj-t{}"/></svg>').format(
         cls, label, label, tile.code)
 
 

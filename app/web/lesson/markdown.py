@@ -19,6 +19,7 @@ MkDocs finds the extension by name (the `markdown.extensions` entry point `mahjo
 """
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as etree
 from functools import lru_cache
@@ -28,6 +29,7 @@ from urllib.parse import unquote
 from flask import render_template, request
 from markdown import Extension
 from markdown.inlinepatterns import InlineProcessor
+from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup
@@ -37,8 +39,11 @@ from app.hands.tiles import parse_tiles
 from app.web.common.present import INLINE_TILES, page_params, tile_imgs
 
 from .card import card_figure, hand_params
+from .drawing import sprite_symbols
 
-FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*\{?\.?mahjong\}?[ \t]*$")
+# a fence as Markdown reads one (up to 3 spaces in); one in a list item, an admonition, a
+# collapsible or a tab is indented 4 and needs pymdownx.superfences (see FigureBlocks)
+FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*\{?\.?mahjong\}?[ \t]*$")
 INLINE = r"\{mahjong[ \t]+(?P<tiles>[0-9a-z \t]+?)[ \t]*\}"
 
 
@@ -70,18 +75,10 @@ def calculator_app():
     return create_app()
 
 
-@lru_cache(maxsize=1)
 def tile_symbols() -> dict[str, str]:
     """Each tile's drawing as a <symbol id="mj-t5s">, taken from the sprite the pages use;
     the tile face is "face", drawn once."""
-    sprite = (Path(calculator_app().static_folder) / "tiles" / "sprite.svg").read_text("utf-8")
-    face = re.search(r'<g id="face">(.*?)</g></defs>', sprite, re.S)[1]
-    symbols = {"face": f'<g id="mj-face">{face}</g>'}
-    for match in re.finditer(r'<view id="t(\w+)"[^>]*/>\n<g transform="[^"]*">'
-                             r'<use href="#face" xlink:href="#face"/>\n(.*?)</g>\n', sprite, re.S):
-        symbols[match[1]] = (f'<symbol id="mj-t{match[1]}" viewBox="0 0 60 80">'
-                             f'<use href="#mj-face"/>{match[2]}</symbol>')
-    return symbols
+    return sprite_symbols(calculator_app().static_folder, "mj-")
 
 
 @lru_cache(maxsize=1)
@@ -108,6 +105,7 @@ class MahjongExtension(Extension):
         md.preprocessors.register(FigureBlocks(md, self), "mahjong_figures", 30)
         md.inlinePatterns.register(TileRow(INLINE, md, self), "mahjong_tiles", 175)
         md.treeprocessors.register(Symbols(md, self), "mahjong_symbols", 1)
+        md.postprocessors.register(Unread(md), "mahjong_unread", 0)
         self.reset()
 
     def reset(self):
@@ -129,7 +127,10 @@ class MahjongExtension(Extension):
                                    heading_tag="p",
                                    link_root=self.getConfig("base_url").rstrip("/"))
             self._note_tiles(figure["calc"].score)
-        return (f'<div class="mahjong-figure theme-{figure["theme"]}" '
+        # without theme=, the figure follows the site's colour scheme (figure.css: Material's
+        # slate); a block's theme= keeps its own
+        follows = "" if "theme" in {name for name, _ in pairs} else " theme-site"
+        return (f'<div class="mahjong-figure theme-{figure["theme"]}{follows}" '
                 f'lang="{request_lang(pairs)}">{html}</div>')
 
     def tile_row(self, text: str) -> str:
@@ -161,13 +162,20 @@ def _request(pairs: list[tuple[str, str]]):
 
 
 class FigureBlocks(Preprocessor):
-    """```mahjong … ``` fences → the figure, kept aside from Markdown as raw HTML."""
+    """```mahjong … ``` fences → the figure, kept aside from Markdown as raw HTML.
+
+    Where pymdownx.superfences is loaded (Material for MkDocs' usual set), the fences are its
+    custom fence `mahjong` instead (`superfences_fence`, registered here when the page is read
+    unless mkdocs.yml registers it), and this step leaves the page to it: superfences finds
+    fences at every depth of nesting, blockquotes included."""
 
     def __init__(self, md, ext: MahjongExtension):
         super().__init__(md)
         self.ext = ext
 
     def run(self, lines: list[str]) -> list[str]:
+        if _superfences(self.md, self.ext) is not None:
+            return lines
         out, i = [], 0
         while i < len(lines):
             opened = FENCE.match(lines[i])
@@ -175,7 +183,7 @@ class FigureBlocks(Preprocessor):
                 out.append(lines[i])
                 i += 1
                 continue
-            fence, start = opened["fence"], i
+            indent, fence, start = opened["indent"], opened["fence"], i
             i += 1
             body = []
             while i < len(lines) and not lines[i].strip().startswith(fence):
@@ -186,8 +194,49 @@ class FigureBlocks(Preprocessor):
             i += 1
             where = f"mahjong block at line {start + 1}"
             html = self.ext.render(read_block("\n".join(body), where), where)
-            out += ["", self.md.htmlStash.store(html), ""]
+            out += ["", indent + self.md.htmlStash.store(html), ""]
         return out
+
+
+def _superfences(md, ext: MahjongExtension):
+    """pymdownx.superfences' extension on this Markdown, the `mahjong` fence registered with it
+    (once); None where it is not loaded."""
+    found = next((e for e in md.registeredExtensions
+                  if type(e).__module__ == "pymdownx.superfences"), None)
+    if found is not None and not any(f["name"] == "mahjong" for f in found.superfences):
+        found.extend_super_fences("mahjong", functools.partial(_superfence_format, ext=ext),
+                                  _superfence_validator, None)
+    return found
+
+
+def _superfence_validator(language, inputs, options, attrs, md) -> bool:
+    return True
+
+
+def _superfence_format(src="", language="", options=None, md=None, ext=None, **kwargs) -> str:
+    where = "mahjong block " + repr(" ".join(src.split())[:60])
+    try:
+        return ext.render(read_block(src, where), where)
+    except MahjongError as err:   # superfences shows a nested block as code on any other error
+        raise _fence_error()(str(err)) from None
+
+
+@functools.cache
+def _fence_error() -> type:
+    """MahjongError as a SuperFencesException too: the one error superfences lets through."""
+    from pymdownx.superfences import SuperFencesException
+    return type("MahjongFenceError", (MahjongError, SuperFencesException), {})
+
+
+def superfences_fence(src, language, class_name, options, md, **kwargs) -> str:
+    """The `format` of a superfences custom fence, for a mkdocs.yml that names it itself:
+
+        - pymdownx.superfences:
+            custom_fences:
+              - {name: mahjong, class: mahjong, format: !!python/name:<this function>}
+    """
+    ext = next(e for e in md.registeredExtensions if isinstance(e, MahjongExtension))
+    return _superfence_format(src, language, options, md, ext=ext)
 
 
 class TileRow(InlineProcessor):
@@ -217,9 +266,33 @@ class Symbols(Treeprocessor):
         root.insert(0, style)
         sprite = etree.SubElement(root, "p")
         sprite.text = self.md.htmlStash.store(
-            '<svg class="mahjong-symbols" aria-hidden="true" width="0" height="0" '
+            '<svg class="mahjong-symbols" aria-hidden="true" width="0" height="0" data-search-exclude '
             f'style="position:absolute"><defs>{symbols["face"]}</defs>{drawn}</svg>')
         return None
+
+
+# what a ```mahjong fence becomes where nothing read it: a code block of language mahjong
+# (fenced_code, superfences without the fence), or, nested without superfences, inline code
+UNREAD = re.compile(r'<code[^>]*\bclass="[^"]*\b(?:language-)?mahjong\b[^"]*"[^>]*>'
+                    r'|<pre[^>]*\bclass="[^"]*\bmahjong\b[^"]*"'
+                    r'|<code>mahjong\n')
+
+
+class Unread(Postprocessor):
+    """A mahjong block shown as code is an error, not a page: it fails the build naming the
+    block and what reads it (`mkdocs build`, with or without --strict)."""
+
+    def run(self, text: str) -> str:
+        found = UNREAD.search(text)
+        if found is None:
+            return text
+        start = text.find(">", found.start()) + 1
+        shown = re.sub(r"<[^>]+>", "", text[start:start + 200]).split("\n")
+        block = " ".join(w for w in shown[:3] if w.strip())[:80]
+        raise MahjongError(
+            f"a mahjong block was left as code ({block!r}): a block inside a list item, an "
+            "admonition, a collapsible or a tab is read by pymdownx.superfences: add "
+            "`pymdownx.superfences` to markdown_extensions (the mahjong fence registers itself)")
 
 
 def makeExtension(**kwargs):   # the name Python-Markdown looks for

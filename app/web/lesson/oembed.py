@@ -26,6 +26,8 @@ from app.web.common.present import permalink
 from app.web.serving.hosts import public_host, public_root, public_url
 from app.web.serving.privacy import carries_token
 
+from .preview import thumbnail
+
 bp = Blueprint("oembed", __name__)
 
 PROVIDER = "Mahjong scoring calculator"
@@ -38,7 +40,7 @@ HEIGHT_CAP = 1000
 # (tests/browser/test_wordpress_frame.py checks them within 20 % at 600 px): (width, height) points, nearest
 # widths first; between two points the height is interpolated, outside them the nearest.
 HEIGHTS = {
-    "card": ((320, 830), (350, 760), (500, 640), (600, 600), (700, 560)),   # en, zh between
+    "card": ((320, 615), (390, 555), (500, 537), (600, 510), (700, 478)),   # en, zh between
     "calculator": ((320, 737), (350, 677), (390, 650), (500, 633)),
     # no hand yet: the hand, the picker and Score, the rest folded (compact up to 640 px)
     "calculator-form": ((320, 880), (500, 870), (640, 780), (650, 850), (700, 820)),
@@ -63,7 +65,7 @@ def content_height(view: str, width: int) -> int:
     """The height a view's content takes in a frame this wide (see HEIGHTS).
 
     >>> content_height("card", 600), content_height("card", 550), content_height("card", 200)
-    (600, 620, 830)
+    (510, 524, 615)
     """
     points = HEIGHTS[view]
     if width <= points[0][0]:
@@ -88,8 +90,12 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     if framed is not None:
         return framed(parts.query, _args(parts.query))
     rules = re.fullmatch(r"/rules/([a-z0-9-]+(?:~[A-Za-z0-9_-]+)?)", unquote(path))   # a club's too
-    found = rulesets.get(joined(rules[1], _args(parts.query).get("house", ""))) if rules else None
-    return _rules_example(found, parts.fragment) if found is not None else None
+    args = _args(parts.query)
+    found = rulesets.get(joined(rules[1], args.get("house", ""))) if rules else None
+    # `?example=<id>` names a worked example as `#worked-<id>` does, in the part of the address
+    # a server sees (WordPress fetches the page for its discovery link: no fragment reaches us)
+    fragment = f"worked-{args['example']}" if args.get("example") else parts.fragment
+    return _rules_example(found, fragment) if found is not None else None
 
 
 def _hand(args: dict[str, str]) -> str:
@@ -215,11 +221,13 @@ def oembed():
     root = public_root()
     src = f"{root}{frame.path}" + (f"?{frame.query}" if frame.query else "")
     script = root + "/static/embed.js"
-    title = framed_title(frame.title, pick_lang(_args(frame.query).get("lang")) or page_lang())
+    lang = pick_lang(_args(frame.query).get("lang")) or page_lang()
+    title = framed_title(frame.title, lang)
     return jsonify({
         "version": "1.0", "type": "rich", "provider_name": PROVIDER, "provider_url": root + "/",
         "title": title, "width": width, "height": height,
         "html": frame_html(url.strip(), src, title, width, height, script),
+        **thumbnail(root, frame.path, frame.query, lang),
     })
 
 
