@@ -147,7 +147,7 @@ def create():
     form = {k: request.form.get(k, "") for k in ("name", "rules", "house", "season")}
     try:
         rules = _checked_rules(form)
-        token = store().create(form["name"], rules, form["season"] or str(Msg("Season 1")),
+        token = store().create(form["name"], rules, form["season"] or say_here(Msg("Season 1")),
                                request.remote_addr or "")
     except HandError as err:
         status = 429 if isinstance(err, TooMany) else 400
@@ -405,8 +405,9 @@ class StandingsPage:
         return f"{found[-1].rating:.1f}" if found else "–"
 
     @staticmethod
-    def parameter(name: str) -> str:
-        return f"{dict(PARAMETERS)[name]:.4g}"
+    def parameters() -> str:
+        """The model's parameters as the page states them: mu = 25, sigma = 8.333 …"""
+        return ", ".join(f"{name} = {value:.4g}" for name, value in PARAMETERS)
 
 
 def member_name(club: Club, member_id: int) -> str:
