@@ -232,3 +232,30 @@ def test_the_club_pages_speak_the_page_language_in_the_familys_words(client, lan
         assert response.status_code == 200, path
     page = client.get(f"{link}/standings?lang={lang}").get_data(as_text=True)
     assert f'<html lang="{lang}">' in page and self_draw in page
+
+
+def test_a_night_on_either_database_adds_up_and_re_ranks_after_a_correction(database_env):
+    client = create_app({"STORE_ENV": database_env}).test_client()
+    link = _club(client)
+    _night_link, sheets = _record_night(client, link)
+    first = client.get(f"{link}/standings.json").get_json()
+    assert first["zero_sum"] and first["hands"] == 4
+    table = client.get(f"{sheets[1]}.json").get_json()
+    hand = table["hands"][0]["id"]
+    assert client.post(f"{sheets[1]}/change", data={"action": "remove", "hand": hand,
+                                                     "base": table["version"]}).status_code == 303
+    after = client.get(f"{link}/standings.json").get_json()
+    assert after["hands"] == 3 and after["zero_sum"]
+    east = table["players"][0]["name"]
+    before_total = next(line["total"] for line in first["standings"] if line["name"] == east)
+    after_total = next(line["total"] for line in after["standings"] if line["name"] == east)
+    assert after_total < before_total        # East's self-drawn hand is gone from the season
+
+
+@pytest.mark.parametrize("text", ["GET /c/{t} HTTP/1.1", "POST /c/{t}/nights HTTP/1.1",
+                                  "GET /c/{t}/members/3.csv HTTP/1.1", "/oembed?url=https%3A%2F%2Fh%2Fc%2F{t}"])
+def test_a_club_token_is_masked_wherever_a_log_line_has_it(text):
+    from app.web.serving.privacy import MASK, mask
+    token = "MH74ybtHO6n0zKczoBg3LGZH"
+    masked = mask(text.format(t=token))
+    assert token not in masked and MASK in masked
