@@ -25,7 +25,7 @@ from itertools import combinations
 
 METHODS = ("random", "snake", "meet")
 TABLE = 4
-MEET_WORK = 4000       # player-trials the `meet` search may spend (trials = MEET_WORK // players)
+MEET_WORK = 1200       # player-trials the `meet` search may spend (trials = MEET_WORK // players)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,16 @@ from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 
 from .database import Cursor, Database
-from .sheets import EXPIRE_DAYS, SheetStore, TooMany, token_hash, view_token_of
+from .sheets import (
+    EXPIRE_DAYS,
+    Hand,
+    LogEntry,
+    SheetStore,
+    TooMany,
+    fold,
+    token_hash,
+    view_token_of,
+)
 
 TOKEN_BYTES = 18
 MAX_NAME = 20                 # characters of a member's name (a stored sheet's seat holds 20)
@@ -160,6 +169,15 @@ class Night:
     at: float
     rounds: tuple[Seating, ...]
     tables: tuple[Table, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableSheet:
+    """A table's sheet as read with the club: its settings, version and hands (no token)."""
+
+    settings: Mapping[str, str]
+    version: int
+    hands: tuple[Hand, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +309,27 @@ class ClubStore:
             seasons = self._seasons(cur, club_id)
             nights = self._nights(cur, club_id, token, role)
         return Club(club_id, name, role, _tokens(token, role), version, now, members, seasons, nights)
+
+    def table_sheets(self, token: str) -> dict[tuple[int, int, int], TableSheet]:
+        """Every table's sheet of the club, read in one query: (night, round, table) → its
+        settings, version and hands (a sheet gone is missing). It reads only (the club's
+        `open` already kept its sheets from expiring)."""
+        with self.db.read() as cur:
+            found = self._find(cur, token)
+            if found is None:
+                raise ClubGone(token)
+            cur.execute("SELECT t.night_id, t.round, t.number, s.settings, s.version, e.seq, e.kind, e.target,"
+                        " e.line, e.at FROM club_tables t JOIN sheets s ON s.view_hash = t.sheet_hash"
+                        " LEFT JOIN entries e ON e.sheet_id = s.id WHERE t.club_id = ?"
+                        " ORDER BY t.night_id, t.round, t.number, e.seq", (found[0],))
+            rows = cur.fetchall()
+        logs: dict[tuple[int, int, int], tuple[str, int, list[LogEntry]]] = {}
+        for night, number, table, settings, version, seq, kind, target, line, at in rows:
+            kept = logs.setdefault((night, number, table), (settings, version, []))
+            if seq is not None:
+                kept[2].append(LogEntry(seq, kind, target, line, at))
+        return {place: TableSheet(json.loads(settings), version, fold(log)[0])
+                for place, (settings, version, log) in logs.items()}
 
     def version(self, token: str) -> int:
         with self.db.read() as cur:

@@ -174,3 +174,19 @@ def test_every_change_counts_the_version_up(clubs):
     before = clubs.version(organiser)
     clubs.rename_member(organiser, ids[1], "Bobby")
     assert clubs.version(member_token_of(organiser)) == before + 1
+
+
+def test_the_tables_sheets_are_read_in_one_query_as_their_own_links_read_them(clubs):
+    organiser, ids = _club_with(clubs, ["Ann", "Bob", "Cy", "Di"])
+    night = _seat_one(clubs, organiser, ids)
+    sheet = clubs.open(organiser).night(night).tables[0].sheet_token
+    first = clubs.sheets.add(sheet, "hand=123m456m789m234p55s by=self-draw")
+    clubs.sheets.add(sheet, "hand=123m456m789m234p55s seat=S discarder=W")
+    clubs.sheets.correct(sheet, first, "hand=111m456m789m234p55s by=self-draw", 2)
+    view = view_token_of_member(member_token_of(organiser))
+    read = clubs.table_sheets(view)
+    opened = clubs.sheets.open(sheet)
+    assert read[(night, 1, 1)].hands == opened.hands and read[(night, 1, 1)].version == 3
+    assert read[(night, 1, 1)].settings["names"] == "P1,P2,P3,P4"
+    with pytest.raises(ClubGone):
+        clubs.table_sheets("A" * 24)

@@ -85,7 +85,7 @@ def _member_page(token: str, member_id: int) -> MemberPage:
     club = _open(token)
     member = member_of(club, member_id)
     season = _season_of(club)
-    view = season_view(club, store().sheets, season)
+    view = season_view(club, store(), token, season)
     nights = member_nights(club, view, member_id)
     g.page_rules = season.rules.split("~")[0]
     plot = history_plot([n.night for n in nights], [float(n.running) for n in nights],
@@ -164,14 +164,14 @@ def _json(found: dict) -> Response:
 @bp.get("/c/<token>/standings.json")
 def standings_json(token: str):
     club = _open(token)
-    view = season_view(club, store().sheets, _season_of(club))
+    view = season_view(club, store(), token, _season_of(club))
     return _json(_standings_json(club, view, view.standings))
 
 
 @bp.get("/c/<token>/standings.csv")
 def standings_csv(token: str):
     club = _open(token)
-    view = season_view(club, store().sheets, _season_of(club))
+    view = season_view(club, store(), token, _season_of(club))
     rows = [_head(), *(_csv_row(i, line_json(line, club, view)) for i, line in enumerate(view.standings.lines, 1))]
     return _download(csv_text(rows), f"club-season-{view.season.id}.csv")
 

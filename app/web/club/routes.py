@@ -266,10 +266,10 @@ def _present(values: list[str]) -> list[int]:
     return found
 
 
-def plan_round(club: Club, season: Season, present: list[int], method: str, seed: str) -> Plan:
+def plan_round(club: Club, token: str, season: Season, present: list[int], method: str, seed: str) -> Plan:
     """Seat the members present by the method: snake by the season's standings so far, meet by
     its meetings so far, byes to those with the fewest this season."""
-    view = season_view(club, store().sheets, season) if method == "snake" else None
+    view = season_view(club, store(), token, season) if method == "snake" else None
     earlier = [t.seats for n in club.nights if n.season == season.id for t in n.tables]
     return seat(method, present, seed, view.standings.order() if view else (), meetings(earlier),
                 byes_so_far(club, season))
@@ -289,7 +289,7 @@ def _seat(token: str, night_id: int, method: str, seed: str) -> None:
     club = store().open(token)
     night = club.night(night_id)
     season = club.season(night.season)
-    plan = plan_round(club, season, list(night.present), method, seed)
+    plan = plan_round(club, token, season, list(night.present), method, seed)
     settings = [{"rules": season.rules, "names": seat_names(club, t)} for t in plan.tables]
     store().seat_round(token, night_id, plan.method, plan.seed, plan.tables, plan.byes, settings)
 
@@ -437,7 +437,7 @@ def _season_of(club: Club) -> Season:
 def standings_page(token: str):
     club = _open(token)
     season = _season_of(club)
-    view = season_view(club, store().sheets, season)
+    view = season_view(club, store(), token, season)
     sort = request.args.get("sort", "total")
     errors, status = {}, 200
     if sort not in COLUMNS:

@@ -16,8 +16,8 @@ from app.base.errors import HandError
 from app.club.rating import Rated, ratings
 from app.club.standings import PlayedTable, Standings, standings
 from app.scoring.budget import TooMuchWork, opened, step_aside
-from app.store.clubs import Club, Night, Season
-from app.store.sheets import SheetGone, SheetStore, Stored
+from app.store.clubs import Club, ClubStore, Night, Season, TableSheet
+from app.store.sheets import Stored
 from app.table.sheet import Night as PricedNight
 from app.table.sheet import Sheet
 from app.vocabulary.sheet import DIAL_KEYS, parse_entry, price_sheet
@@ -37,7 +37,7 @@ class SeasonView:
     ratings: dict[int, tuple[Rated, ...]]
 
 
-def sheet_of(stored: Stored) -> Sheet:
+def sheet_of(stored: Stored | TableSheet) -> Sheet:
     """The sheet a stored sheet holds (as its own page reads it)."""
     s = stored.settings
     names = tuple((s.get("names", "").split(",") + ["", "", "", ""])[:4])
@@ -45,14 +45,13 @@ def sheet_of(stored: Stored) -> Sheet:
                  tuple(parse_entry(h.line) for h in stored.hands))
 
 
-def _priced(sheets: SheetStore, token: str) -> PricedNight | None:
-    """The sheet behind a table's token, priced (None when it is gone or cannot be priced)."""
-    try:
-        stored = sheets.open(token)
-    except SheetGone:
+def _priced(stored: TableSheet | None, key: tuple) -> PricedNight | None:
+    """A table's sheet priced (None when it is gone or cannot be priced); kept by its place in
+    the club and its version, so an unchanged sheet is priced once."""
+    if stored is None:
         return None
     kept: OrderedDict = current_app.extensions.setdefault("club_priced", OrderedDict())
-    key = (token, stored.version)
+    key = (*key, stored.version)
     if key in kept:
         kept.move_to_end(key)
         return kept[key]
@@ -67,12 +66,15 @@ def _priced(sheets: SheetStore, token: str) -> PricedNight | None:
     return night
 
 
-def season_view(club: Club, sheets: SheetStore, season: Season) -> SeasonView:
+def season_view(club: Club, clubs: ClubStore, token: str, season: Season) -> SeasonView:
+    """The season's tables priced from their sheets (read in one query), its standings and ratings."""
     nights = tuple(n for n in club.nights if n.season == season.id)
+    read = clubs.table_sheets(token)
     tables, missing = [], []
     for night in nights:
         for table in night.tables:
-            priced = _priced(sheets, table.sheet_token)
+            place = (night.id, table.round, table.number)
+            priced = _priced(read.get(place), (club.id, *place))
             step_aside()
             if priced is None:
                 missing.append((night.id, table.round, table.number))
