@@ -62,3 +62,4 @@ def test_an_organiser_makes_a_club_adds_members_and_starts_a_night_on_a_phone(pa
     page.goto(organiser + "/standings")
     expect(page.locator("#standings tbody tr")).to_have_count(len(MEMBERS))
     _fits(page)
+    assert_axe_clean(page, "standings page")

@@ -259,3 +259,15 @@ def test_a_club_token_is_masked_wherever_a_log_line_has_it(text):
     token = "MH74ybtHO6n0zKczoBg3LGZH"
     masked = mask(text.format(t=token))
     assert token not in masked and MASK in masked
+
+
+def test_a_snake_night_deals_the_standings_to_the_tables_and_back(client):
+    link = _club(client)
+    _record_night(client, link)
+    order = [line["name"] for line in client.get(f"{link}/standings.json").get_json()["standings"]
+             if line["nights"]]
+    night = _night(client, link, present=["1", "2", "3", "4", "5", "6", "7", "8"], method="snake")
+    page = client.get(night).get_data(as_text=True)
+    assert "by the standings, snaking" in re.search(r'class="seating-said">(.*?)</p>', page, re.S)[1]
+    tables = [re.findall(r"<li>([^<]*)</li>", t) for t in re.findall(r'<ol class="seats">(.*?)</ol>', page, re.S)]
+    assert tables == [[order[0], order[3], order[4], order[7]], [order[1], order[2], order[5], order[6]]]
