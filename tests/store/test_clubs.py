@@ -190,3 +190,46 @@ def test_the_tables_sheets_are_read_in_one_query_as_their_own_links_read_them(cl
     assert read[(night, 1, 1)].settings["names"] == "P1,P2,P3,P4"
     with pytest.raises(ClubGone):
         clubs.table_sheets("A" * 24)
+
+
+def test_four_tables_recording_at_once_all_land_and_the_night_adds_up(clubs):
+    import threading
+
+    from app.club.standings import PlayedTable, standings
+    from app.table.sheet import Sheet
+    from app.vocabulary.sheet import parse_entry, price_sheet
+
+    organiser, ids = _club_with(clubs, [f"M{i}" for i in range(16)])
+    night = clubs.start_night(organiser, ids)
+    tables = [ids[i:i + 4] for i in range(0, 16, 4)]
+    clubs.seat_round(organiser, night, "random", "1", tables, [],
+                     [{"rules": "hong-kong", "names": ",".join(f"P{m}" for m in t)} for t in tables])
+    tokens = [t.sheet_token for t in clubs.open(organiser).night(night).tables]
+    start = threading.Barrier(4)
+    failures: list[BaseException] = []
+
+    def record(table: int) -> None:
+        try:
+            start.wait()
+            for i in range(50):
+                seat = "ESWN"[(i + table) % 4]
+                clubs.sheets.add(tokens[table], f"hand=123m456m789m234p55s by=self-draw seat={seat}")
+        except BaseException as err:   # reported below, in the test's thread
+            failures.append(err)
+
+    threads = [threading.Thread(target=record, args=(t,)) for t in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    read = clubs.table_sheets(organiser)
+    played = []
+    for table in clubs.open(organiser).night(night).tables:
+        kept = read[(night, table.round, table.number)]
+        assert kept.version == 50 and len(kept.hands) == 50
+        sheet = Sheet("hong-kong", entries=tuple(parse_entry(h.line) for h in kept.hands))
+        played.append(PlayedTable(night, table.round, table.number, table.seats, price_sheet(sheet)))
+    found = standings(played)
+    assert found.hands == 200 and found.zero_sum and len(found.lines) == 16
+    assert all(line.won == 12 or line.won == 13 for line in found.lines)   # 50 hands, the seats in turn
