@@ -10,7 +10,9 @@ A night's tables are stored sheets made through SheetStore.create. The club keep
 tokens sealed, never in the clear: the sheet's edit token XOR a pad derived from the club's
 member token (and the table's place), its view token likewise from the club's view token, so
 the member link reaches the sheets' edit links, the view link their view links, and the
-database alone neither. Opening a club keeps its sheets from expiring.
+database alone neither. The club's view token is kept sealed by each sheet's view token, so a
+table's sheet links back to its night (to the club's view link, which only shows). Opening a
+club keeps its sheets from expiring.
 
 Members have stable ids (1, 2, 3 … never reused): a rename is a new row in their name's history
 and every night keeps naming them by id. Two members may share a name only with a note that
@@ -331,6 +333,20 @@ class ClubStore:
         return {place: TableSheet(json.loads(settings), version, fold(log)[0])
                 for place, (settings, version, log) in logs.items()}
 
+    def night_of_sheet(self, sheet_view_token: str) -> tuple[str, int] | None:
+        """The club's view token and the night a table's sheet belongs to, from the sheet's view
+        token (which unseals the club's); None for a sheet of no club."""
+        if not sheet_view_token or len(sheet_view_token) > 64:
+            return None
+        with self.db.read() as cur:
+            cur.execute("SELECT club_id, night_id, round, number, club_sealed FROM club_tables WHERE sheet_hash = ?",
+                        (token_hash(sheet_view_token),))
+            row = cur.fetchone()
+        if row is None:
+            return None
+        club_id, night_id, number, table, sealed = row
+        return seal(sheet_view_token, f"{club_id}/{night_id}/{number}/{table}/club", sealed), night_id
+
     def version(self, token: str) -> int:
         with self.db.read() as cur:
             found = self._find(cur, token)
@@ -430,9 +446,10 @@ class ClubStore:
                 place = f"{club_id}/{night_id}/{number}/{i}"
                 sheet_view = view_token_of(edit)
                 cur.execute("INSERT INTO club_tables (club_id, night_id, round, number, seats, sheet_hash,"
-                            " edit_sealed, view_sealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            " edit_sealed, view_sealed, club_sealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (club_id, night_id, number, i, json.dumps(list(seats)), token_hash(sheet_view),
-                             seal(member, place + "/edit", edit), seal(view, place + "/view", sheet_view)))
+                             seal(member, place + "/edit", edit), seal(view, place + "/view", sheet_view),
+                             seal(sheet_view, place + "/club", view)))
         return number
 
     # --- reading the database ---------------------------------------------------------

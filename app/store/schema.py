@@ -95,8 +95,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                sheet_hash   TEXT NOT NULL,             -- the sheet's view_hash (kept alive with the club)
                edit_sealed  TEXT NOT NULL,             -- the sheet's edit token, sealed by the member token
                view_sealed  TEXT NOT NULL,             -- its view token, sealed by the view token
+               club_sealed  TEXT NOT NULL,             -- the club's view token, sealed by the sheet's
                PRIMARY KEY (club_id, night_id, round, number)
            )""",
         "CREATE INDEX clubs_by_creator ON clubs (creator, created)",
+        "CREATE INDEX club_tables_by_sheet ON club_tables (sheet_hash)",
     ),
 )

@@ -271,3 +271,16 @@ def test_a_snake_night_deals_the_standings_to_the_tables_and_back(client):
     assert "by the standings, snaking" in re.search(r'class="seating-said">(.*?)</p>', page, re.S)[1]
     tables = [re.findall(r"<li>([^<]*)</li>", t) for t in re.findall(r'<ol class="seats">(.*?)</ol>', page, re.S)]
     assert tables == [[order[0], order[3], order[4], order[7]], [order[1], order[2], order[5], order[6]]]
+
+
+def test_a_tables_sheet_links_back_to_its_night_by_the_clubs_view_link_only(client):
+    link = _club(client, NAMES[:4])
+    night = _night(client, link)
+    view = _links(client, link)["view"]
+    for sheet in (_sheets(client, night)[0], _sheets(client, night.replace(link, view))[0]):
+        page = client.get(sheet).get_data(as_text=True)
+        back = re.search(r'<a href="([^"]+)" id="club-night-link">', page)[1]
+        assert back == f"{view}/nights/1" and link not in page
+        assert client.get(back).status_code == 200
+    lone = client.post("/sheet/share", data={"rules": "hong-kong", "names": "A,B,C,D"}).headers["Location"]
+    assert 'id="club-night-link"' not in client.get(lone).get_data(as_text=True)

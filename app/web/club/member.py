@@ -16,7 +16,7 @@ from app.club.standings import Line, Standings
 from app.store.clubs import Club, Member
 from app.vocabulary.request import read_ruleset
 from app.web.common.exports import csv_text
-from app.web.common.i18n import say_here
+from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import number
 
 from .plot import history_plot
@@ -207,3 +207,11 @@ def member_csv(token: str, member_id: int):
     return _download(csv_text(rows), f"club-member-{page.member.id}.csv")
 
 
+
+
+@bp.app_template_global("club_night_link")
+def club_night_link(sheet_view_token: str) -> str:
+    """A table's sheet's way back to its club night (the club's view link: it only shows), or ""
+    for a sheet of no club (the stored sheet's page shows it)."""
+    found = store().night_of_sheet(sheet_view_token)
+    return with_lang(f"/c/{found[0]}/nights/{found[1]}") if found else ""
