@@ -44,4 +44,75 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX entries_by_writer ON entries (writer, at)",
         "CREATE UNIQUE INDEX entries_by_client ON entries (sheet_id, client_id)",
     ),
+    # 3: clubs (app/store/clubs.py): three capability links, members, seasons, nights, tables.
+    # Self-contained: it names no earlier table but `sheets` (whose tokens it seals, never keeps).
+    (
+        """CREATE TABLE clubs (
+               id              BIGINT PRIMARY KEY,
+               organiser_hash  TEXT NOT NULL UNIQUE,   -- sha256 of each token: no token is kept
+               member_hash     TEXT NOT NULL UNIQUE,
+               view_hash       TEXT NOT NULL UNIQUE,
+               name            TEXT NOT NULL,
+               version         BIGINT NOT NULL,        -- changes so far (a page polls it)
+               created         DOUBLE PRECISION NOT NULL,
+               used            DOUBLE PRECISION NOT NULL,
+               creator         TEXT NOT NULL           -- sha256 of the creating client's address
+           )""",
+        """CREATE TABLE club_members (
+               club_id  BIGINT NOT NULL REFERENCES clubs (id) ON DELETE CASCADE,
+               id       BIGINT NOT NULL,               -- 1, 2, 3 … in the club: never reused
+               name     TEXT NOT NULL,
+               note     TEXT NOT NULL,                 -- what tells two of one name apart
+               joined   DOUBLE PRECISION NOT NULL,
+               PRIMARY KEY (club_id, id)
+           )""",
+        """CREATE TABLE club_names (
+               club_id    BIGINT NOT NULL REFERENCES clubs (id) ON DELETE CASCADE,
+               member_id  BIGINT NOT NULL,
+               seq        BIGINT NOT NULL,             -- 1: the name given on joining; then each rename
+               name       TEXT NOT NULL,
+               note       TEXT NOT NULL,
+               at         DOUBLE PRECISION NOT NULL,
+               PRIMARY KEY (club_id, member_id, seq)
+           )""",
+        """CREATE TABLE club_seasons (
+               club_id  BIGINT NOT NULL REFERENCES clubs (id) ON DELETE CASCADE,
+               id       BIGINT NOT NULL,
+               name     TEXT NOT NULL,
+               rules    TEXT NOT NULL,                 -- a family's id or a house variant's code
+               started  DOUBLE PRECISION NOT NULL,
+               PRIMARY KEY (club_id, id)
+           )""",
+        """CREATE TABLE club_nights (
+               club_id    BIGINT NOT NULL REFERENCES clubs (id) ON DELETE CASCADE,
+               id         BIGINT NOT NULL,
+               season_id  BIGINT NOT NULL,
+               present    TEXT NOT NULL,               -- JSON: the member ids present
+               at         DOUBLE PRECISION NOT NULL,
+               PRIMARY KEY (club_id, id)
+           )""",
+        """CREATE TABLE club_rounds (
+               club_id   BIGINT NOT NULL REFERENCES clubs (id) ON DELETE CASCADE,
+               night_id  BIGINT NOT NULL,
+               round     BIGINT NOT NULL,              -- 1, 2 … within the night
+               method    TEXT NOT NULL,                -- random, snake, meet
+               seed      TEXT NOT NULL,
+               byes      TEXT NOT NULL,                -- JSON: the member ids who sat out
+               PRIMARY KEY (club_id, night_id, round)
+           )""",
+        """CREATE TABLE club_tables (
+               club_id      BIGINT NOT NULL REFERENCES clubs (id) ON DELETE CASCADE,
+               night_id     BIGINT NOT NULL,
+               round        BIGINT NOT NULL,
+               number       BIGINT NOT NULL,           -- the table, 1, 2 … within the round
+               seats        TEXT NOT NULL,             -- JSON: the member ids of players 1-4
+               sheet_hash   TEXT NOT NULL,             -- the sheet's view_hash (kept alive with the club)
+               edit_sealed  TEXT NOT NULL,             -- the sheet's edit token, sealed by the member token
+               view_sealed  TEXT NOT NULL,             -- its view token, sealed by the view token
+               club_sealed  TEXT NOT NULL,             -- the club's view token, sealed by the sheet's
+               PRIMARY KEY (club_id, night_id, round, number)
+           )""",
+        "CREATE INDEX clubs_by_creator ON clubs (creator, created)",
+        "CREATE INDEX club_tables_by_sheet ON club_tables (sheet_hash)",
+    ),
 )

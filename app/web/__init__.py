@@ -88,6 +88,7 @@ def _register_blueprints(app: Flask) -> None:
     from .advice import routes as discard
     from .api import routes as api
     from .calculator import routes as pages
+    from .club import member as club_member
     from .house import routes as house
     from .lesson import card, oembed, preview
     from .practice import routes as practice
@@ -105,6 +106,7 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(rules.bp)
     app.register_blueprint(house.bp)     # /house (a club's rules, shared by a link)
     app.register_blueprint(practice.bp)   # /points (fan → payment) and /practice (Count the Fan)
+    app.register_blueprint(club_member.bp)   # /club, /c/<token>: a club's members, nights and standings
 
 
 def _install_hooks(app: Flask) -> None:

@@ -18,7 +18,8 @@ from tests.apps import shared_app
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "123m456m789m234p55s"
 APP = shared_app()
-SAMPLES = {"rid": "sichuan", "filename": "style.css", "token": "AAAAAAAAAAAAAAAAAAAAAAAA"}
+SAMPLES = {"rid": "sichuan", "filename": "style.css", "token": "AAAAAAAAAAAAAAAAAAAAAAAA", "night_id": "1",
+           "member_id": "1"}
 
 
 def _get_urls() -> list[str]:
@@ -50,8 +51,8 @@ def test_every_get_answer_says_how_long_it_may_be_kept(url):
     if url.startswith("/api/health") or random_series:
         assert cache_control == "no-store"   # a probe, or a new random series each time
         return
-    if url.startswith("/s/"):
-        assert cache_control == "no-store"   # a shared sheet changes under its address
+    if url.startswith(("/s/", "/c/")):
+        assert cache_control == "no-store"   # a shared sheet or a club changes under its address
         return
     assert response.status_code < 500, url
     assert cache_control.startswith("public") and _max_age(cache_control) >= 60, cache_control
@@ -61,7 +62,7 @@ def test_every_get_answer_says_how_long_it_may_be_kept(url):
         assert re.fullmatch(r'"[0-9a-f]{32}"', etag), etag   # strong: no W/ prefix
 
 
-@pytest.mark.parametrize("url", [u for u in GET_URLS if not u.startswith(("/api/health", "/s/"))])
+@pytest.mark.parametrize("url", [u for u in GET_URLS if not u.startswith(("/api/health", "/s/", "/c/"))])
 def test_a_held_etag_is_answered_304_with_no_body(url):
     client = APP.test_client()
     first = client.get(url)

@@ -28,7 +28,8 @@ from tests.production import ProductionServer
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "123m456m789m234p55s"
 SAMPLE_ARGS = {"rid": ["sichuan", "nope", "..%2f..%2fetc%2fpasswd"], "filename": ["style.css", "nope.css"],
-               "token": ["AAAAAAAAAAAAAAAAAAAAAAAA", "..%2f..%2fetc%2fpasswd", "x" * 100]}
+               "token": ["AAAAAAAAAAAAAAAAAAAAAAAA", "..%2f..%2fetc%2fpasswd", "x" * 100],
+               "night_id": ["1", "99999999999999999999"], "member_id": ["1", "99999999999999999999"]}
 QUERIES = ["", f"?hand={HAND}", "?hand=bad&rules=nope", "?x=" + "a" * 5000,
            "?" + "&".join(["flowers=1"] * 100)]
 
@@ -47,7 +48,7 @@ def _urls(app: Flask) -> list[tuple[str, str]]:
     found = []
     for rule in app.url_map.iter_rules():
         paths = [rule.rule]
-        for name in rule.arguments:
+        for name in sorted(rule.arguments):   # a set: its order differs between processes
             paths = [p.replace(f"<{name}>", v).replace(f"<path:{name}>", v)
                      for p in paths for v in SAMPLE_ARGS[name]]
         methods = sorted(rule.methods - {"OPTIONS"})

@@ -1,7 +1,8 @@
 """A shared sheet's tokens stay private: masked in every log line, never kept by a cache.
 
 The tokens this server hands out are capabilities (app/store/sheets.py): a shared sheet's edit
-and view tokens. They travel in `/s/<token>` paths and in `stored=<token>` values (`/sheet?
+and view tokens, and a club's organiser, member and view tokens (app/store/clubs.py). They
+travel in `/s/<token>` and `/c/<token>` paths and in `stored=<token>` values (`/sheet?
 stored=…`, a calculator page's `sheet=stored=…`), and, percent-encoded once or more, inside
 other values: oEmbed's `url=`, a `Referer`, a redirect's `Location`. `mask` replaces each with
 `[masked]` wherever it stands in a text, so the access log and the error log name none
@@ -22,7 +23,7 @@ MASK = "[masked]"
 # `&`, `#`, space, `?`, `/`, `"`
 _PLAIN_ESCAPE = r"%(?!(?:25)*(?:26|23|20|3F|2F|22))[0-9A-Fa-f]{2}"
 _SLASH = r"(?:/|%(?:25)*2F)"
-_TOKEN_PATH = re.compile(rf"({_SLASH}s{_SLASH})(?:[A-Za-z0-9_~+-]|{_PLAIN_ESCAPE})+", re.I)
+_TOKEN_PATH = re.compile(rf"({_SLASH}[sc]{_SLASH})(?:[A-Za-z0-9_~+-]|{_PLAIN_ESCAPE})+", re.I)
 _TOKEN_VALUE = re.compile(rf"(stored(?:=|%(?:25)*3D))(?:[A-Za-z0-9_~.+-]|{_PLAIN_ESCAPE})+", re.I)
 
 
@@ -35,22 +36,28 @@ def mask(text: str) -> str:
     '/?hand=11m&sheet=stored%3D[masked]%26hand%3D1&entry=1'
     >>> mask("/oembed?url=http%3A%2F%2Fh%2Fs%2FMH74ybtHO6n0zKcz.csv&x=stored%253DAb_-9%2526y")
     '/oembed?url=http%3A%2F%2Fh%2Fs%2F[masked].csv&x=stored%253D[masked]%2526y'
+    >>> mask("GET /c/MH74ybtHO6n0zKczoBg3LGZH/nights/2 HTTP/1.1")
+    'GET /c/[masked]/nights/2 HTTP/1.1'
     >>> mask("/static/style.css?v=1") == "/static/style.css?v=1"
     True
     """
     folded = text.lower()
-    if "stored" not in folded and "s/" not in folded and "s%" not in folded:
+    if "stored" not in folded and "s/" not in folded and "s%" not in folded and "c/" not in folded \
+            and "c%" not in folded:
         return text   # most texts: no regular expression run
     return _TOKEN_VALUE.sub(rf"\1{MASK}", _TOKEN_PATH.sub(rf"\1{MASK}", text))
 
 
 def carries_token(path: str, query: str) -> bool:
-    """Whether a request's address names a sheet token (its path or any value of its query).
+    """Whether a request's address names a sheet's or a club's token (its path or any value of
+    its query).
 
     >>> carries_token("/s/abc", ""), carries_token("/", "sheet=stored%3Dabc"), carries_token("/", "hand=11m")
     (True, True, False)
+    >>> carries_token("/c/abc/standings", "sort=total")
+    True
     """
-    return (path.startswith("/s/") or _TOKEN_VALUE.search(query) is not None
+    return (path.startswith(("/s/", "/c/")) or _TOKEN_VALUE.search(query) is not None
             or _TOKEN_PATH.search(query) is not None)
 
 
