@@ -710,8 +710,30 @@ var mahjongFrame = (function () {
       if (off) { b.setAttribute("aria-busy", "true"); } else { b.removeAttribute("aria-busy"); }
     });
   };
+  // The share's id (cid), drawn here and kept for this tab and this sheet's state, so a second
+  // tap, or a resend after a lost answer, names the same share and the server makes it once
+  // (the page itself is cached for everyone, so the id cannot come with it).
+  var shareId = function (form) {
+    var field = form.querySelector("input[name=cid]");
+    if (!field || !window.crypto || !window.crypto.getRandomValues) { return; }
+    var state = new URLSearchParams(new FormData(form));
+    state.delete("cid");
+    var key = "mahjong-share:" + state.toString();
+    var id = null;
+    try { id = window.sessionStorage.getItem(key); } catch (e) { id = null; }
+    if (!id) {
+      var bytes = new Uint8Array(16);
+      window.crypto.getRandomValues(bytes);
+      id = btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      try { window.sessionStorage.setItem(key, id); } catch (e) { /* a private tab: one id a page */ }
+    }
+    field.value = id;
+  };
   document.addEventListener("submit", function (event) {
-    if (event.target.id === "share-form" && !event.defaultPrevented) { buttons(event.target, true); }
+    if (event.target.id === "share-form" && !event.defaultPrevented) {
+      shareId(event.target);
+      buttons(event.target, true);
+    }
   });
   window.addEventListener("pageshow", function () {
     var form = document.getElementById("share-form");

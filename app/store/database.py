@@ -85,6 +85,11 @@ class Cursor:
     def fetchall(self):
         return self.raw.fetchall()
 
+    @property
+    def rowcount(self) -> int:
+        """Rows the last statement wrote (0 for an insert its ON CONFLICT let go)."""
+        return self.raw.rowcount
+
     def lock_schema(self) -> None:
         """Keep two processes from migrating at once."""
         if self.lock_sql:

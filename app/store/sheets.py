@@ -161,12 +161,17 @@ class SheetStore:
     # --- making and opening ------------------------------------------------------------
 
     def create(self, settings: Mapping[str, str], lines: list[str], client: str = "",
-               priced: list[str | None] | None = None) -> str:
-        """Store a new sheet with these hands (and their prices, when given); its edit token."""
+               priced: list[str | None] | None = None, share_id: str | None = None) -> str:
+        """Store a new sheet with these hands (and their prices, when given); its edit token.
+
+        A share that names its id (`share_id`, drawn by the sharing page: share_token) is made
+        once: its edit token comes from the id, so a repeat (a second tap, a resend after a lost
+        answer) finds the sheet the first made and answers its token, changing nothing."""
+        _check_share_id(share_id)
         if len(lines) > MAX_HANDS:
             raise _too_many("hands", Msg("{n} hands is more than a stored sheet holds (at most {most})",
                                          n=len(lines), most=MAX_HANDS))
-        edit = new_edit_token()
+        edit = share_token(share_id) if share_id else new_edit_token()
         now = self.clock()
         creator = token_hash("client:" + client)
         lines = [_line(line) for line in lines]
@@ -174,8 +179,19 @@ class SheetStore:
         if size > MAX_SHEET_BYTES:
             raise _too_many("hands", Msg("these hands fill {n} bytes, more than a stored sheet holds (at most"
                                          " {most})", n=size, most=MAX_SHEET_BYTES))
+        try:
+            self._insert(settings, lines, priced, edit, creator, size, now)
+        except _Made:
+            pass            # this share was made before: its sheet stands as it was made
+        return edit
+
+    def _insert(self, settings: Mapping[str, str], lines: list[str], priced: list[str | None] | None,
+                edit: str, creator: str, size: int, now: float) -> None:
         with self.db.transaction() as cur:
             self._expire(cur, now)
+            cur.execute("SELECT 1 FROM sheets WHERE edit_hash = ?", (token_hash(edit),))
+            if cur.fetchone():
+                raise _Made()
             self._written(cur, creator, size, now, "share")
             cur.execute("SELECT COUNT(*) FROM sheets WHERE creator = ? AND created > ?",
                         (creator, now - 3600))
@@ -184,15 +200,16 @@ class SheetStore:
                                              " an hour allows: try again later", most=MAX_CREATED_PER_HOUR))
             sheet_id = secrets.randbits(62)
             cur.execute("INSERT INTO sheets (id, edit_hash, view_hash, settings, version, created, used, creator)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (edit_hash) DO NOTHING",
                         (sheet_id, token_hash(edit), token_hash(view_token_of(edit)),
                          json.dumps(dict(settings), sort_keys=True), len(lines), now, now, creator))
+            if cur.rowcount == 0:
+                raise _Made()   # the same share, made at this moment by its twin request
             prices = list(priced or []) + [None] * len(lines)
             for seq, line in enumerate(lines, 1):
                 cur.execute("INSERT INTO entries (sheet_id, seq, kind, target, line, at, priced, writer, bytes)"
                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (sheet_id, seq, "add", None, line, now, prices[seq - 1], creator, _bytes(line)))
-        return edit
 
     def open(self, token: str) -> Stored:
         """The sheet an edit or a view token opens (SheetGone when none)."""
@@ -376,6 +393,26 @@ def _check_client_id(client_id: str | None) -> None:
     if client_id and not CLIENT_ID.fullmatch(client_id):
         raise HandError([FieldError("cid", Msg("'{cid}' is not a change's id: 8-64 letters, digits, - or _;"
                                                " open the sheet again", cid=client_id[:20]))])
+
+
+def _check_share_id(share_id: str | None) -> None:
+    if share_id and not SHARE_ID.fullmatch(share_id):
+        raise HandError([FieldError("share", Msg("'{cid}' is not a share's id: 22-64 letters, digits, - or _;"
+                                                 " open the sheet again", cid=share_id[:24]))])
+
+
+SHARE_ID = re.compile(r"[A-Za-z0-9_-]{22,64}")   # a share's id: 128 random bits at least (it makes the token)
+
+
+class _Made(Exception):
+    """The share this id names was made already (SheetStore.create)."""
+
+
+def share_token(share_id: str) -> str:
+    """The edit token of the share this id names: one id, one sheet. The id is drawn in the
+    sharing browser (128 random bits) and sent once with the share; only the token's hash is
+    kept, so the id opens nothing the token would not."""
+    return _b64(hashlib.sha256(b"mahjong-sheet-share:" + share_id.encode()).digest()[:TOKEN_BYTES])
 
 
 def new_client_id() -> str:

@@ -5,12 +5,15 @@ it — a Wi-Fi sign-in page's 200, a proxy's 502 or a lost answer keeps it, says
 and sending it again records it once (a loopback proxy plays the network: tests/flaky_proxy.py)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from app.store.database import open_database
 from tests.browser.test_sheet import PHONE, table
 from tests.flaky_proxy import FlakyProxy
-from tests.waiting import stop_group
+from tests.waiting import stop_group, wait_for
 from tests.web.test_stored_servers import NIGHT, _json, _post, _serve
 
 pytestmark = pytest.mark.browser
@@ -140,6 +143,29 @@ def test_share_this_table_is_disabled_at_its_first_tap(page):
     expect(page.locator("#view-link")).to_be_visible()
     page.go_back()
     expect(page.locator("#share")).to_be_enabled()
+
+
+def test_a_share_whose_answer_was_lost_is_sent_again_as_the_same_share(browser, night, database_env):
+    proxy, _ = night
+    page, errors = _phone(browser, proxy)
+    address = "/sheet?rules=hong-kong&names=Ann,Bob,Cy,Di&hands=hand%3D123456789m234p55s+by%3Dself-draw"
+    page.goto(address)
+    proxy.mode = "drop"                 # the server makes the sheet; its answer never arrives
+    page.locator("#share").click(no_wait_after=True)
+    assert wait_for(lambda: _sheets(database_env), lambda n: n == 2, 20) == 2   # the night's and this one
+    proxy.mode = "pass"
+    page.goto(address)                  # the player opens the page again and taps once more
+    with page.expect_navigation(url=re.compile(r"/s/[A-Za-z0-9_-]{24}")):
+        page.locator("#share").click()
+    expect(page.locator("#view-link")).to_be_visible()
+    assert _sheets(database_env) == 2   # the same share: its sheet, not a second one
+    assert [e for e in errors if "ERR_EMPTY_RESPONSE" not in e] == []
+
+
+def _sheets(database_env) -> int:
+    with open_database(database_env).transaction() as cur:
+        cur.execute("SELECT COUNT(*) FROM sheets")
+        return cur.fetchone()[0]
 
 
 def test_a_removal_waiting_for_the_network_shows_at_the_bottom_of_the_screen(browser, night):

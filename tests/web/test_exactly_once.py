@@ -13,7 +13,7 @@ import pytest
 from app.store.database import open_database
 from app.store.sheets import SheetStore, new_client_id
 from app.web import create_app
-from tests.web.test_stored_sheet_web import BIGGER, _hand_ids, _share, _version
+from tests.web.test_stored_sheet_web import BIGGER, NIGHT, _hand_ids, _share, _version
 
 LINE = "hand=123456789m234p55s by=self-draw seat=N"
 
@@ -187,3 +187,50 @@ def test_a_line_that_is_no_hand_is_refused_beside_the_field_before_it_is_stored(
     assert says in text and 'id="confirm-form"' in text     # the form back, the line in it
     assert _form(r.get_data(as_text=True), "confirm-form")["line"] == line
     assert len(_hands(client, edit)) == 4
+
+
+def _sheets_made(database_env) -> int:
+    with open_database(database_env).transaction() as cur:
+        cur.execute("SELECT COUNT(*) FROM sheets")
+        return cur.fetchone()[0]
+
+
+def test_a_share_sent_twice_with_its_id_makes_one_sheet_and_answers_its_link_again(client, database_env):
+    share_id = new_client_id() + new_client_id()[:4]          # 26 characters: at least 128 bits
+    first = client.post("/sheet/share", data={**NIGHT, "cid": share_id})
+    again = client.post("/sheet/share", data={**NIGHT, "cid": share_id})   # the answer was lost
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    assert _sheets_made(database_env) == 1
+    assert len(_hands(client, first.headers["Location"])) == 4
+    other = client.post("/sheet/share", data={**NIGHT, "cid": new_client_id() + "abcdef"})
+    assert other.headers["Location"] != first.headers["Location"]
+    without = client.post("/sheet/share", data={**NIGHT, "cid": ""})      # no script: a new one each time
+    assert without.status_code == 303 and _sheets_made(database_env) == 3
+
+
+def test_a_share_id_that_is_not_one_is_refused_beside_its_field_and_makes_nothing(client, database_env):
+    r = client.post("/sheet/share", data={**NIGHT, "cid": "short"})
+    assert r.status_code == 400
+    assert "is not a share&#39;s id" in r.get_data(as_text=True)
+    assert _sheets_made(database_env) == 0
+
+
+def test_two_repeats_of_one_share_racing_each_other_make_one_sheet(database_env):
+    store = SheetStore(open_database(database_env))
+    share_id = new_client_id() + "racing"
+    start = threading.Barrier(4)
+    tokens: list[str] = []
+
+    def tap() -> None:
+        start.wait()
+        tokens.append(store.create({"rules": "hong-kong"}, [LINE], "10.0.0.9", share_id=share_id))
+
+    threads = [threading.Thread(target=tap) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(tokens) == 4 and len(set(tokens)) == 1
+    assert _sheets_made(database_env) == 1
+    assert [h.line for h in store.open(tokens[0]).hands] == [LINE]

@@ -121,7 +121,8 @@ def _sheet_of(stored: Stored) -> Sheet:
 
 @bp.post("/sheet/share")
 def share():
-    """Store the sheet this form carries; go to its edit link."""
+    """Store the sheet this form carries; go to its edit link. A form that names its share's id
+    (`cid`, drawn in the browser: static/app.js) is stored once, however often it is sent."""
     _from_here()
     _small_body()
     params = {k: request.form.get(k, "") for k in SHEET_KEYS if k in request.form}
@@ -134,7 +135,8 @@ def share():
         lines = [format_entry(Entry(e.params, e.round_text, seats))
                  for e, seats in zip(sheet.entries, sheet.seating(), strict=True)]
         priced = [kept_json(kept_of(row)) for row in price_sheet(sheet, rulesets).rows]   # kept with each line
-        token = store().create(settings, lines, request.remote_addr or "", priced)
+        token = store().create(settings, lines, request.remote_addr or "", priced,
+                               share_id=request.form.get("cid", "").strip() or None)   # made once
     except HandError as err:
         return _refusal(err, 429 if isinstance(err, TooMany) else 400)
     except TooMuchWork as err:
