@@ -40,7 +40,7 @@ def test_every_form_that_changes_the_sheet_carries_a_fresh_id_of_its_change(clie
     page = client.get(edit).get_data(as_text=True)
     ids = re.findall(r'name="cid" value="([A-Za-z0-9_-]+)"', page)
     forms = len(re.findall(r'<form method="post" action="[^"]*/change"', page))
-    assert forms == 4 + 1 + 1 and len(ids) == forms    # four removes, the typed add, undo
+    assert forms == 4 + 1 + 1 + 1 and len(ids) == forms    # four removes, the typed add, the agreed hand, undo
     assert len(set(ids)) == len(ids)
     again = client.get(edit).get_data(as_text=True)
     assert not set(ids) & set(re.findall(r'name="cid" value="([A-Za-z0-9_-]+)"', again))
