@@ -64,9 +64,13 @@ def test_the_rules_page_of_a_family_with_house_is_the_variants(client):
     variant = client.get(f"/rules/{FAMILY}", query_string={"house": CODE}).get_data(as_text=True)
     single = client.get(f"/rules/{VARIANT}").get_data(as_text=True)
     family = client.get(f"/rules/{FAMILY}").get_data(as_text=True)
-    # the same page but for the address of itself its language links carry
-    assert variant.replace(f"/rules/{FAMILY}?house={CODE}&amp;", "/self?") == single.replace(
-        f"/rules/{VARIANT}?", "/self?")
+    # the same page but for the address of itself its language links and its link preview carry
+    assert f'og:url" content="http://localhost/rules/{FAMILY}?house={CODE}"' in variant
+    assert f'og:url" content="http://localhost/rules/{VARIANT}"' in single
+    variant = variant.replace(f"/rules/{FAMILY}?house={CODE}&amp;", "/self?").replace(
+        f'og:url" content="http://localhost/rules/{FAMILY}?house={CODE}"', 'og:url" content="/self"')
+    assert variant == single.replace(f"/rules/{VARIANT}?", "/self?").replace(
+        f'og:url" content="http://localhost/rules/{VARIANT}"', 'og:url" content="/self"')
     assert "(club rules)" in variant and "(club rules)" not in family
 
 
