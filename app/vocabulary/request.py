@@ -60,10 +60,11 @@ NO_TICKS = "none"   # `ticks=none`: a hand in which no pattern counts (a 0-fan c
 def score(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Calculation:
     """Read a request and price it: tiles (`hand`), tick boxes (`ticks`) or a fan total (`fan`).
 
-    One scoring of the request's budget (app/scoring/budget.py), counted before the reading.
+    One scoring of the request's budget (app/scoring/budget.py) under its rules, counted
+    before the reading of the hand.
     """
-    charge()
     ruleset = read_ruleset(params, rulesets)
+    charge(1, ruleset)
     if "ticks" not in params and "fan" not in params:
         found = _frame(ruleset, *map(params.get, _FRAME_FIELDS))
         hand = None if found is None else plain_hand(params, found.context)
