@@ -27,7 +27,7 @@ from app.web.serving.hosts import proxy_hops
 from app.web.serving.turns import Turns
 
 from .common import fragments, i18n
-from .serving import caching, compression, hosts, privacy
+from .serving import caching, collector, compression, hosts, privacy
 from .templating import SharedGlobalsEnvironment, template_globals
 
 
@@ -77,6 +77,8 @@ def _load(app: Flask) -> None:
     """The rulesets, loaded once, and the caches of rendered parts."""
     # a club variant's rules page shows its family's examples priced under it
     app.extensions["rulesets"] = load_all(Path(app.config["RULESET_DIR"]), price=price_example)
+    # a variant let go may be frozen with its cycles: counted, and freed (serving/collector.py)
+    app.extensions["rulesets"].on_evict = collector.let_go
     fragments.install(app)
     app.extensions["family_fields"] = page_family_fields
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
