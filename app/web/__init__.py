@@ -27,7 +27,7 @@ from app.web.serving.hosts import proxy_hops
 from app.web.serving.turns import Turns
 
 from .common import fragments, i18n
-from .serving import caching, collector, compression, hosts, privacy
+from .serving import caching, collector, compression, hosts, privacy, shedding
 from .templating import SharedGlobalsEnvironment, template_globals
 
 
@@ -110,9 +110,11 @@ def _register_blueprints(app: Flask) -> None:
 
 def _install_hooks(app: Flask) -> None:
     """What wraps every request: the body limit and turns, hosts, the budget, headers, caching."""
-    app.wsgi_app = BodyLimit(Turns(app.wsgi_app))   # the body read before a turn is taken
+    rulesets = app.extensions["rulesets"]   # heavy work waits in a lane of its own (turns.py)
+    app.wsgi_app = BodyLimit(Turns(app.wsgi_app, heavy=lambda environ: shedding.heavy(environ, rulesets)))
     hosts.install(app)   # outside the body limit: a trusted proxy's headers, read first
     app.before_request(_refuse_body)
+    shedding.install(app)   # a request past its wait answered 503; new variants counted
     app.before_request(_open_budget)   # every request's scorings counted (app/scoring/budget.py)
     app.teardown_request(lambda _error: close_budget())
     app.after_request(_security_headers)
@@ -213,6 +215,20 @@ def _error_pages(app: Flask) -> None:
                                                            message=e.message))
 
     app.register_error_handler(TooMuchWork, too_much_work)
+
+    def busy(e: shedding.Busy):
+        if wants_json():
+            response = jsonify({"valid": False, "errors": [{"field": e.field, "message": e.message}]})
+        else:
+            title = Msg("Too many requests") if e.status == 429 else Msg("Busy")
+            said = Msg("{field}: {message}", field=e.field, message=e.message) if e.field else e.message
+            response = app.make_response(page(e.status, title, said)[0])
+        response.status_code = e.status
+        response.headers["Retry-After"] = str(e.retry)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    app.register_error_handler(shedding.Busy, busy)
     app.register_error_handler(414, lambda e: page(414, Msg("Address too long"),
                                                   Msg("The address is longer than any hand description.")))
     app.register_error_handler(501, lambda e: page(501, Msg("Not implemented"),

@@ -158,6 +158,16 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                 "operationId": "health", "summary": "Liveness: answers {\"ok\": true} while the app is up.",
                 "responses": {"200": {"description": "The app is up.", "content": {"application/json": {
                     "schema": {"type": "object", "required": ["ok"], "properties": {"ok": {"const": True}}}}}}}}},
+            "/api/ready": {"get": {
+                "operationId": "ready", "summary": "Readiness, for a load balancer: 503 while this worker's"
+                " requests wait past their deadline (5 s) for a turn, or one was just refused for it.",
+                "responses": {code: {"description": what, "content": {"application/json": {
+                    "schema": {"type": "object", "required": ["ready", "wait"], "properties": {
+                        "ready": {"type": "boolean"},
+                        "wait": {"type": "number", "description": "Seconds the oldest waiting"
+                                 " request has waited."}}}}}}
+                    for code, what in (("200", "Ready to take traffic."),
+                                       ("503", "Busy: send traffic elsewhere for Retry-After seconds."))}}},
             "/api/openapi.json": {"get": {
                 "operationId": "openapi", "summary": "This document.",
                 "responses": {"200": {"description": "OpenAPI 3.1",
