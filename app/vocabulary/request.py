@@ -24,7 +24,7 @@ from app.rules.house import HouseError, is_house
 from app.rules.loader import Rulesets, registry
 from app.rules.model import Amount, Ruleset
 from app.rules.stakes import read_stake, stake_refusal
-from app.scoring.budget import charge, opened
+from app.scoring.budget import charge, opened, units
 from app.scoring.calculation import (
     Ask,
     Assumption,
@@ -403,7 +403,7 @@ def price_example(ruleset: Ruleset, params: Mapping[str, str]
     apart, one scoring at a time. A hand the ruleset refuses comes to None, None.
     """
     try:
-        with opened("rules", most=1):
+        with opened("rules", most=units(ruleset)):   # one scoring, whatever its rules cost
             calc = score({**params, "rules": ruleset.id}, {ruleset.id: ruleset})
     except HandError:
         return None, None

@@ -217,17 +217,27 @@ def _error_pages(app: Flask) -> None:
     app.register_error_handler(TooMuchWork, too_much_work)
 
     def busy(e: shedding.Busy):
-        if wants_json():
-            response = jsonify({"valid": False, "errors": [{"field": e.field, "message": e.message}]})
-        else:
-            title = Msg("Too many requests") if e.status == 429 else Msg("Busy")
-            said = Msg("{field}: {message}", field=e.field, message=e.message) if e.field else e.message
-            response = app.make_response(page(e.status, title, said)[0])
+        # a shed request costs next to nothing: its answer is made once a language and kind
+        key = (wants_json(), e.status, e.field, e.message, i18n.page_lang(),
+               request.args.get("rules", "").partition("~")[0])   # its family's words
+        body = shed_bodies.get(key)
+        if body is None:
+            if wants_json():
+                body = jsonify({"valid": False, "errors": [{"field": e.field, "message": e.message}]})
+            else:
+                title = Msg("Too many requests") if e.status == 429 else Msg("Busy")
+                said = Msg("{field}: {message}", field=e.field, message=e.message) if e.field else e.message
+                body = app.make_response(page(e.status, title, said)[0])
+            body = shed_bodies[key] = (body.get_data(), body.mimetype)
+            if len(shed_bodies) > 64:
+                shed_bodies.pop(next(iter(shed_bodies)))
+        response = app.response_class(body[0], mimetype=body[1])
         response.status_code = e.status
         response.headers["Retry-After"] = str(e.retry)
         response.headers["Cache-Control"] = "no-store"
         return response
 
+    shed_bodies: dict[tuple, tuple[bytes, str]] = {}
     app.register_error_handler(shedding.Busy, busy)
     app.register_error_handler(414, lambda e: page(414, Msg("Address too long"),
                                                   Msg("The address is longer than any hand description.")))

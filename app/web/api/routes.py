@@ -16,8 +16,8 @@ from app.web.common.present import (
     score_json,
     waits_json,
 )
-from app.web.table.sheet import MAX_SHEET_QUERY, night_json, request_night
 from app.web.serving import turns
+from app.web.table.sheet import MAX_SHEET_QUERY, night_json, request_night
 
 from .openapi import openapi_document
 
