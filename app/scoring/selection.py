@@ -516,7 +516,9 @@ def _best_set(contested: Sequence[str], worth: Mapping[str, int], position: Mapp
 
     def rank(pids: tuple[str, ...]) -> tuple[int, tuple[int, ...]]:
         return sum(worth[p] for p in pids), tuple(sorted((position[p] for p in pids), reverse=True))
-    return max(candidates, key=rank) if candidates else ()
+    best = max(candidates, key=rank) if candidates else ()
+    order = {pid: i for i, pid in enumerate(contested)}
+    return tuple(sorted(best, key=order.__getitem__))   # as contested lists them (the notes' order)
 
 
 def _groups(pids: Sequence[str], conflicts: Mapping[str, frozenset[str]]) -> list[list[str]]:
