@@ -45,7 +45,7 @@ def heavy(environ: dict[str, Any], rulesets) -> bool:
     length = environ.get("CONTENT_LENGTH") or "0"
     if len(query) + (int(length) if length.isdecimal() else 0) > HEAVY_SIZE:
         return True
-    if "outlook" not in query and "house" not in query and "~" not in query:
+    if "outlook" not in query and "house" not in query and "rules" not in query:
         return False
     args = dict(parse_qsl(query))
     if args.get("outlook", "").strip().lower() in ON:
