@@ -68,6 +68,8 @@ def _settings() -> dict[str, Any]:
         MAX_CONTENT_LENGTH=MAX_BODY,
         # Full scorings one request may ask for (app/scoring/budget.py); past it, 413.
         SCORING_BUDGET=MAX_SCORINGS,
+        # New club variants one client address may have a worker build a minute (shedding.py).
+        NEW_VARIANTS_PER_MINUTE=int(os.environ.get("MAHJONG_NEW_VARIANTS_PER_MINUTE") or 12),
         # Most rendered fragments each cache keeps (common/fragments.py); 0 renders them all.
         FORM_PART_CACHE_SIZE=max(fragments.SIZES.values()),
     )

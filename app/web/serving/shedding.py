@@ -20,7 +20,7 @@ from urllib.parse import parse_qsl
 from flask import Flask, current_app, request
 
 from app.base.i18n import Msg
-from app.rules.house import is_house, joined
+from app.rules.house import HouseError, decode, is_house, joined
 
 from .turns import SHED
 
@@ -80,7 +80,8 @@ class NewVariants:
 
 def install(app: Flask) -> None:
     """Answer what `Turns` shed, and count each address's new variants."""
-    app.extensions["new_variants"] = NewVariants()
+    app.extensions["new_variants"] = NewVariants(app.config.get("NEW_VARIANTS_PER_MINUTE",
+                                                                NEW_VARIANTS_PER_MINUTE))
     app.before_request(_answer_shed)
     app.before_request(_count_new_variant)
 
@@ -101,6 +102,10 @@ def _answer_shed() -> None:
 def _count_new_variant() -> None:
     rules = request.args.get("rules", "")
     if not is_house(rules) or current_app.extensions["rulesets"].kept(rules):
+        return
+    try:
+        decode(rules)   # a code that does not read is refused at once, built by nobody
+    except HouseError:
         return
     seconds = current_app.extensions["new_variants"].wait(request.remote_addr or "")
     if seconds:
