@@ -157,7 +157,10 @@ load: $(RUN_STAMP)
 
 # On demand: each endpoint's heaviest accepted request (the outlook, whose answers are cached: 324
 # distinct worst cases an endpoint) from 32 connections for 20 s a run, the health check's p99
-# (tests/load/heavy_load.py), and memory after 100,000 distinct requests.
+# (tests/load/heavy_load.py), then the fair-turns cases (outlooks under 60-pattern variants,
+# new-variant floods, all heavy) with ordinary visitors' p50/p99 printed beside health's; and
+# memory after 100,000 distinct requests (BENCH_NEW_VARIANTS=1.5 make memory: 1.5 % of them new
+# club variants).
 load-heavy: $(TEST_STAMP)
 	$(BIN)/python tests/load/heavy_load.py
 

@@ -17,5 +17,7 @@ from app.web import create_app
 
 @cache
 def shared_app() -> Flask:
-    """The shared app, built on first use in this process (each xdist worker builds its own)."""
-    return create_app()
+    """The shared app, built on first use in this process (each xdist worker builds its own).
+    Every test asks from one address, so the limit on new club variants a minute is lifted
+    (tests/web/test_fair_turns.py sets its own)."""
+    return create_app({"NEW_VARIANTS_PER_MINUTE": 10**6})

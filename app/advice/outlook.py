@@ -44,7 +44,7 @@ from app.hands.quick import improving_kinds, keeping_discards, waiting_kinds
 from app.hands.readings import ShapeRules
 from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile
 from app.rules.model import Ruleset
-from app.scoring.budget import TooMuchWork, opened, step_aside
+from app.scoring.budget import TooMuchWork, opened, step_aside, units
 from app.scoring.calculation import pricer
 from app.scoring.payments import fmt
 
@@ -55,7 +55,8 @@ MAX_DRAWS = 30
 MAX_SHANTEN = 2         # tiles from ready after the discard that the recurrence weighs
 MAX_STATES = 5_000      # hand states one request may weigh (its work budget; the most seen
 #                         in 80 dealt and built hands: 1,178)
-MAX_SCORINGS = 2_000    # distinct winning hands one request may price (the most seen: 821)
+MAX_SCORINGS = 2_000    # distinct winning hands one request may price (the most seen: 821),
+#                         in units of the budget (budget.units: fewer under a dear variant)
 OUTLOOK_MODEL = Msg("one player draws alone and wins only by self-draw; each draw's chance is"
                     " the copies neither seen nor the player's own, in the hand or its melds"
                     " (a concealed kong too; a discard never returns); a drawn"
@@ -187,7 +188,8 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
         return OutlookResult(draws, tuple(DiscardOutlook(c, None, ()) for c in choices),
                              Msg("more work than one request may do (at most {states} hand"
                                  " states and {scorings} winning hands): the usual order",
-                                 states=max_states, scorings=max_scorings),
+                                 states=max_states,
+                                 scorings=max_scorings // units(result.ruleset)),
                              search.states, search.scorings)
     order = {c.tile: i for i, c in enumerate(choices)}
     weighed.sort(key=lambda o: (o.chances is None, not o.choice.must_go, -round(o.value, 9),

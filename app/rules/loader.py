@@ -6,7 +6,9 @@ A broken file stops start-up with a message naming the file and the key, e.g.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -153,18 +155,29 @@ class Rulesets(Mapping[str, Ruleset]):
     """The rulesets of one folder by id, and any club variant of them by its `rules` value.
 
     Iterating lists the folder's files only; looking up `family~code` builds the variant
-    (house.py) once and keeps the last MAX_HOUSES of them. Given `price` (app.scoring's), a
-    variant carries its family's worked and pattern examples priced under it.
+    (house.py) once and keeps the MAX_HOUSES used last (a lookup refreshes it), by its `rules`
+    value, so a kept variant is found without reading its code again. A code that does not
+    read or build is refused again without building for REFUSAL_SECONDS (the last
+    MAX_REFUSALS of them). Given `price` (app.scoring's), a variant carries its family's
+    worked and pattern examples priced under it. `on_evict`, when set, is called with each
+    variant let go (the server frees them: app/web/serving/collector.py).
     """
 
     MAX_HOUSES = 128
+    MAX_REFUSALS = 256
+    REFUSAL_SECONDS = 60.0
 
-    def __init__(self, files: dict[str, Ruleset], directory: Path, price: Price | None = None) -> None:
+    def __init__(self, files: dict[str, Ruleset], directory: Path, price: Price | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._files = files
         self._directory = directory
         self._price = price
-        self._houses: dict[House, Ruleset] = {}
+        self._clock = clock
+        self._houses: OrderedDict[str, Ruleset] = OrderedDict()   # least recently used first
+        self._refused: OrderedDict[str, tuple[float, HouseError]] = OrderedDict()
         self._family_prices: dict[tuple[str, tuple], tuple] = {}   # the same for every variant
+        self.on_evict: Callable[[Ruleset], None] | None = None
+        self.built = 0   # variants built (kept or refused) since start
 
     def __getitem__(self, key: str) -> Ruleset:
         found = self._files.get(key)
@@ -195,13 +208,41 @@ class Rulesets(Mapping[str, Ruleset]):
 
     def house(self, rules: str) -> Ruleset:
         """The variant a `rules` value names, built through the loader, or HouseError."""
-        house = decode(rules)
-        found = self._houses.get(house)
-        if found is None:
-            found = self._houses[house] = self._build(house)
-            if len(self._houses) > self.MAX_HOUSES:
-                del self._houses[next(iter(self._houses))]
+        found = self._houses.get(rules)
+        if found is not None:
+            self._houses.move_to_end(rules)
+            return found
+        refused = self._still_refused(rules)
+        if refused is not None:
+            raise refused
+        self.built += 1
+        try:
+            found = self._build(decode(rules))
+        except HouseError as err:
+            self._refused[rules] = (self._clock() + self.REFUSAL_SECONDS, err)
+            if len(self._refused) > self.MAX_REFUSALS:
+                self._refused.popitem(last=False)
+            raise
+        self._houses[rules] = found
+        if len(self._houses) > self.MAX_HOUSES:
+            _, evicted = self._houses.popitem(last=False)
+            if self.on_evict is not None:
+                self.on_evict(evicted)
         return found
+
+    def kept(self, rules: str) -> bool:
+        """Whether looking `rules` up builds nothing: a family, a kept variant or a refusal
+        still remembered."""
+        return rules in self._files or rules in self._houses or self._still_refused(rules) is not None
+
+    def _still_refused(self, rules: str) -> HouseError | None:
+        found = self._refused.get(rules)
+        if found is None:
+            return None
+        if found[0] <= self._clock():
+            del self._refused[rules]
+            return None
+        return found[1]
 
     def house_data(self, house: House) -> dict[str, Any]:
         """The variant as the data of a YAML file extending its family (for the download)."""

@@ -7,6 +7,11 @@ its entries, a discard analysis one a wait of each discard. The web layer opens 
 each request (`opened`); `charge` counts each scoring against it and, past `MAX_SCORINGS`,
 refuses the request with `TooMuchWork`, naming the field that asked for it. Outside an opened
 budget (the command line, the tests of the core) nothing is counted.
+
+A scoring is counted in units of what it costs (`units`): one under every shipped family, more
+under a club's variant that adds many patterns (every pattern's detector runs on every
+reading), so such a variant gets proportionally fewer scorings, not a longer request. The
+refusal names the scorings the request could have had under its rules.
 """
 from __future__ import annotations
 
@@ -17,10 +22,23 @@ from dataclasses import dataclass
 
 from app.base.errors import FieldError
 from app.base.i18n import Msg
+from app.rules.model import Ruleset
 
 # About 25-60 ms of scoring on one core (40-100 µs a scoring unseen, in a request): no real
 # hand, round, quiz or night comes near it (a night of 100 hands is 100; a round at most ~40).
 MAX_SCORINGS = 400
+# The patterns one unit of scoring pays for: a shipped family has at most 46 (hong-kong-course),
+# a club's variant may add 60 (app/rules/house.py MAX_CHANGES), so it costs up to 3 units.
+UNIT_PATTERNS = 48
+
+
+def units(ruleset: Ruleset | None) -> int:
+    """What one scoring under these rules costs, in units of the budget (1: a shipped family).
+
+    Per pattern, as scoring runs each pattern's detector on each reading of a hand."""
+    if ruleset is None:
+        return 1
+    return max(1, -(-len(ruleset.patterns) // UNIT_PATTERNS))
 
 
 class TooMuchWork(ValueError):
@@ -74,8 +92,9 @@ def close_budget() -> None:
     _current.set(None)
 
 
-def charge(n: int = 1) -> None:
-    """Count n scorings; past the budget, refuse (before doing them).
+def charge(n: int = 1, ruleset: Ruleset | None = None) -> None:
+    """Count n scorings under `ruleset` (`units` each); past the budget, refuse (before doing
+    them), naming the scorings the budget holds under these rules.
 
     >>> with opened("hands", most=2):
     ...     charge(); charge(); charge()
@@ -87,15 +106,16 @@ def charge(n: int = 1) -> None:
     if budget is None:
         return
     before = budget.left
-    budget.left -= n
+    cost = 1 if ruleset is None else units(ruleset)
+    budget.left -= n * cost
     if budget.left < 0:
-        raise TooMuchWork(budget.field, budget.most)
+        raise TooMuchWork(budget.field, budget.most // cost)
     if _pause[0] is not None and before // PAUSE_EVERY != budget.left // PAUSE_EVERY:
         _pause[0]()
 
 
 def used() -> int:
-    """Scorings counted so far in the open budget (0 when none is open)."""
+    """Units counted so far in the open budget (0 when none is open)."""
     budget = _current.get()
     return 0 if budget is None else budget.most - budget.left
 

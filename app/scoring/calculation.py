@@ -141,7 +141,7 @@ class Ask:
 
 def calculate(ask: Ask) -> Calculation:
     """Price a request: one scoring of the request's budget (budget.py)."""
-    charge()
+    charge(1, ask.ruleset)
     return price_ask(ask)
 
 
@@ -164,7 +164,7 @@ def pricer(ask: Ask) -> Callable[[Hand], Calculation]:
         ask.round_given)
 
     def priced(hand: Hand) -> Calculation:
-        charge()
+        charge(1, ask.ruleset)
         if found is not None and (hand.context is found.context or hand.context == found.context):
             return price_hand(found, hand)
         return price_ask(replace(ask, hand=hand))

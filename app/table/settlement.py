@@ -296,7 +296,7 @@ def _count_kong(copies: list[int], kong: Kong, where: str) -> None:
 def _price_win(asked: Ask | HandError, won: list[str], where: str) -> Calculation:
     """The win as asked with the players who won before it: one scoring, its refusal named
     by the event's fields."""
-    charge()
+    charge(1, None if isinstance(asked, HandError) else asked.ruleset)
     try:
         if isinstance(asked, HandError):
             raise asked

@@ -24,7 +24,7 @@ from app.rules.house import HouseError, is_house
 from app.rules.loader import Rulesets, registry
 from app.rules.model import Amount, Ruleset
 from app.rules.stakes import read_stake, stake_refusal
-from app.scoring.budget import charge, opened
+from app.scoring.budget import charge, opened, units
 from app.scoring.calculation import (
     Ask,
     Assumption,
@@ -60,10 +60,11 @@ NO_TICKS = "none"   # `ticks=none`: a hand in which no pattern counts (a 0-fan c
 def score(params: Mapping[str, str], rulesets: Mapping[str, Ruleset] | None = None) -> Calculation:
     """Read a request and price it: tiles (`hand`), tick boxes (`ticks`) or a fan total (`fan`).
 
-    One scoring of the request's budget (app/scoring/budget.py), counted before the reading.
+    One scoring of the request's budget (app/scoring/budget.py) under its rules, counted
+    before the reading of the hand.
     """
-    charge()
     ruleset = read_ruleset(params, rulesets)
+    charge(1, ruleset)
     if "ticks" not in params and "fan" not in params:
         found = _frame(ruleset, *map(params.get, _FRAME_FIELDS))
         hand = None if found is None else plain_hand(params, found.context)
@@ -402,7 +403,7 @@ def price_example(ruleset: Ruleset, params: Mapping[str, str]
     apart, one scoring at a time. A hand the ruleset refuses comes to None, None.
     """
     try:
-        with opened("rules", most=1):
+        with opened("rules", most=units(ruleset)):   # one scoring, whatever its rules cost
             calc = score({**params, "rules": ruleset.id}, {ruleset.id: ruleset})
     except HandError:
         return None, None

@@ -27,7 +27,7 @@ from app.web.serving.hosts import proxy_hops
 from app.web.serving.turns import Turns
 
 from .common import fragments, i18n
-from .serving import caching, compression, hosts, privacy
+from .serving import caching, collector, compression, hosts, privacy, shedding
 from .templating import SharedGlobalsEnvironment, template_globals
 
 
@@ -68,6 +68,8 @@ def _settings() -> dict[str, Any]:
         MAX_CONTENT_LENGTH=MAX_BODY,
         # Full scorings one request may ask for (app/scoring/budget.py); past it, 413.
         SCORING_BUDGET=MAX_SCORINGS,
+        # New club variants one client address may have a worker build a minute (shedding.py).
+        NEW_VARIANTS_PER_MINUTE=int(os.environ.get("MAHJONG_NEW_VARIANTS_PER_MINUTE") or 12),
         # Most rendered fragments each cache keeps (common/fragments.py); 0 renders them all.
         FORM_PART_CACHE_SIZE=max(fragments.SIZES.values()),
     )
@@ -77,6 +79,8 @@ def _load(app: Flask) -> None:
     """The rulesets, loaded once, and the caches of rendered parts."""
     # a club variant's rules page shows its family's examples priced under it
     app.extensions["rulesets"] = load_all(Path(app.config["RULESET_DIR"]), price=price_example)
+    # a variant let go may be frozen with its cycles: counted, and freed (serving/collector.py)
+    app.extensions["rulesets"].on_evict = collector.let_go
     fragments.install(app)
     app.extensions["family_fields"] = page_family_fields
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
@@ -111,9 +115,11 @@ def _register_blueprints(app: Flask) -> None:
 
 def _install_hooks(app: Flask) -> None:
     """What wraps every request: the body limit and turns, hosts, the budget, headers, caching."""
-    app.wsgi_app = BodyLimit(Turns(app.wsgi_app))   # the body read before a turn is taken
+    rulesets = app.extensions["rulesets"]   # heavy work waits in a lane of its own (turns.py)
+    app.wsgi_app = BodyLimit(Turns(app.wsgi_app, heavy=lambda environ: shedding.heavy(environ, rulesets)))
     hosts.install(app)   # outside the body limit: a trusted proxy's headers, read first
     app.before_request(_refuse_body)
+    shedding.install(app)   # a request past its wait answered 503; new variants counted
     app.before_request(_open_budget)   # every request's scorings counted (app/scoring/budget.py)
     app.teardown_request(lambda _error: close_budget())
     app.after_request(_security_headers)
@@ -214,6 +220,30 @@ def _error_pages(app: Flask) -> None:
                                                            message=e.message))
 
     app.register_error_handler(TooMuchWork, too_much_work)
+
+    def busy(e: shedding.Busy):
+        # a shed request costs next to nothing: its answer is made once a language and kind
+        key = (wants_json(), e.status, e.field, e.message, i18n.page_lang(),
+               request.args.get("rules", "").partition("~")[0])   # its family's words
+        body = shed_bodies.get(key)
+        if body is None:
+            if wants_json():
+                body = jsonify({"valid": False, "errors": [{"field": e.field, "message": e.message}]})
+            else:
+                title = Msg("Too many requests") if e.status == 429 else Msg("Busy")
+                said = Msg("{field}: {message}", field=e.field, message=e.message) if e.field else e.message
+                body = app.make_response(page(e.status, title, said)[0])
+            body = shed_bodies[key] = (body.get_data(), body.mimetype)
+            if len(shed_bodies) > 64:
+                shed_bodies.pop(next(iter(shed_bodies)))
+        response = app.response_class(body[0], mimetype=body[1])
+        response.status_code = e.status
+        response.headers["Retry-After"] = str(e.retry)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    shed_bodies: dict[tuple, tuple[bytes, str]] = {}
+    app.register_error_handler(shedding.Busy, busy)
     app.register_error_handler(414, lambda e: page(414, Msg("Address too long"),
                                                   Msg("The address is longer than any hand description.")))
     app.register_error_handler(501, lambda e: page(501, Msg("Not implemented"),

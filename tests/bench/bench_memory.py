@@ -9,7 +9,10 @@ random tiles, so most hands are new and about half are refused. Prints the proce
 10 % and, from `gc.callbacks`, every full (generation 2) collection's pause: count, longest
 (wall clock, and processor time, which other work on the machine does not inflate), total. Stops by itself.
 After each request it calls `collector.settle()` as the worker does (`BENCH_GC=plain`: not, the
-start-up freeze only, to compare).
+start-up freeze only, to compare). `BENCH_NEW_VARIANTS=1.5`: that percentage of the requests is
+a result page under a club variant never asked before (a name and a cap of its own), as a
+club's members sharing new links would make; the kept variants are let go least recently used
+first, and freed (collector.py).
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from app.web.serving.collector import settle  # noqa: E402
 SUITS = "mps"
 # settle: after each request, as the worker does (collector.settle); plain: the start-up freeze only
 GC_POLICY = os.environ.get("BENCH_GC", "settle")
+NEW_VARIANTS = float(os.environ.get("BENCH_NEW_VARIANTS", "0"))   # percent of the requests
 
 
 def rss_mib() -> float:
@@ -78,6 +82,17 @@ def requests(rng: random.Random):
         yield "GET", "/oembed", {"url": f"http://localhost/card?rules={rules}&hand={winning(rng)}"}
 
 
+def with_new_variants(stream, rng: random.Random, percent: float):
+    """The requests, `percent` of them replaced by a result page under a new club variant."""
+    from app.rules.house import House, encode
+    for k, request in enumerate(stream):
+        if rng.random() * 100 < percent:
+            rules = encode(House("hong-kong", name=(f"Club {k}", "", ""), dials=(("cap", 8 + k % 5),)))
+            yield "GET", "/", {"rules": rules, "hand": winning(rng), "by": "self-draw"}
+        else:
+            yield request
+
+
 def main() -> None:
     total = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     app = create_app()
@@ -102,9 +117,12 @@ def main() -> None:
     gc.callbacks.append(watch)
     rng = random.Random(23)
     statuses: dict[int, int] = {}
-    print(f"after start-up: RSS {rss_mib():.0f} MiB; collector: {GC_POLICY}; load average {os.getloadavg()[0]:.1f}")
+    print(f"after start-up: RSS {rss_mib():.0f} MiB; collector: {GC_POLICY}; new variants {NEW_VARIANTS} %;"
+          f" load average {os.getloadavg()[0]:.1f}")
     t0 = time.perf_counter()
-    for i, (method, path, args) in enumerate(requests(rng), 1):
+    app.extensions["new_variants"].most = 10**9   # one address here: no limit a minute
+    stream = with_new_variants(requests(rng), random.Random(39), NEW_VARIANTS) if NEW_VARIANTS else requests(rng)
+    for i, (method, path, args) in enumerate(stream, 1):
         if method == "GET":
             response = client.get(path, query_string=args)
         else:

@@ -21,6 +21,13 @@ several `draws=` and `seen=`; the API and the page different ones), one hand pas
 budget (its bounded answer). `python tests/load/heavy_load.py find-outlooks` is the search
 that finds such hands (DURATION x 3 seconds a family and measure).
 
+Then the fair-turns cases (`fair_cases`; FAIR=only runs these alone): CONNECTIONS clients
+cycle the heaviest accepted outlooks under every family and under its dearest legal variant
+(60 added patterns), a flood of new variants, or all of them, while ordinary visitors (a
+score, a result page, a rules page, a shared sheet's poll) ask one at a time beside the health
+and readiness checks: each case prints the heavy answers served and shed (429/503), the
+visitors' p50/p99 beside health's, and how often readiness said no.
+
 Each heavy request is checked first to be accepted (200) and within the scoring budget
 (app/scoring/budget.py). Traffic goes to 127.0.0.1 only; every client stops at its deadline
 and the server is stopped at the end, whatever happens. Exits 1 when a health p99 reaches 1 s
@@ -46,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 from app.advice import outlook as outlook_module  # noqa: E402
 from app.hands.readings import waits  # noqa: E402
 from app.hands.tiles import TILES, canonical, parse_tiles  # noqa: E402
+from app.rules.house import MAX_CHANGES, House, PatternChange, encode, known_detectors  # noqa: E402
 from app.rules.loader import load_all  # noqa: E402
 from app.scoring import budget  # noqa: E402
 from app.vocabulary.discard import calculate_discards  # noqa: E402
@@ -56,6 +64,8 @@ from tests.production import ProductionServer  # noqa: E402
 DURATION = float(os.environ.get("DURATION", "20"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "32"))
 ONLY = [n.strip() for n in os.environ.get("ONLY", "").split(",") if n.strip()]   # endpoint names
+FAIR = os.environ.get("FAIR", "")   # "only": the fair-turns cases alone; "no": without them
+VISIT_EVERY = 0.1   # seconds between two ordinary visitors' requests
 HEALTH_EVERY = 0.05
 CLIENT_TIMEOUT = 60   # seconds a load client waits for its answer (status 0 past it)
 NINE_GATES = "1112345678999"
@@ -295,23 +305,161 @@ def replay_all(port: int, requests: list[tuple[str, str, bytes | None]], duratio
         if load.is_alive():
             load.kill()
     times = [t for _, t in results]
-    return {"answers": len(results), "bad": sum(1 for s, _ in results if s != 200),
-            "server_errors": sum(1 for s, _ in results + health if s >= 500),
+    return {"answers": len(results), "bad": sum(1 for s, _ in results if s not in (200, 429, 503)),
+            "shed": sum(1 for s, _ in results if s in (429, 503)),   # answered at once: fair turns
+            "server_errors": sum(1 for s, _ in results + health if s >= 500 and s != 503),
             "p50": percentile(times, 0.5), "p99": percentile(times, 0.99),
             "health": len(health), "health_bad": sum(1 for s, _ in health if s != 200),
             "health_p50": percentile([t for _, t in health], 0.5),
             "health_p99": percentile([t for _, t in health], 0.99)}
 
 
+def dearest_variant(family: str) -> str:
+    """The family's variant adding MAX_CHANGES patterns, one a detector in turn (the dearest
+    scoring a legal code asks for: each pattern's detector runs on every reading)."""
+    detectors = known_detectors()
+    table = load_all(ROOT / "rulesets")[family].categories[0].id
+    return encode(House(family, patterns=tuple(
+        PatternChange(f"x{i}", fan=1, name=(f"x{i}", "", ""), detect=detectors[i % len(detectors)],
+                      category=table) for i in range(MAX_CHANGES))))
+
+
+def variant_outlooks() -> list[str]:
+    """outlook_queries, each under its family's dearest variant."""
+    codes: dict[str, str] = {}
+    found = []
+    for query in outlook_queries():
+        args = dict(urllib.parse.parse_qsl(query))
+        family = args["rules"]
+        if family not in codes:
+            codes[family] = dearest_variant(family)
+        args["rules"] = codes[family]
+        found.append(urllib.parse.urlencode(args))
+    return found
+
+
+def new_variants(n: int, seed: int) -> list[str]:
+    """n result pages, each under a variant no worker has built (a name and a cap)."""
+    rng = random.Random(seed)
+    return ["/?" + urllib.parse.urlencode({"rules": encode(House("hong-kong", name=(f"Club {rng.random()}", "", ""),
+                                                                  dials=(("cap", 8 + k % 5),))),
+                                           "hand": "123m456m789m111p55s", "by": "self-draw"})
+            for k in range(n)]
+
+
+def fair_cases() -> list[tuple[str, list[tuple[str, str, bytes | None]]]]:
+    """(name, heavy requests) of the fair-turns cases."""
+    family = ["/api/discard?" + q for q in outlook_queries()[0::2]]
+    variant = ["/api/discard?" + q for q in variant_outlooks()[0::2]]
+    variant_pages = ["/discard?" + q for q in variant_outlooks()[1::2]]
+    flood = new_variants(4000, 39)
+    mixed = [p for trio in zip(family, variant_pages, flood, strict=False) for p in trio]
+    return [(name, [("GET", p, None) for p in paths]) for name, paths in (
+        ("variant outlooks", variant + variant_pages), ("new variants", flood),
+        ("all heavy", mixed))]
+
+
+def shared_sheet(port: int) -> str:
+    """A shared sheet's poll address (`/s/<token>/version`), stored by its form's POST."""
+    body = urllib.parse.urlencode({"rules": "hong-kong", "names": "A,B,C,D",
+                                   "hands": "hand=123m456m789m111p55s by=self-draw"}).encode()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("POST", "/sheet/share", body=body, headers={"Content-Type": "application/x-www-form-urlencoded"})
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    token = response.getheader("Location", "").split("/s/")[1].split("?")[0].split("/")[0]
+    return f"/s/{token}/version"
+
+
+def visitor_requests(port: int) -> list[tuple[str, str, bytes | None]]:
+    """What an ordinary visitor asks: a score, a result page, a rules page, a sheet's poll."""
+    return [("GET", "/api/score?rules=hong-kong&hand=123m456m789m234p55s&by=self-draw", None),
+            ("GET", "/?rules=sichuan&hand=123m456m789p234p55p&by=self-draw", None),
+            ("GET", "/rules/hong-kong", None),
+            ("GET", shared_sheet(port), None)]
+
+
+def _visitors(port: int, requests: list[tuple[str, str, bytes | None]], duration: float, out) -> None:
+    """In a process of its own: one visitor at a time, every VISIT_EVERY seconds."""
+    deadline = time.monotonic() + duration
+    results, k = [], 0
+    while time.monotonic() < deadline:
+        results.append(ask(port, *requests[k % len(requests)], timeout=CLIENT_TIMEOUT))
+        k += 1
+        time.sleep(VISIT_EVERY)
+    out.put(results)
+
+
+def replay_fair(port: int, heavy: list[tuple[str, str, bytes | None]],
+                visitors: list[tuple[str, str, bytes | None]], duration: float = DURATION,
+                connections: int = CONNECTIONS) -> dict:
+    """Heavy clients (a load process), ordinary visitors (another) and health and readiness
+    checks (this process, in turn every HEALTH_EVERY seconds), until the deadline."""
+    context = multiprocessing.get_context("fork")
+    heavy_out, visit_out = context.Queue(), context.Queue()
+    load = context.Process(target=_clients, args=(port, heavy, connections, duration, heavy_out), daemon=True)
+    visit = context.Process(target=_visitors, args=(port, visitors, duration, visit_out), daemon=True)
+    load.start()
+    visit.start()
+    deadline = time.monotonic() + duration
+    health: list[tuple[int, float]] = []
+    ready: list[tuple[int, float]] = []
+    while time.monotonic() < deadline:
+        health.append(ask(port, "GET", "/api/health", None, timeout=5))
+        ready.append(ask(port, "GET", "/api/ready", None, timeout=5))
+        time.sleep(HEALTH_EVERY)
+    try:
+        heavy_got, visited = heavy_out.get(timeout=90), visit_out.get(timeout=90)
+    finally:
+        for process in (load, visit):
+            process.join(timeout=10)
+            if process.is_alive():
+                process.kill()
+    served = [t for s, t in heavy_got if s == 200]
+    return {"heavy": len(heavy_got), "served": len(served),
+            "shed": sum(1 for s, _ in heavy_got if s in (429, 503)),
+            "other": sum(1 for s, _ in heavy_got if s not in (200, 429, 503)),
+            "heavy_p50": percentile(served, 0.5),
+            "visits": len(visited), "visits_bad": sum(1 for s, _ in visited if s != 200),
+            "visit_p50": percentile([t for _, t in visited], 0.5),
+            "visit_p99": percentile([t for _, t in visited], 0.99),
+            "health_bad": sum(1 for s, _ in health if s != 200),
+            "health_p50": percentile([t for _, t in health], 0.5),
+            "health_p99": percentile([t for _, t in health], 0.99),
+            "not_ready": sum(1 for s, _ in ready if s == 503), "ready_checks": len(ready)}
+
+
+def fair_line(name: str, got: dict) -> str:
+    return (f"{name:17} | heavy {got['heavy']:>4}: served {got['served']:>4} (p50 {got['heavy_p50'] * 1000:6.0f} ms),"
+            f" shed {got['shed']:>4}, other {got['other']}"
+            f" | visitors p50 {got['visit_p50'] * 1000:5.0f} ms, p99 {got['visit_p99'] * 1000:5.0f} ms"
+            f" ({got['visits']}, {got['visits_bad']} not 200)"
+            f" | health p50 {got['health_p50'] * 1000:5.0f} ms, p99 {got['health_p99'] * 1000:5.0f} ms"
+            f" | not ready {got['not_ready']}/{got['ready_checks']}, load average {os.getloadavg()[0]:.1f}")
+
+
+def run_fair(port: int) -> bool:
+    """The fair-turns cases, one line each; False when a visitor or health check failed."""
+    visitors = visitor_requests(port)
+    ok = True
+    for name, heavy in fair_cases():
+        got = replay_fair(port, heavy, visitors)
+        bad = got["visits_bad"] or got["health_bad"] or got["other"] or got["visit_p99"] >= 1.0
+        ok &= not bad
+        print(fair_line(name, got) + ("  <-- FAIL" if bad else ""), flush=True)
+    return ok
+
+
 def main() -> int:
     app = counting_app()
-    requests = heavy_requests(app)
+    requests = heavy_requests(app) if FAIR != "only" else []
     print(f"heavy load: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores,"
           f" load average {os.getloadavg()[0]:.1f}, {CONNECTIONS} connections, {DURATION:.0f} s an endpoint")
     failed = False
     with tempfile.TemporaryDirectory() as tmp, ProductionServer(Path(tmp), env={"FLASK_DEBUG": None}) as server:
         for name, method, paths, body in requests:
-            if ONLY and name not in ONLY:
+            if (ONLY and name not in ONLY) or FAIR == "only":
                 continue
             checked = [_scorings(app, method, p, body) for p in paths[::max(1, len(paths) // 20)]]
             status, scorings = checked[0]
@@ -329,11 +477,13 @@ def main() -> int:
             print(f"{name:13} {size:>5} B, {scorings:>3} scorings, alone {alone * 1000:6.1f} ms"
                   f"{f', {len(paths)} distinct (outlook scorings not counted here)' if len(paths) > 1 else ''}"
                   f" | {got['answers'] / DURATION:6.1f} req/s, p50 {got['p50'] * 1000:6.0f} ms,"
-                  f" p99 {got['p99'] * 1000:6.0f} ms, not 200: {got['bad']}"
+                  f" p99 {got['p99'] * 1000:6.0f} ms, shed {got['shed']}, other: {got['bad']}"
                   f" | health p50 {got['health_p50'] * 1000:5.0f} ms, p99 {got['health_p99'] * 1000:5.0f} ms"
                   f" ({got['health']} checks, {got['health_bad']} failed), load average {os.getloadavg()[0]:.1f}"
                   f"{'  <-- FAIL' if bad else ''}",
                   flush=True)
+        if FAIR != "no":
+            failed |= not run_fair(server.port)
     return 1 if failed else 0
 
 

@@ -37,3 +37,33 @@ def test_a_long_request_steps_aside_every_few_scorings(monkeypatch):
         for _ in range(budget.PAUSE_EVERY):
             charge()
         assert len(paused) == 2
+
+
+def dearest_variant(family: str = "hong-kong-course") -> str:
+    """A variant adding MAX_CHANGES patterns, one a detector in turn: the dearest scoring."""
+    from app.rules.house import MAX_CHANGES, House, PatternChange, encode, known_detectors
+    from app.rules.loader import registry
+    detectors = known_detectors()
+    table = registry()[family].categories[0].id
+    return encode(House(family, patterns=tuple(
+        PatternChange(f"x{i}", fan=1, name=(f"x{i}", "", ""), detect=detectors[i % len(detectors)],
+                      category=table) for i in range(MAX_CHANGES))))
+
+
+def test_a_scoring_costs_one_unit_under_every_family_and_more_under_a_variant_of_many_patterns():
+    from app.rules.loader import registry
+    rulesets = registry()
+    assert {name: budget.units(rulesets[name]) for name in rulesets} == {name: 1 for name in rulesets}
+    dear = rulesets[dearest_variant()]
+    assert budget.units(dear) == 3 and len(dear.patterns) > 2 * budget.UNIT_PATTERNS
+
+
+def test_a_dear_variant_gets_proportionally_fewer_scorings_and_its_refusal_says_how_many():
+    asked = {**HAND, "rules": dearest_variant()}
+    with opened("hands", most=9):
+        for _ in range(3):
+            calculate(asked)
+        assert used() == 9
+        with pytest.raises(TooMuchWork) as refused:
+            calculate(asked)
+    assert refused.value.most == 3 and "more than 3 scorings" in str(refused.value)

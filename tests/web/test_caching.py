@@ -48,7 +48,7 @@ def test_every_get_answer_says_how_long_it_may_be_kept(url):
     cache_control = response.headers.get("Cache-Control", "")
     random_series = (url.startswith(("/practice", "/embed/practice"))
                      and response.status_code == 302)
-    if url.startswith("/api/health") or random_series:
+    if url.startswith(("/api/health", "/api/ready")) or random_series:
         assert cache_control == "no-store"   # a probe, or a new random series each time
         return
     if url.startswith(("/s/", "/c/")):
@@ -62,7 +62,7 @@ def test_every_get_answer_says_how_long_it_may_be_kept(url):
         assert re.fullmatch(r'"[0-9a-f]{32}"', etag), etag   # strong: no W/ prefix
 
 
-@pytest.mark.parametrize("url", [u for u in GET_URLS if not u.startswith(("/api/health", "/s/", "/c/"))])
+@pytest.mark.parametrize("url", [u for u in GET_URLS if not u.startswith(("/api/health", "/api/ready", "/s/", "/c/"))])
 def test_a_held_etag_is_answered_304_with_no_body(url):
     client = APP.test_client()
     first = client.get(url)

@@ -93,7 +93,8 @@ def test_health_stays_answered_under_32_heavy_connections(tmp_path: Path, heavy,
         got = heavy_load.replay_all(server.port, heavy + outlooks, duration=SECONDS,
                                     connections=CONNECTIONS)
     # each of the 32 connections had its heavy answers (a client waits for the one it asked
-    # past the end of the run), all of them 200, and the health check was answered throughout
+    # past the end of the run), each a 200 or shed at once (429/503: an outlook is heavy work,
+    # two an address at a time, app/web/serving/turns.py), and the health check was answered
     assert got["answers"] >= CONNECTIONS, got
     assert got["server_errors"] == 0, got
     assert got["bad"] == 0, got
@@ -102,3 +103,22 @@ def test_health_stays_answered_under_32_heavy_connections(tmp_path: Path, heavy,
     # printed here for the log, never a pass or a fail
     print(f"health p50 {got['health_p50'] * 1000:.0f} ms, p99 {got['health_p99'] * 1000:.0f} ms,"
           f" {got['answers'] / SECONDS:.0f} heavy answers a second")
+
+
+def test_ordinary_visitors_are_served_while_heavy_work_is_shed(tmp_path: Path):
+    """A short `make load-heavy` fair-turns case: 16 clients cycle outlooks under the dearest
+    legal variants and new variants, while visitors ask a score, a result page, a rules page and
+    a sheet's poll one at a time. Asserted: an order, never a time: every visitor is served,
+    heavy work is shed (429/503, at once) rather than queued, nothing else fails."""
+    cases = dict(heavy_load.fair_cases())
+    mix = [r for pair in zip(cases["variant outlooks"][:24], cases["new variants"][:24], strict=True)
+           for r in pair]
+    with ProductionServer(tmp_path, env={"FLASK_DEBUG": None}) as server:
+        visitors = heavy_load.visitor_requests(server.port)
+        for request in visitors * 2:   # warm both workers' pages
+            heavy_load.ask(server.port, *request)
+        got = heavy_load.replay_fair(server.port, mix, visitors, duration=8, connections=16)
+    print(heavy_load.fair_line("short fair run", got))
+    assert got["visits"] >= 5 and got["visits_bad"] == 0, got
+    assert got["shed"] > 0 and got["other"] == 0, got
+    assert got["health_bad"] == 0, got

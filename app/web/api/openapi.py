@@ -66,6 +66,17 @@ _ERRORS = {
     "description": "The request cannot be priced: each field error names the field.",
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}},
 }
+_RETRY = {"Retry-After": {"description": "Seconds to wait before asking again.",
+                          "schema": {"type": "integer"}}}
+_BUSY = {   # app/web/serving/turns.py, shedding.py
+    "429": {"description": "Too many at once from one address: long calculations under way, or"
+                           " new club rules past 12 a minute (the error names house).",
+            "headers": _RETRY,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}}},
+    "503": {"description": "Busy: the request waited past its deadline for a turn.",
+            "headers": _RETRY,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}}},
+}
 
 
 def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
@@ -84,7 +95,7 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                 "responses": {
                     "200": {"description": "The breakdown and the payments.",
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Score"}}}},
-                    "400": _ERRORS}}},
+                    "400": _ERRORS, **_BUSY}}},
             "/api/waits": {"get": {
                 "operationId": "waits",
                 "summary": "The tiles a ready hand waits on and what each win would be worth.",
@@ -93,7 +104,7 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                 "responses": {
                     "200": {"description": "Whether the hand is ready, and its waits.",
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Waits"}}}},
-                    "400": _ERRORS}}},
+                    "400": _ERRORS, **_BUSY}}},
             "/api/discard": {"get": {
                 "operationId": "discard",
                 "summary": "What to discard: every distinct discard of a 14-tile hand, best first.",
@@ -118,7 +129,7 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                 "responses": {
                     "200": {"description": "Every distinct discard, best first, with the reasons.",
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Discards"}}}},
-                    "400": _ERRORS}}},
+                    "400": _ERRORS, **_BUSY}}},
             "/api/sheet": {"get": {
                 "operationId": "sheet",
                 "summary": "A game sheet as JSON: every entry priced, running totals, who pays whom.",
@@ -137,7 +148,7 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                 "responses": {
                     "200": {"description": "The rows, running totals, totals and the transfers.",
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Sheet"}}}},
-                    "400": _ERRORS,
+                    "400": _ERRORS, **_BUSY,
                     "413": {"description": "More scorings than one request may do (the work budget).",
                             "content": {"application/json": {
                                 "schema": {"$ref": "#/components/schemas/Errors"}}}}}}},
@@ -150,7 +161,7 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                 "responses": {
                     "200": {"description": "The ledger: every payment with its reason, running and final totals.",
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ledger"}}}},
-                    "400": _ERRORS,
+                    "400": _ERRORS, **_BUSY,
                     "413": {"description": "The body is longer than 65536 bytes (refused unread).",
                             "content": {"application/json": {
                                 "schema": {"$ref": "#/components/schemas/Errors"}}}}}}},
@@ -158,6 +169,16 @@ def openapi_document(rulesets: Mapping[str, Ruleset]) -> dict:
                 "operationId": "health", "summary": "Liveness: answers {\"ok\": true} while the app is up.",
                 "responses": {"200": {"description": "The app is up.", "content": {"application/json": {
                     "schema": {"type": "object", "required": ["ok"], "properties": {"ok": {"const": True}}}}}}}}},
+            "/api/ready": {"get": {
+                "operationId": "ready", "summary": "Readiness, for a load balancer: 503 while this worker's"
+                " requests wait past their deadline (5 s) for a turn, or one was just refused for it.",
+                "responses": {code: {"description": what, "content": {"application/json": {
+                    "schema": {"type": "object", "required": ["ready", "wait"], "properties": {
+                        "ready": {"type": "boolean"},
+                        "wait": {"type": "number", "description": "Seconds the oldest waiting"
+                                 " request has waited."}}}}}}
+                    for code, what in (("200", "Ready to take traffic."),
+                                       ("503", "Busy: send traffic elsewhere for Retry-After seconds."))}}},
             "/api/openapi.json": {"get": {
                 "operationId": "openapi", "summary": "This document.",
                 "responses": {"200": {"description": "OpenAPI 3.1",

@@ -16,6 +16,7 @@ from app.web.common.present import (
     score_json,
     waits_json,
 )
+from app.web.serving import turns
 from app.web.table.sheet import MAX_SHEET_QUERY, night_json, request_night
 
 from .openapi import openapi_document
@@ -83,6 +84,18 @@ def sheet():
 def health():
     """Liveness, and the trivial route the load test compares the real ones with."""
     return jsonify({"ok": True})
+
+
+@bp.get("/ready")
+def ready():
+    """Readiness, for a balancer: 503 while requests wait past their deadline in this worker
+    (app/web/serving/turns.py); `/api/health` stays liveness."""
+    is_ready, wait = turns.ready()
+    response = jsonify({"ready": is_ready, "wait": round(wait, 3)})
+    if not is_ready:
+        response.status_code = 503
+        response.headers["Retry-After"] = str(turns.RETRY_AFTER)
+    return response
 
 
 @bp.get("/openapi.json")

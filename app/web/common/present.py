@@ -335,7 +335,9 @@ def _named_ruleset():
     `g.page_rules`), if any."""
     rid = (request.args.get("rules") or (request.view_args or {}).get("rid", "") or g.get("page_rules", "")
            or current_app.extensions.get("page_default_rules", {}).get(request.endpoint, ""))
-    return current_app.extensions["rulesets"].get(rid)
+    # a club's variant speaks its family's words: the family's own, so that no page's words
+    # build a variant (a refused or shed request's error page names the family)
+    return current_app.extensions["rulesets"].get(rid.partition("~")[0])
 
 
 def _tile_img(root: str, tile, script: str, cls: str) -> Markup:

@@ -31,7 +31,7 @@ PAGE_MAX_AGE = 3600        # seconds a page or API answer may be kept (a deploy 
 ERROR_MAX_AGE = 60         # a refusal of the same address is the same refusal
 STATIC_MAX_AGE = 31536000  # a year: a hashed static address is never reused for other bytes
 # a probe must reach the instance it probes; a shared sheet changes under its address
-UNCACHED_ENDPOINTS = {"api.health", "stored.page", "stored.version", "stored.as_csv", "stored.as_json"}
+UNCACHED_ENDPOINTS = {"api.health", "api.ready", "stored.page", "stored.version", "stored.as_csv", "stored.as_json"}
 PACKAGE = "mahjong-scoring-calculator"
 APP_DIR = APP_PACKAGE
 

@@ -27,7 +27,7 @@ from .bodies import MAX_BODY, declared_length, is_chunked
 from .collector import settle
 from .headers import security_headers
 from .privacy import MaskFilter, mask
-from .turns import set_lock
+from .turns import HEAVY_AT_ONCE, pass_turn, set_lock
 
 LINGER_SECONDS = 2.0      # after refusing a body, how long its bytes are read and dropped
 LINGER_BYTES = 64 * 1024 * 1024
@@ -74,10 +74,11 @@ class Worker(GeventWorker):
         # are not kept waiting for all of its work (app/scoring/budget.py). A real timer, not
         # sleep(0): with more than one worker only a timer let the worker accept and serve the
         # others (health p50 460 ms with sleep(0), 13 ms with this, 8 heavy clients, 2 workers)
-        set_pause(lambda: gevent.sleep(PAUSE_SECONDS))
-        # one request at a time in the app, the health check beside it (turns.py): while the
-        # request holding the turn steps aside, only a health check can run
-        set_lock(gevent.lock.Semaphore(1))
+        # Stepping aside, it gives up its turn and queues for it again (turns.py)
+        set_pause(lambda: pass_turn(lambda: gevent.sleep(PAUSE_SECONDS)))
+        # one request at a time in the app, heavy ones through a lane of their own, the health
+        # and readiness checks beside them (turns.py)
+        set_lock(gevent.lock.Semaphore(1), gevent.lock.Semaphore(HEAVY_AT_ONCE))
         super().init_process()
 
     def handle_request(self, listener_name, req, sock, addr):
