@@ -280,7 +280,7 @@ def _address(link: str) -> str:
 def qr_svg(address: str) -> Markup:
     """The address as a QR code drawn inline as SVG (segno, BSD): no image service, no script.
     Error correction M; the quiet zone of four modules a scanner needs; sized by CSS."""
-    import segno   # the server's extra (pyproject.toml): a figure on a Markdown site draws no sheet
+    import segno  # the server's extra (pyproject.toml): a figure on a Markdown site draws no sheet
 
     code = segno.make(address, error="m", micro=False)
     return Markup(code.svg_inline(omitsize=True, border=4, svgclass="qr", lineclass=None,
