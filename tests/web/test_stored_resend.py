@@ -15,7 +15,7 @@ import pytest
 from app.store.sheets import new_client_id
 from tests.flaky_proxy import FlakyProxy
 from tests.waiting import stop_group
-from tests.web.test_stored_servers import NIGHT, _json, _post, _serve
+from tests.web.test_stored_servers import NIGHT, _json, _no_proxy, _post, _serve  # noqa: F401 (_no_proxy: autouse here too)
 
 LINE = "hand=123456789m234p55s seat=W discarder=E"
 
@@ -95,9 +95,3 @@ def test_two_taps_of_one_form_racing_through_the_server_land_once(database_env):
         assert len(_lines(url, edit)) == 2
     finally:
         stop_group(proc)
-
-
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch):
-    for key in ("http_proxy", "HTTP_PROXY"):
-        monkeypatch.delenv(key, raising=False)
