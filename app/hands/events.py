@@ -14,7 +14,7 @@ from app.base.errors import FieldError
 from app.base.i18n import Msg, Text
 
 from .hand import Meld, MeldKind, WinBy, WinContext
-from .phrases import WAY, listing
+from .phrases import WAY, listing, tile_said
 from .phrases import seat as seat_of
 from .tiles import Tile
 
@@ -131,7 +131,7 @@ def event_errors(context: WinContext, melds: tuple[Meld, ...], typed: tuple[Tile
                 "events", Msg("{event}: the hand holds {held} copies of {tile}, but the robbed"
                               " player held the other three",
                               event=names.get("robbing-the-kong", "robbing-the-kong"),
-                              held=held, tile=win.code)))
+                              held=held, tile=tile_said(win))))
     return errors
 
 

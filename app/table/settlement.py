@@ -283,14 +283,14 @@ def _check_win_moment(round_: Round, step: int, event: Win, events: frozenset[st
         raise _fail(f"events[{step - 1}]", Msg("{seat}'s {kind} kong of {tile} was robbed ({where}), so it never"
                                                " happened and no kong money changes hands (抢杠胡):"
                                                " remove that kong line", seat=seat_name(before.seat),
-                                               kind=KONG_KIND_WORDS[before.kind], tile=before.tile.code,
+                                               kind=KONG_KIND_WORDS[before.kind], tile=tile_said(before.tile),
                                                where=where))
 
 
 def _count_kong(copies: list[int], kong: Kong, where: str) -> None:
     copies[kong.tile] += 4
     if copies[kong.tile] > 4:
-        raise _fail(where, Msg("a kong of {tile}: all four copies are already in use", tile=kong.tile.code))
+        raise _fail(where, Msg("a kong of {tile}: all four copies are already in use", tile=tile_said(kong.tile)))
 
 
 def _price_win(asked: Ask | HandError, won: list[str], where: str) -> Calculation:
@@ -364,7 +364,7 @@ def _settle_wall(states, rules: SettlementRules, stake, pay, step: int) -> None:
         for r in ready:
             pay(step, "ready-check", payer.seat, r.seat, r.best * stake,
                 Msg("查叫: {payer} is not ready and pays {payee}'s best wait ({tile}, {points} points)",
-                    payer=seat_name(payer.seat), payee=seat_name(r.seat), tile=r.best_tile.code, points=r.best))
+                    payer=seat_name(payer.seat), payee=seat_name(r.seat), tile=tile_said(r.best_tile), points=r.best))
 
 
 _KONG_LABELS = {"exposed": N_("{seat} exposed kong of {tile}"), "concealed": N_("{seat} concealed kong of {tile}"),
@@ -435,7 +435,7 @@ def _check_copies_across(round_: Round, wins: Mapping[int, Calculation], hands: 
         for t in hand.concealed + tuple(t for m in hand.melds for t in m.tiles):
             counts[t] += 1
             if counts[t] > 4:
-                raise _fail(where, Msg("a fifth {tile} in the round: only four exist", tile=t.code))
+                raise _fail(where, Msg("a fifth {tile} in the round: only four exist", tile=tile_said(t)))
     for step, event in enumerate(round_.events):
         if isinstance(event, Kong) and event.seat not in shown:
             counts[event.tile] += 4   # an unshown declarer still holds all four

@@ -17,8 +17,8 @@ from app.base.errors import FieldError, HandError, NotationError, message_of, re
 from app.base.i18n import Msg
 from app.hands.efficiency import counts_of
 from app.hands.hand import Hand, WinBy
-from app.hands.phrases import plain
-from app.hands.tiles import NUM_KINDS, PLAYING_TILES, format_tiles, parse_tiles
+from app.hands.phrases import plain, tile_said
+from app.hands.tiles import NUM_KINDS, PLAYING_TILES, parse_tiles
 from app.practice.discard_practice import QUESTION_FIELDS, DiscardDeal
 from app.rules.conditions import liability_errors
 from app.rules.model import Ruleset
@@ -102,7 +102,7 @@ def read_seen(text: str, hand: Hand, ruleset: Ruleset) -> tuple[int, ...]:
     held = hand.counts
     errors = [FieldError("seen", Msg("{seen} seen and {held} in the hand make {total} copies of"
                                      " {tile}; a set has only four", seen=seen[i], held=held[i],
-                                     total=seen[i] + held[i], tile=format_tiles((t,))))
+                                     total=seen[i] + held[i], tile=tile_said(t)))
               for i, t in enumerate(PLAYING_TILES) if seen[i] and seen[i] + held[i] > 4]
     if errors:
         raise HandError(errors)

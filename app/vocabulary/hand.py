@@ -15,6 +15,7 @@ from app.base.errors import FieldError, HandError, message_of
 from app.base.i18n import Msg
 from app.hands.events import EVENT_RULES, event_errors
 from app.hands.hand import SEATS, Hand, Meld, MeldKind, WinBy, WinContext
+from app.hands.phrases import tile_said
 from app.hands.tiles import (
     NUM_KINDS,
     TILES,
@@ -340,7 +341,7 @@ def _read_win(text: str, typed: tuple[Tile, ...]) -> Tile:
     win = tiles[0]
     if win not in typed:
         raise ValueError(Msg("{tile} is not in the hand; the hand lists the concealed tiles"
-                             " including the winning tile", tile=win.code))
+                             " including the winning tile", tile=tile_said(win)))
     return win
 
 
@@ -361,7 +362,7 @@ def _check_copies(errors: list[FieldError], typed: tuple[Tile, ...], melds: tupl
         return
     for i, n in enumerate(counts):
         if n > 4:
-            code = TILES[i].code
+            code = tile_said(TILES[i])
             errors.append(FieldError("hand", Msg(
                 "{n} copies of {tile} (hand and melds together); a set has only four",
                 n=n, tile=code) if melds else Msg(
