@@ -447,6 +447,39 @@ var mahjongFrame = (function () {
   }
 })();
 
+// A shared sheet's live part (#live) swapped for a fresh copy, by the poll below or by the
+// queue after the calculator answered a change. What this phone has typed or tapped and not yet
+// sent, and the folds it opened, stay as they were: a half-typed line (the keyboard closed, the
+// field no longer focused) is never lost. The form just sent (`sent`) comes back as the server
+// drew it: its line is on the sheet now, or refused and said again by the server.
+function mahjongKeep(old, fresh, sent) {
+  old.querySelectorAll("details[id]").forEach(function (d) {
+    var there = fresh.querySelector("details#" + d.id);
+    if (there) { there.open = d.open; }
+  });
+  old.querySelectorAll("form[id] input:not([type=hidden])").forEach(function (input) {
+    if (sent && input.form === sent) { return; }
+    var same = fresh.querySelectorAll("form#" + input.form.id + " input");
+    for (var i = 0; i < same.length; i++) {
+      var there = same[i];
+      if (there.name !== input.name || there.type !== input.type) { continue; }
+      if (input.type === "radio" || input.type === "checkbox") {
+        if (there.value === input.value && input.checked !== input.defaultChecked) { there.checked = input.checked; }
+      } else if (input.value !== input.defaultValue) {
+        there.value = input.value;
+      }
+    }
+  });
+}
+
+function mahjongSwapLive(fresh, sent) {
+  var old = document.getElementById("live");
+  if (!fresh || !old) { return; }
+  mahjongKeep(old, fresh, sent);
+  old.replaceWith(fresh);
+  document.dispatchEvent(new Event("mahjong:swapped"));
+}
+
 // A shared sheet (/s/<token>): follow the other phones' changes. Every few seconds the page
 // asks for the sheet's version (a small answer, 304 while it is unchanged) and, when it moved,
 // fetches the page again and swaps the sheet in place. Without this file a reload does the same.
@@ -469,32 +502,8 @@ var mahjongFrame = (function () {
       .then(function (text) {
         if (!text || busy()) { return; }
         var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("live");
-        if (fresh) {
-          keep(current(), fresh);
-          current().replaceWith(fresh);
-          document.dispatchEvent(new Event("mahjong:swapped"));
-        }
+        mahjongSwapLive(fresh, null);
       });
-  };
-  // what this phone has typed or tapped and not yet sent, and the folds it opened, stay as they
-  // were: a half-typed line (the keyboard closed, the field no longer focused) is never lost
-  var keep = function (old, fresh) {
-    old.querySelectorAll("details[id]").forEach(function (d) {
-      var there = fresh.querySelector("details#" + d.id);
-      if (there) { there.open = d.open; }
-    });
-    old.querySelectorAll("form[id] input:not([type=hidden])").forEach(function (input) {
-      var same = fresh.querySelectorAll("form#" + input.form.id + " input");
-      for (var i = 0; i < same.length; i++) {
-        var there = same[i];
-        if (there.name !== input.name || there.type !== input.type) { continue; }
-        if (input.type === "radio" || input.type === "checkbox") {
-          if (there.value === input.value && input.checked !== input.defaultChecked) { there.checked = input.checked; }
-        } else if (input.value !== input.defaultValue) {
-          there.value = input.value;
-        }
-      }
-    });
   };
   var check = function () {
     var version = current().getAttribute("data-version");
@@ -569,15 +578,13 @@ var mahjongFrame = (function () {
       box.classList.toggle("floating", form.closest("table") !== null);
     }
   };
-  var swapIn = function (text) {
-    var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("live");
-    var live = document.getElementById("live");
-    if (fresh && live) { live.replaceWith(fresh); }
+  var swapIn = function (text, sent) {
+    mahjongSwapLive(new DOMParser().parseFromString(text, "text/html").getElementById("live"), sent);
   };
-  var reload = function (to) {   // the sheet as it is now, after a change the calculator saved
+  var reload = function (to, sent) {   // the sheet as it is now, after a change the calculator saved
     return fetch(to, { cache: "no-store" }).then(function (r) {
       return r.ok ? r.text().then(function (text) {
-        swapIn(text);
+        swapIn(text, sent);
         window.history.replaceState(null, "", to + "#hands");
       }) : null;
     });
@@ -621,9 +628,10 @@ var mahjongFrame = (function () {
       }
       save(load().filter(function (kept) { return kept.cid !== item.cid; }));
       var shown = item.page === here;
+      var sent = shown ? formOf(item) : null;
       var done = outcome === "saved"
-        ? response.json().then(function (d) { return shown && d.to ? reload(d.to) : null; })
-        : response.text().then(function (text) { if (shown) { swapIn(text); } });
+        ? response.json().then(function (d) { return shown && d.to ? reload(d.to, sent) : null; })
+        : response.text().then(function (text) { if (shown) { swapIn(text, sent); } });
       return done.catch(function () { return null; }).then(function () { sending = false; show(); flush(); });
     }).catch(function () {   // no answer at all: no signal, or the connection dropped
       sending = false;
