@@ -12,11 +12,10 @@ import struct
 import zlib
 from urllib.parse import urlsplit
 
+import metadata_parser  # a real link-preview library: the test extra installs it (pyproject.toml)
 import pytest
 
 from tests.production import ProductionServer
-
-metadata_parser = pytest.importorskip("metadata_parser")
 
 SELF_DRAW = "rules=hong-kong&hand=123m456m789m234p55s&by=self-draw&seat=S"
 
