@@ -8,7 +8,7 @@ CHROMIUM := /usr/bin/chromium
 VENV     := .venv
 BIN      := $(VENV)/bin
 # Installs are redone when pyproject.toml or the pinned versions change.
-HASH     := $(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
+HASH     := $(shell cat pyproject.toml markdown-extension/pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 RUN_STAMP  := $(VENV)/.run-$(HASH)
 TEST_STAMP := $(VENV)/.test-$(HASH)
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -21,12 +21,12 @@ $(BIN)/python:
 # Running needs only the package and its dependencies, at the versions in constraints.txt.
 $(RUN_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -c constraints.txt -e '.[server]'
+	$(BIN)/pip install --quiet -c constraints.txt -e .
 	touch $@
 
-$(TEST_STAMP): pyproject.toml constraints.txt | $(BIN)/python
+$(TEST_STAMP): pyproject.toml markdown-extension/pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]' -e ./markdown-extension
 	touch $@
 
 install: $(TEST_STAMP)

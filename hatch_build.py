@@ -2,6 +2,11 @@
 
 app/translations/<locale>/LC_MESSAGES/messages.po → …/messages.mo, added to the wheel only
 (the checkout compiles its own with `make catalogs`, which `make run` and `make test` run).
+
+The Markdown extension's wheel (markdown-extension/pyproject.toml) names this hook with
+`calculator = "<path in the wheel>"`: its wheel then carries mahjong_markdown and, at that path,
+the calculator's package, rulesets, templates and static files from the checkout (no caches, no
+compiled catalogs of the checkout's own), and the catalogs compiled there.
 """
 from __future__ import annotations
 
@@ -9,6 +14,29 @@ import tempfile
 from pathlib import Path
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+CHECKOUT = Path(__file__).resolve().parent
+# The folders the app reads go inside its package in a wheel (app/base/resources.py).
+BESIDE_APP = ("rulesets", "templates", "static")
+
+
+def _shipped(folder: Path):
+    """The files of a checkout folder a wheel carries: no caches, no compiled catalogs."""
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".mo"):
+            yield path
+
+
+def _extension_files(into: str) -> dict[str, str]:
+    """The Markdown extension's wheel: mahjong_markdown, and the calculator inside it at `into`."""
+    files = {str(CHECKOUT / "mahjong_markdown" / "__init__.py"): "mahjong_markdown/__init__.py",
+             str(CHECKOUT / "LICENSE"): "mahjong_markdown/LICENSE"}
+    files.update({str(p): f"{into}/app/{p.relative_to(CHECKOUT / 'app').as_posix()}"
+                  for p in _shipped(CHECKOUT / "app")})
+    for name in BESIDE_APP:
+        files.update({str(p): f"{into}/app/{p.relative_to(CHECKOUT).as_posix()}"
+                      for p in _shipped(CHECKOUT / name)})
+    return files
 
 
 class CatalogBuildHook(BuildHookInterface):
@@ -20,8 +48,12 @@ class CatalogBuildHook(BuildHookInterface):
         from babel.messages.mofile import write_mo
         from babel.messages.pofile import read_po
 
+        into = self.config.get("calculator")
+        app = f"{into}/app" if into else "app"
+        if into:
+            build_data["force_include"].update(_extension_files(into))
         out = Path(tempfile.mkdtemp(prefix="catalogs-"))
-        for po in sorted(Path(self.root, "app", "translations").glob("*/LC_MESSAGES/*.po")):
+        for po in sorted((CHECKOUT / "app" / "translations").glob("*/LC_MESSAGES/*.po")):
             locale = po.parent.parent.name
             with po.open("rb") as handle:
                 catalog = read_po(handle, locale=locale)
@@ -29,4 +61,4 @@ class CatalogBuildHook(BuildHookInterface):
             mo.parent.mkdir(parents=True, exist_ok=True)
             with mo.open("wb") as handle:
                 write_mo(handle, catalog)
-            build_data["force_include"][str(mo)] = f"app/translations/{locale}/LC_MESSAGES/{mo.name}"
+            build_data["force_include"][str(mo)] = f"{app}/translations/{locale}/LC_MESSAGES/{mo.name}"

@@ -41,9 +41,9 @@ def serve_command(args: list[str]) -> int:
         print("serve takes no arguments: set HOST, PORT and WEB_CONCURRENCY", file=sys.stderr)
         return 2
     import importlib.util
-    if importlib.util.find_spec("gunicorn") is None:   # a figures-only install (no extra)
-        print("serve needs the server's packages: pip install "
-              "'mahjong-scoring-calculator[server]' (make run installs them)", file=sys.stderr)
+    if importlib.util.find_spec("gunicorn") is None:   # installed without its dependencies
+        print("serve needs gunicorn, one of the calculator's dependencies: pip install "
+              "mahjong-scoring-calculator without --no-deps (make run installs it)", file=sys.stderr)
         return 2
     env = {k: v for k, v in os.environ.items() if k != "FLASK_DEBUG"}   # left over in a shell
     os.execve(sys.executable, [sys.executable, "-m", "gunicorn", "--config",

@@ -4,7 +4,9 @@ The extension itself is the calculator's (app/web/lesson/markdown.py: the card's
 by the calculator's own templates and core). A docs project may well have an `app/` folder of
 its own, and `python -m mkdocs build` puts the project's folder first on sys.path, where a plain
 `import app` would find that folder. So this package, which the `mahjong` entry point names,
-loads the calculator's `app` from beside itself, by its path, before anything imports it.
+loads the calculator's `app` by its path, before anything imports it: the copy its own wheel
+carries (markdown-extension/pyproject.toml puts it in mahjong_markdown/calculator/), or in a
+checkout the `app` beside this folder.
 """
 from __future__ import annotations
 
@@ -12,7 +14,9 @@ import importlib.util
 import sys
 from pathlib import Path
 
-_CALCULATOR = Path(__file__).resolve().parent.parent / "app"
+_HERE = Path(__file__).resolve().parent
+_CALCULATOR = next(p for p in (_HERE / "calculator" / "app", _HERE.parent / "app")
+                   if (p / "__init__.py").is_file())
 
 
 def _calculator_package():

@@ -49,9 +49,8 @@ def installed(tmp_path_factory) -> Path:
     python = folder / "venv" / "bin" / "python"
     command = readme_install_command()
     assert command[:2] == ["pip", "install"]
-    clone = next(w for w in command[2:] if not w.startswith("-"))
-    (folder / clone).parent.mkdir(parents=True, exist_ok=True)
-    (folder / clone).symlink_to(ROOT, target_is_directory=True)   # "a clone of this repository"
+    target = Path(next(w for w in command[2:] if not w.startswith("-")))
+    (folder / target.parts[0]).symlink_to(ROOT, target_is_directory=True)   # "a clone of this repository"
     run([python, "-m", *command, "-c", ROOT / "constraints.txt"], folder)
     return python
 
@@ -59,7 +58,8 @@ def installed(tmp_path_factory) -> Path:
 def test_the_readmes_command_brings_no_server_package(installed: Path):
     listed = json.loads(run([installed, "-m", "pip", "list", "--format=json"], ROOT).stdout)
     names = {_normal(p["name"]) for p in listed}
-    assert "mahjong-scoring-calculator" in names and "markdown" in names and "flask" in names
+    assert "mahjong-calculator-markdown" in names and "markdown" in names and "flask" in names
+    assert "mahjong-scoring-calculator" not in names   # the calculator's own package: the server
     assert not names & SERVER_ONLY, names & SERVER_ONLY
     assert len(names - {"pip", "setuptools"}) <= 16, sorted(names)
 
