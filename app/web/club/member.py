@@ -119,6 +119,7 @@ def line_json(line: Line, club: Club, view: SeasonView) -> dict:
         "biggest": None if biggest is None else {
             "fan": biggest.fan, "pattern": biggest.pattern.id if biggest.pattern else None,
             "night": biggest.night, "round": biggest.round, "table": biggest.table, "hand": biggest.hand,
+            "event": biggest.event,
             "link": biggest_link(view, biggest)},
         "rating": None if not rated else {"mu": round(rated[-1].mu, 4), "sigma": round(rated[-1].sigma, 4),
                                           "rating": round(rated[-1].rating, 4)},

@@ -21,6 +21,7 @@ from app.club.rating import MODEL, PARAMETERS
 from app.club.seating import METHODS, Plan, meetings, seat
 from app.club.standings import COLUMNS, Biggest, Line, sorted_lines
 from app.rules.model import Ruleset
+from app.table.settlement import Ledger
 from app.store.clubs import (
     MAX_NAME,
     MAX_NOTE,
@@ -36,6 +37,7 @@ from app.store.sheets import EXPIRE_DAYS, TooMany
 from app.vocabulary.request import read_ruleset
 from app.web.common.i18n import page_lang, say_here, with_lang
 from app.web.serving import privacy
+from app.web.table.rounds import win_link
 from app.web.table.sheet import breakdown_link
 
 from .season import SeasonView, byes_so_far, season_view
@@ -416,10 +418,14 @@ def member_name(club: Club, member_id: int) -> str:
 
 
 def biggest_link(view: SeasonView, biggest: Biggest) -> str:
-    """The result page of a member's biggest hand: the calculator with that hand."""
+    """The result page of a member's biggest hand: the calculator with that hand (a round's
+    win: that win's breakdown)."""
     for played in view.tables:
         if (played.night, played.round, played.table) == (biggest.night, biggest.round, biggest.table):
-            return breakdown_link(played.priced.rows[biggest.hand - 1].entry, played.priced.sheet)
+            row = played.priced.rows[biggest.hand - 1]
+            if biggest.event is not None and isinstance(row.ledger, Ledger):
+                return with_lang(win_link(row.ledger.wins[biggest.event]))
+            return breakdown_link(row.entry, played.priced.sheet)
     return ""
 
 
