@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, current_app, g, redirect, render_t
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.club.rating import MODEL, PARAMETERS
-from app.club.seating import METHODS, Plan, meetings, seat
+from app.club.seating import METHODS, Plan, meetings, seat, shape
 from app.club.standings import COLUMNS, Biggest, Line, sorted_lines
 from app.rules.model import Ruleset
 from app.table.settlement import Ledger
@@ -179,6 +179,7 @@ class ClubPage:
     values: Mapping[str, str] = field(default_factory=dict)
     errors: Mapping[str, str] = field(default_factory=dict)
     renaming: int | None = None
+    plan: Plan | None = None         # the tables drawn for the members ticked, to be confirmed
     methods: tuple[str, ...] = METHODS
     expire_days: int = EXPIRE_DAYS
     max_name: int = MAX_NAME
@@ -187,11 +188,28 @@ class ClubPage:
     def link(self, role: str) -> str:
         return f"/c/{self.club.tokens[role]}" if role in self.club.tokens else ""
 
+    def name(self, member_id: int) -> str:
+        return member_name(self.club, member_id)
 
-def _club_page(club: Club, token: str, values=None, errors=None, renaming: int | None = None) -> ClubPage:
-    last = club.nights[-1].present if club.nights else tuple(m.id for m in club.members)
-    return ClubPage(club, token, club.season(), _families(), frozenset(last), values or {}, errors or {},
-                    renaming)
+    def names(self, member_ids) -> str:
+        return (", " if page_lang() == "en" else "、").join(self.name(m) for m in member_ids)
+
+    def shape(self) -> tuple[int, int]:
+        """(tables of four, sitting out) for the members ticked now."""
+        return shape(len(self.last_present))
+
+
+def _club_page(club: Club, token: str, values=None, errors=None, renaming: int | None = None,
+               plan: Plan | None = None) -> ClubPage:
+    """The club's page; the night form ticks those of the form sent back, else those of the last
+    night, else everyone."""
+    values = values or {}
+    if "present" in values:
+        last = tuple(int(v) for v in values["present"].split(",") if v.isdecimal() and len(v) < 10)
+    else:
+        last = club.nights[-1].present if club.nights else tuple(m.id for m in club.members)
+    return ClubPage(club, token, club.season(), _families(), frozenset(last), values, errors or {},
+                    renaming, plan)
 
 
 def _render_club(page: ClubPage, status: int = 200) -> Response:
@@ -296,10 +314,33 @@ def _seat(token: str, night_id: int, method: str, seed: str) -> None:
     store().seat_round(token, night_id, plan.method, plan.seed, plan.tables, plan.byes, settings)
 
 
+def _preview(token: str, form: dict[str, str]) -> Response:
+    """The tables the members ticked would sit at, said in words (who sits out and why) with a
+    button that confirms them; nothing is stored until it is tapped. The seed is drawn here, so
+    the confirmed night is the one shown."""
+    _from_here()
+    club = _open(token)
+    if not club.manages:
+        _refused(NotAllowed(club.role, "organiser"))
+    try:
+        method, seed = _method(form["method"]), _seed(form["seed"])
+        present = _present(request.form.getlist("present"))
+        unknown = [m for m in present if club.member(m) is None]
+        if unknown:
+            raise HandError.single("present", Msg("the club has no member {id}", id=unknown[0]))
+    except HandError as err:
+        return _render_club(_club_page(club, token, form, _errors(err)), 400)
+    plan = plan_round(club, token, club.season(), present, method, seed)
+    values = {**form, "seed": seed, "present": ",".join(str(m) for m in sorted(set(present)))}
+    return _render_club(_club_page(club, token, values, plan=plan))
+
+
 @bp.post("/c/<token>/nights")
 def start_night(token: str):
     form = {"method": request.form.get("method", ""), "seed": request.form.get("seed", ""),
             "present": ",".join(request.form.getlist("present"))}
+    if request.form.get("preview"):
+        return _preview(token, form)
     made: list[int] = []
 
     def make(s: ClubStore) -> None:
@@ -346,6 +387,10 @@ class NightPage:
 
     def sheet_link(self, sheet_token: str) -> str:
         return with_lang(f"/s/{sheet_token}")
+
+    def shape(self) -> tuple[int, int]:
+        """(tables of four, sitting out) for the members here tonight."""
+        return shape(len(self.night.present))
 
 
 def _render_night(club: Club, token: str, night_id: int, errors=None, status: int = 200) -> Response:
