@@ -81,3 +81,29 @@ def test_a_refused_preview_comes_back_beside_its_field_with_the_ticks_kept(clien
     assert unknown.status_code == 400 and "no member 99" in unknown.get_data(as_text=True)
     bad = client.post(f"{link}/nights", data={"present": ["1", "2", "3", "4"], "method": "swiss", "preview": "1"})
     assert bad.status_code == 400 and 'id="err-method"' in bad.get_data(as_text=True)
+
+
+def test_a_night_past_the_hours_tables_is_refused_beside_the_ticks_and_no_night_is_kept(client, monkeypatch):
+    from app.store import clubs as club_module
+    monkeypatch.setattr(club_module, "TABLES_PER_HOUR", 2)
+    link = _club(client, 12, "hong-kong")
+    ticked = [str(m) for m in range(1, 13)]
+    for preview in ("1", ""):
+        refused = client.post(f"{link}/nights", data={"present": ticked, "method": "random", "preview": preview})
+        page = refused.get_data(as_text=True)
+        assert refused.status_code == 429
+        assert re.search(r'id="err-present"[^>]*><li>a club makes at most 2 tables an hour', page)
+        assert re.findall(r'value="(\d+)" id="present-\d+" checked', page) == ticked
+    assert "No nights yet." in client.get(link).get_data(as_text=True)
+
+
+def test_every_club_page_says_when_the_club_expires_if_nobody_opens_it(client):
+    import datetime
+    link = _club(client, 4, "sichuan")
+    night = client.post(f"{link}/nights", data={"present": ["1", "2", "3", "4"], "method": "random"})
+    for path in ("", "/standings", "/members/1", night.headers["Location"].removeprefix(link)):
+        page = client.get(link + path).get_data(as_text=True)
+        said = re.search(r'id="kept-until">Kept until (\d{4}-\d\d-\d\d): (.*?)</p>', page)
+        until = datetime.date.fromisoformat(said[1])
+        assert 59 <= (until - datetime.datetime.now(datetime.UTC).date()).days <= 60 and "60 days" in said[2]
+    assert "保留到" in client.get(f"{link}?lang=zh-Hans").get_data(as_text=True)

@@ -21,7 +21,6 @@ from app.club.rating import MODEL, PARAMETERS
 from app.club.seating import METHODS, Plan, meetings, seat, shape
 from app.club.standings import COLUMNS, Biggest, Line, sorted_lines
 from app.rules.model import Ruleset
-from app.table.settlement import Ledger
 from app.store.clubs import (
     MAX_NAME,
     MAX_NOTE,
@@ -34,6 +33,7 @@ from app.store.clubs import (
     folded,
 )
 from app.store.sheets import EXPIRE_DAYS, TooMany
+from app.table.settlement import Ledger
 from app.vocabulary.request import read_ruleset
 from app.web.common.i18n import page_lang, say_here, with_lang
 from app.web.serving import privacy
@@ -328,8 +328,10 @@ def _preview(token: str, form: dict[str, str]) -> Response:
         unknown = [m for m in present if club.member(m) is None]
         if unknown:
             raise HandError.single("present", Msg("the club has no member {id}", id=unknown[0]))
+        store().room_for_tables(club, len(set(present)) // 4)
     except HandError as err:
-        return _render_club(_club_page(club, token, form, _errors(err)), 400)
+        status = 429 if isinstance(err, TooMany) else 400
+        return _render_club(_club_page(club, token, form, _errors(err)), status)
     plan = plan_round(club, token, club.season(), present, method, seed)
     values = {**form, "seed": seed, "present": ",".join(str(m) for m in sorted(set(present)))}
     return _render_club(_club_page(club, token, values, plan=plan))
@@ -346,6 +348,7 @@ def start_night(token: str):
     def make(s: ClubStore) -> None:
         method, seed = _method(form["method"]), _seed(form["seed"])
         present = _present(request.form.getlist("present"))
+        s.room_for_tables(s.open(token), len(set(present)) // 4)    # before the night is kept
         night = s.start_night(token, present)
         made.append(night)
         _seat(token, night, method, seed)
