@@ -51,6 +51,7 @@ def test_an_organiser_makes_a_club_adds_members_and_starts_a_night_on_a_phone(pa
     page.locator("#start-night").click()
     expect(page.locator("#plan-said")).to_contain_text("Everyone here plays")
     _fits(page)
+    assert_axe_clean(page, "tables shown before the night starts")
     page.locator("#confirm-night").click()
     expect(page.locator("li.club-table")).to_have_count(2)
     expect(page.locator(".seating-said")).to_contain_text("seed")

@@ -81,6 +81,9 @@ def test_a_refused_preview_comes_back_beside_its_field_with_the_ticks_kept(clien
     assert unknown.status_code == 400 and "no member 99" in unknown.get_data(as_text=True)
     bad = client.post(f"{link}/nights", data={"present": ["1", "2", "3", "4"], "method": "swiss", "preview": "1"})
     assert bad.status_code == 400 and 'id="err-method"' in bad.get_data(as_text=True)
+    member = re.search(r'href="(/c/[^"]+)" id="member-link"', client.get(link).get_data(as_text=True))[1]
+    assert client.post(f"{member}/nights", data={"present": ["1", "2", "3", "4"], "method": "random",
+                                                 "preview": "1"}).status_code == 403
 
 
 def test_a_night_past_the_hours_tables_is_refused_beside_the_ticks_and_no_night_is_kept(client, monkeypatch):
