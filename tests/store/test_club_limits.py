@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.base.errors import HandError
 from app.store import clubs as club_module
 from app.store.clubs import ClubGone, ClubStore
 from app.store.database import open_database
@@ -124,3 +125,13 @@ def test_the_docs_and_the_readme_state_the_limits_the_store_enforces():
                  f"{club_module.MAX_ROUNDS} rounds a night", f"{club_module.MAX_TABLES} tables a round",
                  f"{sheets.MAX_SHEET_BYTES // 1024} KiB", f"{EXPIRE_DAYS} days unopened"):
         assert part in said
+
+
+def test_a_table_of_three_is_refused_beside_the_ticks_no_family_prices_three_players(clubs):
+    token = clubs.create("Club", "sichuan", "S1")
+    ids = _members(clubs, token, 7)
+    night = clubs.start_night(token, ids)
+    with pytest.raises(HandError) as refused:
+        clubs.seat_round(token, night, "random", "1", [ids[:4], ids[4:]], [], [{"rules": "sichuan"}] * 2)
+    assert [e.field for e in refused.value.errors] == ["present"]
+    assert clubs.open(token).night(night).tables == ()
