@@ -29,6 +29,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))      # tests.waiting, when run as a script
 
+from tests.bench.bench_table_taps import Counter  # noqa: E402  (taps and loads counted as there)
 from tests.waiting import free_port, stop_group, wait_until_up  # noqa: E402
 
 CHROMIUM = os.environ.get("MAHJONG_CHROMIUM", "/usr/bin/chromium")
@@ -42,24 +43,6 @@ CASES = [   # what, rules, language, members, present last week (None: no night 
     ("first night, 16 members, 12 here, everyone meets everyone", "sichuan", "zh-Hans", 16, None,
      range(1, 13), "meet"),
 ]
-
-
-class Counter:
-    """Taps made and documents loaded on one phone."""
-
-    def __init__(self, page: Page):
-        self.page, self.taps, self.loads = page, 0, 0
-        page.on("domcontentloaded", lambda _p: self._loaded())
-
-    def _loaded(self) -> None:
-        self.loads += 1
-
-    def tap(self, locator) -> None:
-        locator.tap()
-        self.taps += 1
-
-    def start(self) -> None:
-        self.taps = self.loads = 0
 
 
 def _club(page: Page, rules: str, members: int, last_week) -> str:
