@@ -110,3 +110,24 @@ def test_every_club_page_says_when_the_club_expires_if_nobody_opens_it(client):
         until = datetime.date.fromisoformat(said[1])
         assert 59 <= (until - datetime.datetime.now(datetime.UTC).date()).days <= 60 and "60 days" in said[2]
     assert "保留到" in client.get(f"{link}?lang=zh-Hans").get_data(as_text=True)
+
+
+def test_tables_that_changed_since_they_were_shown_are_not_started_and_said_beside_the_ticks(client):
+    link = _club(client, 5, "hong-kong")
+    everyone = [str(m) for m in range(1, 6)]
+    page = client.post(f"{link}/nights", data={"present": everyone, "method": "random", "seed": "9",
+                                               "preview": "1"}).get_data(as_text=True)
+    shown = re.search(r'name="shown" value="([^"]*)"', page)[1]
+    out = shown.split("|")[1]
+    # meanwhile a night is started with the same seed: the one shown sitting out sits out there
+    assert client.post(f"{link}/nights", data={"present": everyone, "method": "random", "seed": "9"}).status_code == 303
+    refused = client.post(f"{link}/nights", data={"present": everyone, "method": "random", "seed": "9", "shown": shown})
+    body = refused.get_data(as_text=True)
+    assert refused.status_code == 400 and re.search(r'id="err-present"[^>]*><li>the tables changed since', body)
+    assert re.findall(r'/nights/(\d+)"', client.get(link).get_data(as_text=True)) == ["1"]   # no second night
+    again = client.post(f"{link}/nights", data={"present": everyone, "method": "random", "seed": "9",
+                                                "preview": "1"}).get_data(as_text=True)
+    assert re.search(r'name="shown" value="[^"]*\|([^"]*)"', again)[1] != out      # the bye now goes to another
+    fresh = re.search(r'name="shown" value="([^"]*)"', again)[1]
+    started = client.post(f"{link}/nights", data={"present": everyone, "method": "random", "seed": "9", "shown": fresh})
+    assert started.status_code == 303

@@ -198,6 +198,10 @@ class ClubPage:
         """(tables of four, sitting out) for the members ticked now."""
         return shape(len(self.last_present))
 
+    def shown(self) -> str:
+        """The tables shown, as the confirm form carries them (the start checks it still holds)."""
+        return shown_tables(self.plan) if self.plan else ""
+
 
 def _club_page(club: Club, token: str, values=None, errors=None, renaming: int | None = None,
                plan: Plan | None = None) -> ClubPage:
@@ -337,6 +341,20 @@ def _preview(token: str, form: dict[str, str]) -> Response:
     return _render_club(_club_page(club, token, values, plan=plan))
 
 
+def shown_tables(plan: Plan) -> str:
+    """A plan's tables and byes as the confirm form carries them: '1,2,3,4;5,6,7,8|9'."""
+    return ";".join(",".join(map(str, t)) for t in plan.tables) + "|" + ",".join(map(str, plan.byes))
+
+
+def _as_shown(club: Club, token: str, present: list[int], method: str, seed: str, shown: str | None) -> None:
+    """Refuse (beside the ticks) to start a night whose tables, drawn again from the seed shown,
+    are no longer those shown: a hand or a night recorded meanwhile moved the standings, the
+    meetings or the byes."""
+    if shown is not None and shown_tables(plan_round(club, token, club.season(), present, method, seed)) != shown:
+        raise HandError.single("present", Msg("the tables changed since they were shown (a hand or a night was"
+                                              " recorded meanwhile): look at them again"))
+
+
 @bp.post("/c/<token>/nights")
 def start_night(token: str):
     form = {"method": request.form.get("method", ""), "seed": request.form.get("seed", ""),
@@ -348,7 +366,9 @@ def start_night(token: str):
     def make(s: ClubStore) -> None:
         method, seed = _method(form["method"]), _seed(form["seed"])
         present = _present(request.form.getlist("present"))
-        s.room_for_tables(s.open(token), len(set(present)) // 4)    # before the night is kept
+        club = s.open(token)
+        s.room_for_tables(club, len(set(present)) // 4)    # before the night is kept
+        _as_shown(club, token, present, method, seed, request.form.get("shown"))
         night = s.start_night(token, present)
         made.append(night)
         _seat(token, night, method, seed)
