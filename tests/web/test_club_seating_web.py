@@ -14,10 +14,10 @@ COUNTS = (5, 6, 7, 9, 10, 11, 13)
 METHODS = ("random", "snake", "meet")
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    data = tmp_path_factory.mktemp("club-seating")
-    return create_app({"STORE_ENV": {"MAHJONG_DATA_DIR": str(data)}}).test_client()
+@pytest.fixture
+def client(tmp_path):
+    """An app on a database of its own (one address makes at most 10 clubs an hour)."""
+    return create_app({"STORE_ENV": {"MAHJONG_DATA_DIR": str(tmp_path / "data")}}).test_client()
 
 
 def _club(client, count: int, rules: str) -> str:
