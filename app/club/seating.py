@@ -8,8 +8,10 @@
   (two members meet when they sit at one table), as far as numbers allow; the seed breaks ties.
 
 When the number present is not a multiple of four, the remainder (1-3 members) sit the round
-out (a bye): those with the fewest byes this season, ties drawn by the seed. A stored sheet
-seats four, so no table plays three-handed.
+out (a bye): those with the fewest byes this season, ties drawn by the seed. No table plays
+three-handed: a stored sheet seats four and no family's rules here price a three-player hand
+(every payment is worked out among four seats; Sichuan's three-player game, 三人两房, plays
+with two suits and is not among the rule sets), so byes are the only honest answer.
 
 >>> plan = seat("snake", [1, 2, 3, 4, 5, 6, 7, 8], "7", order=[8, 7, 6, 5, 4, 3, 2, 1])
 >>> plan.tables
@@ -49,6 +51,15 @@ def meetings(tables: Iterable[Sequence[int]]) -> Counter[frozenset[int]]:
         for a, b in combinations(table, 2):
             found[frozenset((a, b))] += 1
     return found
+
+
+def shape(count: int) -> tuple[int, int]:
+    """How `count` members present are seated: (tables of four, members sitting out).
+
+    >>> [shape(n) for n in (5, 6, 7, 8, 9, 10, 11, 13)]
+    [(1, 1), (1, 2), (1, 3), (2, 0), (2, 1), (2, 2), (2, 3), (3, 1)]
+    """
+    return divmod(count, TABLE)
 
 
 def sitting_out(present: Sequence[int], byes_so_far: Mapping[int, int], rng: random.Random) -> tuple[int, ...]:

@@ -6,8 +6,10 @@ the standings (and the rating) follow at the next look.
 Per member: the total won or paid, the nights played, hands played, hands won (self-drawn or on
 a discard), deal-ins (hands they paid as the discarder), the biggest hand (its fan, its largest
 pattern, where it stands) and the average fan of the hands they won. A Sichuan round entered
-in the round ledger counts in the totals and hands played; its wins are the ledger's, not
-counted here. The totals are checked to sum to zero, each table's and the season's.
+in the round ledger is one hand played; each of its wins counts as the ledger states it (blood
+battle: up to three players win one after another, each a self-draw or a win on a discard,
+whose discarder dealt in), with the fan that win was priced at. The totals are checked to sum
+to zero, each table's and the season's.
 """
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ from fractions import Fraction
 
 from app.hands.hand import SEATS, WinBy
 from app.rules.model import Amount, Pattern
+from app.scoring.calculation import Calculation
+from app.table.settlement import Ledger
 from app.table.sheet import Night, Row
 
 COLUMNS = ("total", "nights", "hands", "won", "self_draws", "discard_wins", "deal_ins", "biggest", "average_fan",
@@ -44,6 +48,7 @@ class Biggest:
     round: int
     table: int
     hand: int           # the row's number on its sheet
+    event: int | None = None   # a round's win: its event's index in the round (None: a hand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,25 +133,39 @@ def _count_row(row: Row, played: PlayedTable, tallies: dict[int, _Tally]) -> Non
         tally = tallies[played.seats[player]]
         tally.total += amount
         tally.hands += 1
+    at = {seat: played.seats[row.seats[i]] for i, seat in enumerate(SEATS)}
+    if isinstance(row.ledger, Ledger):       # a round: each win as the ledger states it
+        for step, calc in sorted(row.ledger.wins.items()):
+            event = row.ledger.round.events[step]
+            _count_win(tallies, at, calc, event.seat, event.by, event.discarder,
+                       (played.night, played.round, played.table, row.number, step))
+        return
     calc = row.calculation
     if calc is None or row.not_a_win:
         return
-    at = {seat: played.seats[row.seats[i]] for i, seat in enumerate(SEATS)}
-    winner = tallies[at[calc.table.winner]]
+    _count_win(tallies, at, calc, calc.table.winner, calc.table.by, calc.table.discarder,
+               (played.night, played.round, played.table, row.number, None))
+
+
+def _count_win(tallies: dict[int, _Tally], at: dict[str, int], calc: Calculation, seat: str, by: WinBy,
+               discarder: str | None, where: tuple[int, int, int, int, int | None]) -> None:
+    """One win: the winner's count, self-draw or discard, the discarder's deal-in, the fan."""
+    if calc.score.below_minimum:
+        return
+    winner = tallies[at[seat]]
     winner.won += 1
-    if calc.table.by == WinBy.SELF_DRAW:
+    if by == WinBy.SELF_DRAW:
         winner.self_draws += 1
     else:
         winner.discard_wins += 1
-        if calc.table.discarder in at:
-            tallies[at[calc.table.discarder]].deal_ins += 1
+        if discarder in at:
+            tallies[at[discarder]].deal_ins += 1
     fan = calc.score.total_fan
     winner.fan_won += fan
     if winner.biggest is None or fan > winner.biggest.fan:
         counted = [item for item in calc.score.items if item.counted]
         largest = max(counted, key=lambda item: item.fan, default=None)
-        winner.biggest = Biggest(fan, largest.pattern if largest else None, played.night, played.round,
-                                 played.table, row.number)
+        winner.biggest = Biggest(fan, largest.pattern if largest else None, *where)
 
 
 def _tidy(amount: Amount) -> Amount:

@@ -45,6 +45,9 @@ from .sheets import (
     token_hash,
     view_token_of,
 )
+from .sheets import (
+    MAX_CREATED_PER_HOUR as SHEETS_PER_HOUR,
+)
 
 TOKEN_BYTES = 18
 MAX_NAME = 20                 # characters of a member's name (a stored sheet's seat holds 20)
@@ -54,6 +57,8 @@ MAX_MEMBERS = 200
 MAX_SEASONS = 50
 MAX_NIGHTS = 400              # nights in one club, all seasons
 MAX_ROUNDS = 8                # seatings in one night
+MAX_TABLES = 30               # tables in one round (each a new stored sheet)
+TABLES_PER_HOUR = SHEETS_PER_HOUR   # tables' sheets one club makes in an hour (as one client shares)
 MAX_CREATED_PER_HOUR = 10     # clubs one client may make in an hour
 ROLES = ("organiser", "member", "view")
 
@@ -354,6 +359,18 @@ class ClubStore:
             raise ClubGone(token)
         return found[2]
 
+    def room_for_tables(self, club: Club, count: int) -> None:
+        """Refuse (beside `present`) a round of `count` tables past MAX_TABLES, or past the
+        tables' sheets the club may still make this hour, before anything of it is made."""
+        if count > MAX_TABLES:
+            raise _too_many("present", Msg("a round seats at most {most} tables ({seats} members): tick fewer",
+                                           most=MAX_TABLES, seats=MAX_TABLES * 4))
+        made = self.sheets.made_in_the_last_hour(f"club:{club.id}")
+        if made + count > TABLES_PER_HOUR:
+            raise _too_many("present", Msg("a club makes at most {most} tables an hour: {made} were made in the"
+                                           " last hour and this round needs {n}; try again later",
+                                           most=TABLES_PER_HOUR, made=made, n=count))
+
     # --- managing (the organiser's link) ----------------------------------------------
 
     def add_member(self, token: str, name: str, note: str = "") -> int:
@@ -435,6 +452,7 @@ class ClubStore:
             raise HandError.single("present", Msg("a seating must put each member present at one table of four"))
         if len({t.round for t in night.tables}) >= MAX_ROUNDS:
             raise _too_many("round", Msg("a night has at most {most} rounds", most=MAX_ROUNDS))
+        self.room_for_tables(club, len(tables))
         edits = [self.sheets.create(settings, [], f"club:{club.id}") for settings in sheet_settings]
         member, view = club.tokens["member"], club.tokens["view"]
         with self._change(token) as (cur, club_id, _now):

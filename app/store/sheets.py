@@ -211,6 +211,13 @@ class SheetStore:
                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (sheet_id, seq, "add", None, line, now, prices[seq - 1], creator, _bytes(line)))
 
+    def made_in_the_last_hour(self, client: str) -> int:
+        """How many sheets this client made in the last hour (MAX_CREATED_PER_HOUR at most)."""
+        with self.db.read() as cur:
+            cur.execute("SELECT COUNT(*) FROM sheets WHERE creator = ? AND created > ?",
+                        (token_hash("client:" + client), self.clock() - 3600))
+            return cur.fetchone()[0]
+
     def open(self, token: str) -> Stored:
         """The sheet an edit or a view token opens (SheetGone when none)."""
         now = self.clock()

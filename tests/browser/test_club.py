@@ -46,9 +46,13 @@ def test_an_organiser_makes_a_club_adds_members_and_starts_a_night_on_a_phone(pa
     page.goto(organiser)
     _fits(page)
     assert_axe_clean(page, "club page")
-    # starting the night: everyone is ticked already, so one tap seats them
+    # starting the night: everyone is ticked already, so one tap shows the tables and one starts it
     expect(page.locator("input[name=present]:checked")).to_have_count(len(MEMBERS))
     page.locator("#start-night").click()
+    expect(page.locator("#plan-said")).to_contain_text("Everyone here plays")
+    _fits(page)
+    assert_axe_clean(page, "tables shown before the night starts")
+    page.locator("#confirm-night").click()
     expect(page.locator("li.club-table")).to_have_count(2)
     expect(page.locator(".seating-said")).to_contain_text("seed")
     expect(page.locator(".seating-said")).to_contain_text("Everyone here plays")
@@ -91,6 +95,7 @@ def test_a_club_night_of_eight_at_two_tables_on_four_phones_adds_up_in_the_stand
         organiser.locator("#add-member").click()
     member_link = organiser.locator("#member-link").get_attribute("href")
     organiser.locator("#start-night").click()
+    organiser.locator("#confirm-night").click()
     expect(organiser.locator("li.club-table")).to_have_count(2)
     night_path = organiser.url.split("/nights/")[1]
     phones = []

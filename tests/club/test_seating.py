@@ -67,3 +67,29 @@ def test_everyone_meets_everyone_as_far_as_numbers_allow():
     # two tables of four: each new table takes two from each old one, the fewest repeats (2 + 2)
     assert _cost(second.tables, meetings(first.tables)) == 4
     assert _cost(seat("random", eight, "3").tables, meetings(first.tables)) >= 4
+
+
+COUNTS = (5, 6, 7, 9, 10, 11, 13)
+
+
+@pytest.mark.parametrize("method", ["random", "snake", "meet"])
+@pytest.mark.parametrize("count", COUNTS)
+def test_a_count_not_a_multiple_of_four_gives_byes_to_those_who_sat_out_least(count, method):
+    """No table plays three-handed (no family here prices three players): the remainder sits
+    out, and of two rounds in a row nobody sits out twice while someone has not sat out yet."""
+    present = list(range(1, count + 1))
+    order = present[::-1]
+    tables, out = divmod(count, 4)
+    byes: Counter[int] = Counter({m: 1 for m in present[:out]})    # these sat out last round
+    plan = seat(method, present, "x", order=order, met=meetings([present[:4]]), byes_so_far=byes)
+    assert len(plan.tables) == tables and all(len(t) == 4 for t in plan.tables)
+    assert len(plan.byes) == out and not set(plan.byes) & set(present[:out])
+    assert sorted([m for t in plan.tables for m in t] + list(plan.byes)) == present
+    playing = [m for m in order if m not in plan.byes]
+    if method == "snake":      # the members playing, dealt to the tables in the standings' order
+        assert plan.tables == seat("snake", playing, "y", order=order).tables
+    if method == "meet":       # members 1-4 met: spread over the tables, the fewest pairs of them meet again
+        met = [m for m in (1, 2, 3, 4) if m not in plan.byes]
+        each, more = divmod(len(met), tables)
+        fewest = more * (each + 1) * each // 2 + (tables - more) * each * (each - 1) // 2
+        assert sum(len(meetings([[m for m in t if m in met]])) for t in plan.tables) == fewest

@@ -14,6 +14,7 @@ from app.base.i18n import Msg, Text
 from app.club.rating import MODEL, PARAMETERS, Rated
 from app.club.standings import Line, Standings
 from app.store.clubs import Club, Member
+from app.store.sheets import EXPIRE_DAYS
 from app.vocabulary.request import read_ruleset
 from app.web.common.exports import csv_text
 from app.web.common.i18n import say_here, with_lang
@@ -28,6 +29,13 @@ from .season import SeasonView, night_standings, season_view
 def club_date(at: float) -> str:
     """A moment as its date (UTC), 2026-12-07."""
     return datetime.datetime.fromtimestamp(at, datetime.UTC).strftime("%Y-%m-%d")
+
+
+@bp.app_template_global("club_expires")
+def club_expires(club: Club) -> tuple[str, int]:
+    """The day the club is deleted if nobody opens it again (opening this page moved it on),
+    and the days an opening keeps it."""
+    return club_date(club.used + EXPIRE_DAYS * 86400), EXPIRE_DAYS
 
 
 @bp.app_template_global("rules_name")
@@ -119,6 +127,7 @@ def line_json(line: Line, club: Club, view: SeasonView) -> dict:
         "biggest": None if biggest is None else {
             "fan": biggest.fan, "pattern": biggest.pattern.id if biggest.pattern else None,
             "night": biggest.night, "round": biggest.round, "table": biggest.table, "hand": biggest.hand,
+            "event": biggest.event,
             "link": biggest_link(view, biggest)},
         "rating": None if not rated else {"mu": round(rated[-1].mu, 4), "sigma": round(rated[-1].sigma, 4),
                                           "rating": round(rated[-1].rating, 4)},

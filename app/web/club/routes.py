@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, current_app, g, redirect, render_t
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
 from app.club.rating import MODEL, PARAMETERS
-from app.club.seating import METHODS, Plan, meetings, seat
+from app.club.seating import METHODS, Plan, meetings, seat, shape
 from app.club.standings import COLUMNS, Biggest, Line, sorted_lines
 from app.rules.model import Ruleset
 from app.store.clubs import (
@@ -33,9 +33,11 @@ from app.store.clubs import (
     folded,
 )
 from app.store.sheets import EXPIRE_DAYS, TooMany
+from app.table.settlement import Ledger
 from app.vocabulary.request import read_ruleset
 from app.web.common.i18n import page_lang, say_here, with_lang
 from app.web.serving import privacy
+from app.web.table.rounds import win_link
 from app.web.table.sheet import breakdown_link
 
 from .season import SeasonView, byes_so_far, season_view
@@ -177,6 +179,7 @@ class ClubPage:
     values: Mapping[str, str] = field(default_factory=dict)
     errors: Mapping[str, str] = field(default_factory=dict)
     renaming: int | None = None
+    plan: Plan | None = None         # the tables drawn for the members ticked, to be confirmed
     methods: tuple[str, ...] = METHODS
     expire_days: int = EXPIRE_DAYS
     max_name: int = MAX_NAME
@@ -185,11 +188,32 @@ class ClubPage:
     def link(self, role: str) -> str:
         return f"/c/{self.club.tokens[role]}" if role in self.club.tokens else ""
 
+    def name(self, member_id: int) -> str:
+        return member_name(self.club, member_id)
 
-def _club_page(club: Club, token: str, values=None, errors=None, renaming: int | None = None) -> ClubPage:
-    last = club.nights[-1].present if club.nights else tuple(m.id for m in club.members)
-    return ClubPage(club, token, club.season(), _families(), frozenset(last), values or {}, errors or {},
-                    renaming)
+    def names(self, member_ids) -> str:
+        return (", " if page_lang() == "en" else "、").join(self.name(m) for m in member_ids)
+
+    def shape(self) -> tuple[int, int]:
+        """(tables of four, sitting out) for the members ticked now."""
+        return shape(len(self.last_present))
+
+    def shown(self) -> str:
+        """The tables shown, as the confirm form carries them (the start checks it still holds)."""
+        return shown_tables(self.plan) if self.plan else ""
+
+
+def _club_page(club: Club, token: str, values=None, errors=None, renaming: int | None = None,
+               plan: Plan | None = None) -> ClubPage:
+    """The club's page; the night form ticks those of the form sent back, else those of the last
+    night, else everyone."""
+    values = values or {}
+    if "present" in values:
+        last = tuple(int(v) for v in values["present"].split(",") if v.isdecimal() and len(v) < 10)
+    else:
+        last = club.nights[-1].present if club.nights else tuple(m.id for m in club.members)
+    return ClubPage(club, token, club.season(), _families(), frozenset(last), values, errors or {},
+                    renaming, plan)
 
 
 def _render_club(page: ClubPage, status: int = 200) -> Response:
@@ -294,15 +318,57 @@ def _seat(token: str, night_id: int, method: str, seed: str) -> None:
     store().seat_round(token, night_id, plan.method, plan.seed, plan.tables, plan.byes, settings)
 
 
+def _preview(token: str, form: dict[str, str]) -> Response:
+    """The tables the members ticked would sit at, said in words (who sits out and why) with a
+    button that confirms them; nothing is stored until it is tapped. The seed is drawn here, so
+    the confirmed night is the one shown."""
+    _from_here()
+    club = _open(token)
+    if not club.manages:
+        _refused(NotAllowed(club.role, "organiser"))
+    try:
+        method, seed = _method(form["method"]), _seed(form["seed"])
+        present = _present(request.form.getlist("present"))
+        unknown = [m for m in present if club.member(m) is None]
+        if unknown:
+            raise HandError.single("present", Msg("the club has no member {id}", id=unknown[0]))
+        store().room_for_tables(club, len(set(present)) // 4)
+    except HandError as err:
+        status = 429 if isinstance(err, TooMany) else 400
+        return _render_club(_club_page(club, token, form, _errors(err)), status)
+    plan = plan_round(club, token, club.season(), present, method, seed)
+    values = {**form, "seed": seed, "present": ",".join(str(m) for m in sorted(set(present)))}
+    return _render_club(_club_page(club, token, values, plan=plan))
+
+
+def shown_tables(plan: Plan) -> str:
+    """A plan's tables and byes as the confirm form carries them: '1,2,3,4;5,6,7,8|9'."""
+    return ";".join(",".join(map(str, t)) for t in plan.tables) + "|" + ",".join(map(str, plan.byes))
+
+
+def _as_shown(club: Club, token: str, present: list[int], method: str, seed: str, shown: str | None) -> None:
+    """Refuse (beside the ticks) to start a night whose tables, drawn again from the seed shown,
+    are no longer those shown: a hand or a night recorded meanwhile moved the standings, the
+    meetings or the byes."""
+    if shown is not None and shown_tables(plan_round(club, token, club.season(), present, method, seed)) != shown:
+        raise HandError.single("present", Msg("the tables changed since they were shown (a hand or a night was"
+                                              " recorded meanwhile): look at them again"))
+
+
 @bp.post("/c/<token>/nights")
 def start_night(token: str):
     form = {"method": request.form.get("method", ""), "seed": request.form.get("seed", ""),
             "present": ",".join(request.form.getlist("present"))}
+    if request.form.get("preview"):
+        return _preview(token, form)
     made: list[int] = []
 
     def make(s: ClubStore) -> None:
         method, seed = _method(form["method"]), _seed(form["seed"])
         present = _present(request.form.getlist("present"))
+        club = s.open(token)
+        s.room_for_tables(club, len(set(present)) // 4)    # before the night is kept
+        _as_shown(club, token, present, method, seed, request.form.get("shown"))
         night = s.start_night(token, present)
         made.append(night)
         _seat(token, night, method, seed)
@@ -344,6 +410,10 @@ class NightPage:
 
     def sheet_link(self, sheet_token: str) -> str:
         return with_lang(f"/s/{sheet_token}")
+
+    def shape(self) -> tuple[int, int]:
+        """(tables of four, sitting out) for the members here tonight."""
+        return shape(len(self.night.present))
 
 
 def _render_night(club: Club, token: str, night_id: int, errors=None, status: int = 200) -> Response:
@@ -416,10 +486,14 @@ def member_name(club: Club, member_id: int) -> str:
 
 
 def biggest_link(view: SeasonView, biggest: Biggest) -> str:
-    """The result page of a member's biggest hand: the calculator with that hand."""
+    """The result page of a member's biggest hand: the calculator with that hand (a round's
+    win: that win's breakdown)."""
     for played in view.tables:
         if (played.night, played.round, played.table) == (biggest.night, biggest.round, biggest.table):
-            return breakdown_link(played.priced.rows[biggest.hand - 1].entry, played.priced.sheet)
+            row = played.priced.rows[biggest.hand - 1]
+            if biggest.event is not None and isinstance(row.ledger, Ledger):
+                return with_lang(win_link(row.ledger.wins[biggest.event]))
+            return breakdown_link(row.entry, played.priced.sheet)
     return ""
 
 
