@@ -30,11 +30,10 @@ the bound and keep the current order after the others.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from itertools import compress
 from operator import gt
-from typing import NamedTuple
 
 from app.base.errors import HandError
 from app.base.i18n import Msg
@@ -49,6 +48,7 @@ from app.scoring.calculation import pricer
 from app.scoring.payments import fmt
 
 from .discard import DiscardChoice, DiscardResult, suit_name
+from .recurrence import DEAD, FAR, READY, Chances, Graph, Solved, solve
 
 DEFAULT_DRAWS = 18      # a player's draws from the first turn, about 70 wall tiles over four
 MAX_DRAWS = 30
@@ -93,17 +93,6 @@ STEP_ASIDE_EVERY = 64   # states weighed between two steps aside
 PARAMS = ("outlook", "draws")   # the request fields this reads (the rest are the discard's)
 
 
-Rows = tuple[tuple[float, float, float], ...]   # (value, win, ready) by draws left
-
-
-class Chances(NamedTuple):
-    """A hand state's figures, each by draws left (index t = 0..draws)."""
-
-    value: tuple[float, ...]   # what the winner is expected to collect
-    win: tuple[float, ...]     # chance to win with a legal hand
-    ready: tuple[float, ...]   # chance to be ready (or to have won)
-
-
 @dataclass(frozen=True, slots=True)
 class DiscardOutlook:
     """One discard's outlook; `chances` None when it is past the bound."""
@@ -111,7 +100,9 @@ class DiscardOutlook:
     choice: DiscardChoice
     chances: Chances | None
     reasons: tuple[str, ...]
-    alive: frozenset[str] = frozenset()   # the patterns of the wins it can still reach
+    alive: frozenset[str] = frozenset()   # the patterns of the wins it can still reach:
+    #                                       worked out for the two discards _compared sets
+    #                                       side by side, when they differ
 
     @property
     def tile(self) -> Tile:
@@ -183,6 +174,9 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
     search = Search.of(result, draws, rulesets, max_states, max_scorings)
     try:
         with opened("outlook", most=max_scorings):
+            for choice in choices:   # every state searched first, then solved once
+                if choice.option.shanten <= MAX_SHANTEN:
+                    search.search(_after(result, choice))
             weighed = [_weigh_one(choice, search, result) for choice in choices]
     except (_OverBudget, TooMuchWork):
         return OutlookResult(draws, tuple(DiscardOutlook(c, None, ()) for c in choices),
@@ -194,20 +188,24 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
     order = {c.tile: i for i, c in enumerate(choices)}
     weighed.sort(key=lambda o: (o.chances is None, not o.choice.must_go, -round(o.value, 9),
                                 -round(o.win, 12), order[o.tile]))
-    return OutlookResult(draws, _compared(weighed, choices[0], result.ruleset), "", search.states,
-                         search.scorings, search.vertices)
+    compared = _compared(weighed, choices[0], result.ruleset,
+                         lambda o: search.alive_of(_after(result, o.choice)))
+    return OutlookResult(draws, compared, "", search.states, search.scorings, search.vertices)
 
 
-def _compared(weighed: list[DiscardOutlook], usual: DiscardChoice,
-              ruleset: Ruleset) -> tuple[DiscardOutlook, ...]:
+def _compared(weighed: list[DiscardOutlook], usual: DiscardChoice, ruleset: Ruleset,
+              alive_of: Callable[[DiscardOutlook], frozenset[str]]
+              ) -> tuple[DiscardOutlook, ...]:
     """Say why the best discard by value is not the usual order's first, when it is not: what
-    it is worth against it, and the patterns the one keeps alive and the other gives up."""
+    it is worth against it, and the patterns the one keeps alive and the other gives up (each
+    one's `alive`, from `alive_of`)."""
     best = weighed[0]
     if best.chances is None or best.tile == usual.tile:
         return tuple(weighed)
     first = next(o for o in weighed if o.tile == usual.tile)
     if first.chances is None or round(best.value, 9) <= round(first.value, 9):
         return tuple(weighed)   # ahead by the chance to win alone: the figures say it
+    best, first = replace(best, alive=alive_of(best)), replace(first, alive=alive_of(first))
     said = [Msg("worth more than {tile}, the usual first choice: expected {value} against"
                 " {other}", tile=usual.tile.code, value=amount(best.value),
                 other=amount(first.value))]
@@ -241,11 +239,16 @@ def _weigh_one(choice: DiscardChoice, search: Search, result: DiscardResult) -> 
     if choice.option.shanten > MAX_SHANTEN:
         return DiscardOutlook(choice, None, (Msg("{n} tiles from ready: past the bound, not"
                                                  " weighed", n=choice.option.shanten),))
+    after = _after(result, choice)
+    chances = search.chances(after)
+    return DiscardOutlook(choice, chances, _reasons(choice, chances, result))
+
+
+def _after(result: DiscardResult, choice: DiscardChoice) -> tuple[int, ...]:
+    """The 13 concealed tiles a discard leaves."""
     after = list(result.hand.concealed_counts)
     after[choice.tile] -= 1
-    chances = search.chances(tuple(after))
-    return DiscardOutlook(choice, chances, _reasons(choice, chances, result),
-                          search.alive[tuple(after)])
+    return tuple(after)
 
 
 class Search:
@@ -270,11 +273,14 @@ class Search:
         self.price = price   # (14 counts, winning kind) -> (collects, patterns), or None
         self.max_states = max_states
         self.states = 0
-        self._memo: dict[tuple[int, ...], Rows] = {}
-        self._best: dict[tuple, Rows | None] = {}
+        self.graph = Graph(draws)   # the states searched, as the recurrence reads them
+        self._memo: dict[tuple[int, ...], int] = {}   # 13 tiles -> its state in the graph
+        self._best: dict[tuple, int | None] = {}      # (14 tiles, s) -> its choice, or None
         self._win_memo: dict[tuple[int, ...], tuple[float, float, frozenset[str]]] = {}
-        self.alive: dict[tuple[int, ...], frozenset[str]] = {}   # 13 tiles -> the patterns of
-        self._best_alive: dict[tuple, frozenset[str]] = {}       # the wins they can still reach
+        self._ready_alive: dict[int, frozenset[str]] = {}   # a ready state -> its wins' patterns
+        self._alive_memo: dict[int, frozenset[str]] = {}
+        self._solved: Solved | None = None
+        self._solved_at = 0
         self._scorings = 0
 
     @classmethod
@@ -341,11 +347,35 @@ class Search:
         return left, total
 
     def chances(self, counts: tuple[int, ...]) -> Chances:
-        """The figures of a 13-tile state (after a discard), by draws left."""
-        return Chances(*zip(*self._rows(counts), strict=True))
+        """The figures of a 13-tile state (after a discard), by draws left: every state
+        searched so far is solved at once (recurrence.py), again only when more were searched."""
+        node = self._node(counts)
+        if self._solved is None or self._solved_at != len(self.graph.done):
+            self._solved = solve(self.graph)
+            self._solved_at = len(self.graph.done)
+        return self._solved.chances(node)
 
-    def _rows(self, counts: tuple[int, ...]) -> Rows:
-        """chances as the recurrence keeps them: (value, win, ready) by draws left."""
+    def search(self, counts: tuple[int, ...]) -> None:
+        """Search a 13-tile state and all it leads to (chances then solves them at once)."""
+        self._node(counts)
+
+    def alive_of(self, counts: tuple[int, ...]) -> frozenset[str]:
+        """The patterns of the wins a searched 13-tile state can still reach."""
+        return self._alive(self._memo[counts])
+
+    def _alive(self, i: int) -> frozenset[str]:
+        found = self._alive_memo.get(i)
+        if found is None:
+            graph = self.graph
+            found = self._ready_alive.get(i, frozenset())
+            for c in graph.opt_choice[graph.first[i]:graph.first[i + 1]]:
+                for s in graph.choices[c]:
+                    found |= self._alive(s)
+            self._alive_memo[i] = found
+        return found
+
+    def _node(self, counts: tuple[int, ...]) -> int:
+        """A 13-tile state searched (its draws and what they lead to), numbered."""
         found = self._memo.get(counts)
         if found is not None:
             return found
@@ -353,12 +383,10 @@ class Search:
         left, total = self._chance(counts)
         s, improving = improving_kinds(counts, self.melds, self.rules, self.table)
         if s == 0:
-            found, alive = self._ready(counts, left, total)
+            found = self._ready(counts, left, total)
         else:
-            useful = [k for k in improving if left[k]]
-            found, alive = self._far(counts, s, useful, left, total)
+            found = self._far(counts, s, [k for k in improving if left[k]], left, total)
         self._memo[counts] = found
-        self.alive[counts] = alive
         return found
 
     def _count_state(self) -> None:
@@ -396,28 +424,22 @@ class Search:
         found = self._win_memo[counts] = (p_win, gain, alive)
         return found
 
-    def _ready(self, counts, left, total) -> tuple[Rows, frozenset[str]]:
+    def _ready(self, counts, left, total) -> int:
         """A ready hand: each winning draw wins; any other is thrown and the hand waits on,
         unless no draw can win (a dead wait): then it may exchange (_exchanges)."""
         p_win, gain, alive = self._wins(counts, left, total)
         if p_win == 0:
             return self._exchanges(counts, left, total)
-        stay = 1.0 - p_win
-        value = win = 0.0
-        rows = [(value, win, 1.0)]
-        for _ in range(self.draws):
-            value = gain + stay * value
-            win = p_win + stay * win
-            rows.append((value, win, 1.0))
-        return tuple(rows), alive
+        node = self.graph.state(READY, p_win=p_win, gain=gain)
+        self._ready_alive[node] = alive
+        return node
 
-    def _exchanges(self, counts, left, total) -> tuple[Rows, frozenset[str]]:
+    def _exchanges(self, counts, left, total) -> int:
         """A ready hand none of whose draws can win (below the minimum, a form refused): each
         draw may be kept for a discard that leaves the hand ready with a wait that can win (a
         same-shanten exchange), or thrown. A hand reached so waits as it is (one exchange at a
         time: an exchange into another dead wait is worth no more than throwing the draw)."""
         options = []
-        alive: frozenset[str] = frozenset()
         for k in self.kinds:
             if not left[k]:
                 continue
@@ -435,84 +457,39 @@ class Search:
                     if kept not in self._win_memo:
                         self._count_state()   # a hand looked at is work, kept or not
                     if self._wins(kept)[0] > 0:
-                        live.append(self._rows(kept))
-                        alive |= self.alive[kept]
+                        live.append(self._node(kept))
             if live:
-                options.append((left[k] / total, _best_of(live)))
-        return _mixed(options, self.draws, 1.0), alive
+                options.append((left[k] / total, self.graph.choice(live)))
+        return self.graph.state(DEAD, options)
 
-    def _after_draw(self, grown: tuple[int, ...], s: int) -> Rows | None:
-        """The best, by draws left, of the discards of 14 tiles that leave `s` from ready
-        (more value, then more chance to win, then to be ready); None when none does."""
+    def _after_draw(self, grown: tuple[int, ...], s: int) -> int | None:
+        """The choice among the discards of 14 tiles that leave `s` from ready (the best is
+        kept: more value, then more chance to win, then to be ready); None when none does."""
         key = (grown, s)
         if key in self._best:
             return self._best[key]
         nexts = []
-        alive: frozenset[str] = frozenset()
         cut = list(grown)
         keeping = keeping_discards(grown, self.melds, self.rules, self.table, s)
         dead = [d for d in keeping if d in self.dead]   # the missing suit goes first
         for d in dead or keeping:
             cut[d] -= 1
-            kept = tuple(cut)
-            nexts.append(self._rows(kept))
-            alive |= self.alive[kept]
+            nexts.append(self._node(tuple(cut)))
             cut[d] += 1
-        best = _best_of(nexts) if nexts else None
+        best = self.graph.choice(nexts) if nexts else None
         self._best[key] = best
-        self._best_alive[key] = alive
         return best
 
-    def _far(self, counts, s, useful, left, total) -> tuple[Rows, frozenset[str]]:
+    def _far(self, counts, s, useful, left, total) -> int:
         """A hand not yet ready: a useful draw is kept and the best discard thrown, or thrown."""
-        options = []   # per useful draw: its chance and the best it leads to
-        alive: frozenset[str] = frozenset()
+        options = []   # per useful draw: its chance and the choice it leads to
         for k in useful:
             grown = list(counts)
             grown[k] += 1
-            grown = tuple(grown)
-            best = self._after_draw(grown, s - 1)
+            best = self._after_draw(tuple(grown), s - 1)
             if best is not None:
                 options.append((left[k] / total, best))
-                alive |= self._best_alive[(grown, s - 1)]
-        return _mixed(options, self.draws, 0.0), alive
-
-
-def _best_of(nexts: list[Rows]) -> Rows:
-    """Each t's best (value, win, ready) triple of several states' figures."""
-    if len(nexts) == 1:
-        return nexts[0]
-    return tuple(map(max, *nexts))
-
-
-def _mixed(options: list[tuple[float, Rows]], draws: int, ready_now: float) -> Rows:
-    """A state's figures by draws left, when each option (a draw's chance and the best it
-    leads to) is taken only where it beats staying as it is, and any other draw is thrown."""
-    own = (0.0, 0.0, ready_now)
-    if not options:
-        return (own,) * (draws + 1)
-    chances = [p for p, _ in options]
-    stay = 1.0 - sum(chances)
-    rows = [own]
-    for col, _ in zip(zip(*[b for _, b in options], strict=True), range(draws), strict=False):
-        v0, w0, r0 = own   # col: each option's figures with `here` draws left
-        v, w, r = stay * v0, stay * w0, stay * r0
-        if min(col) >= own:   # no drawn tile is better thrown (the usual case)
-            for p, (bv, bw, br) in zip(chances, col, strict=True):
-                v += p * bv
-                w += p * bw
-                r += p * br
-        else:
-            for p, taken in zip(chances, col, strict=True):
-                if taken < own:   # throwing the drawn tile is better
-                    taken = own
-                bv, bw, br = taken
-                v += p * bv
-                w += p * bw
-                r += p * br
-        own = (v, w, r)
-        rows.append(own)
-    return tuple(rows)
+        return self.graph.state(FAR, options)
 
 
 def _said(payments: tuple, counted: tuple, figures: dict[tuple[int, int], tuple]
