@@ -30,7 +30,7 @@ the bound and keep the current order after the others.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import compress
 from operator import gt
@@ -254,7 +254,7 @@ def _after(result: DiscardResult, choice: DiscardChoice) -> tuple[int, ...]:
 class Search:
     """The recurrence over one hand's states (see the module's docstring), remembered."""
 
-    def __init__(self, start: tuple[int, ...], melded: tuple[int, ...], rules: ShapeRules,
+    def __init__(self, start: bytes, melded: tuple[int, ...], rules: ShapeRules,
                  table, kinds: tuple[int, ...], draws: int, price, max_states: int,
                  melds: int) -> None:
         self.start, self.melds, self.rules, self.table = start, melds, rules, table
@@ -274,9 +274,10 @@ class Search:
         self.max_states = max_states
         self.states = 0
         self.graph = Graph(draws)   # the states searched, as the recurrence reads them
-        self._memo: dict[tuple[int, ...], int] = {}   # 13 tiles -> its state in the graph
+        # a hand is its 34 counts as bytes: hashed once, and read by xiangting as they are
+        self._memo: dict[bytes, int] = {}       # 13 tiles -> its state in the graph
         self._best: dict[tuple, int | None] = {}      # (14 tiles, s) -> its choice, or None
-        self._win_memo: dict[tuple[int, ...], tuple[float, float, frozenset[str]]] = {}
+        self._win_memo: dict[bytes, tuple[float, float, frozenset[str]]] = {}
         self._ready_alive: dict[int, frozenset[str]] = {}   # a ready state -> its wins' patterns
         self._alive_memo: dict[int, frozenset[str]] = {}
         self._solved: Solved | None = None
@@ -297,7 +298,7 @@ class Search:
         search: Search
         melds = hand.melds
 
-        def price(counts: tuple[int, ...], kind: int) -> tuple[float, frozenset[str]] | None:
+        def price(counts: bytes, kind: int) -> tuple[float, frozenset[str]] | None:
             """What the winner collects and the patterns counted, or None when refused."""
             found = priced.get((counts, kind), False)
             if found is not False:
@@ -317,7 +318,7 @@ class Search:
         for meld in hand.melds:
             for t in meld.tiles:
                 melded[t] += 1
-        search = cls(tuple(hand.concealed_counts), tuple(melded),
+        search = cls(bytes(hand.concealed_counts), tuple(melded),
                      ruleset.shape_rules(result.settings.options), result.table, kinds, draws,
                      price, max_states, melds=len(hand.melds))
         return search
@@ -331,7 +332,7 @@ class Search:
         """The hands searched, 13 tiles or 14 (the hand asked about among them), each once."""
         return 1 + len(self._memo) + len(self._best)
 
-    def _chance(self, counts: tuple[int, ...]) -> tuple[list[int], int]:
+    def _chance(self, counts: bytes) -> tuple[list[int], int]:
         """Each kind's copies to draw (0 for kinds not in the set), and their sum."""
         # a kind's copies to draw: not seen, not melded, and in neither the starting tiles
         # nor the hand; the hand holds more than the starting tiles of a few kinds only
@@ -346,22 +347,22 @@ class Search:
             left[k] = n
         return left, total
 
-    def chances(self, counts: tuple[int, ...]) -> Chances:
+    def chances(self, counts: Sequence[int]) -> Chances:
         """The figures of a 13-tile state (after a discard), by draws left: every state
         searched so far is solved at once (recurrence.py), again only when more were searched."""
-        node = self._node(counts)
+        node = self._node(bytes(counts))
         if self._solved is None or self._solved_at != len(self.graph.done):
             self._solved = solve(self.graph)
             self._solved_at = len(self.graph.done)
         return self._solved.chances(node)
 
-    def search(self, counts: tuple[int, ...]) -> None:
+    def search(self, counts: Sequence[int]) -> None:
         """Search a 13-tile state and all it leads to (chances then solves them at once)."""
-        self._node(counts)
+        self._node(bytes(counts))
 
-    def alive_of(self, counts: tuple[int, ...]) -> frozenset[str]:
+    def alive_of(self, counts: Sequence[int]) -> frozenset[str]:
         """The patterns of the wins a searched 13-tile state can still reach."""
-        return self._alive(self._memo[counts])
+        return self._alive(self._memo[bytes(counts)])
 
     def _alive(self, i: int) -> frozenset[str]:
         found = self._alive_memo.get(i)
@@ -374,7 +375,7 @@ class Search:
             self._alive_memo[i] = found
         return found
 
-    def _node(self, counts: tuple[int, ...]) -> int:
+    def _node(self, counts: bytes) -> int:
         """A 13-tile state searched (its draws and what they lead to), numbered."""
         found = self._memo.get(counts)
         if found is not None:
@@ -397,7 +398,7 @@ class Search:
         if not self.states % STEP_ASIDE_EVERY:
             step_aside()   # let a cooperative server's other requests run (budget.py)
 
-    def _wins(self, counts: tuple[int, ...], left: list[int] | None = None, total: int = 0
+    def _wins(self, counts: bytes, left: list[int] | None = None, total: int = 0
               ) -> tuple[float, float, frozenset[str]]:
         """A ready hand's next draw: the chance it wins, what that is worth on average (times
         the chance), and the patterns of those wins. Remembered. (`left` and `total`: the
@@ -413,9 +414,7 @@ class Search:
                                _Near(counts, self.kinds)):
             if not left[k]:
                 continue
-            grown = list(counts)
-            grown[k] += 1
-            priced = self.price(tuple(grown), k)
+            priced = self.price(_plus(counts, k), k)
             if priced is not None:
                 p = left[k] / total
                 p_win += p
@@ -443,16 +442,14 @@ class Search:
         for k in self.kinds:
             if not left[k]:
                 continue
-            grown = list(counts)
-            grown[k] += 1
-            grown = tuple(grown)
-            cut = list(grown)
+            grown = _plus(counts, k)
+            cut = bytearray(grown)
             live = []
             for d, after_shanten in discard_shanten(grown, self.melds, self.rules,
                                                     self.table).items():
                 if after_shanten == 0 and d != k:
                     cut[d] -= 1
-                    kept = tuple(cut)
+                    kept = bytes(cut)
                     cut[d] += 1
                     if kept not in self._win_memo:
                         self._count_state()   # a hand looked at is work, kept or not
@@ -462,19 +459,19 @@ class Search:
                 options.append((left[k] / total, self.graph.choice(live)))
         return self.graph.state(DEAD, options)
 
-    def _after_draw(self, grown: tuple[int, ...], s: int) -> int | None:
+    def _after_draw(self, grown: bytes, s: int) -> int | None:
         """The choice among the discards of 14 tiles that leave `s` from ready (the best is
         kept: more value, then more chance to win, then to be ready); None when none does."""
         key = (grown, s)
         if key in self._best:
             return self._best[key]
         nexts = []
-        cut = list(grown)
+        cut = bytearray(grown)
         keeping = keeping_discards(grown, self.melds, self.rules, self.table, s)
         dead = [d for d in keeping if d in self.dead]   # the missing suit goes first
         for d in dead or keeping:
             cut[d] -= 1
-            nexts.append(self._node(tuple(cut)))
+            nexts.append(self._node(bytes(cut)))
             cut[d] += 1
         best = self.graph.choice(nexts) if nexts else None
         self._best[key] = best
@@ -484,9 +481,7 @@ class Search:
         """A hand not yet ready: a useful draw is kept and the best discard thrown, or thrown."""
         options = []   # per useful draw: its chance and the choice it leads to
         for k in useful:
-            grown = list(counts)
-            grown[k] += 1
-            best = self._after_draw(tuple(grown), s - 1)
+            best = self._after_draw(_plus(counts, k), s - 1)
             if best is not None:
                 options.append((left[k] / total, best))
         return self.graph.state(FAR, options)
@@ -509,6 +504,18 @@ def _said(payments: tuple, counted: tuple, figures: dict[tuple[int, int], tuple]
 
 
 _KINDS = range(NUM_KINDS)
+
+
+def _plus(counts: bytes, k: int) -> bytes:
+    """The counts with one more of kind k.
+
+    >>> list(_plus(bytes(34), 2)[:4])
+    [0, 0, 1, 0]
+    """
+    return counts[:k] + _ONE_MORE[counts[k]] + counts[k + 1:]
+
+
+_ONE_MORE = tuple(bytes((n + 1,)) for n in range(5))
 class _SuitTiles(dict):
     """One suit's counts -> its tiles in order, made on first sight (at most 5^9 entries)."""
 
@@ -516,7 +523,7 @@ class _SuitTiles(dict):
         super().__init__()
         self.offset = offset
 
-    def __missing__(self, counts: tuple[int, ...]) -> tuple[Tile, ...]:
+    def __missing__(self, counts: bytes) -> tuple[Tile, ...]:
         found = self[counts] = tuple(TILES[self.offset + i] for i, n in enumerate(counts)
                                      for _ in range(n))
         return found
@@ -525,11 +532,11 @@ class _SuitTiles(dict):
 _M, _P, _S, _Z = (_SuitTiles(o) for o in (0, 9, 18, 27))
 
 
-def _tiles(counts: tuple[int, ...]) -> tuple[Tile, ...]:
+def _tiles(counts: bytes) -> tuple[Tile, ...]:
     """tiles_of, for the outlook's hot path: the tiles of 34 counts in tile order, joined from
     each suit's (remembered).
 
-    >>> _tiles((2, 0, 1) + (0,) * 31)
+    >>> _tiles(bytes((2, 0, 1) + (0,) * 31))
     (Tile(1m), Tile(1m), Tile(3m))
     """
     return _M[counts[0:9]] + _P[counts[9:18]] + _S[counts[18:27]] + _Z[counts[27:34]]
