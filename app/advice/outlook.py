@@ -294,7 +294,7 @@ class Search:
         calculate = pricer(replace(asked, hand=Hand((), context=context), by_given=True,
                                    seats=replace(asked.seats, discarder=None)))
         priced: dict[tuple, tuple[float, frozenset[str]] | None] = {}
-        figures: dict[tuple[int, int], tuple] = {}   # (payments, counted) -> what they say
+        figures: dict[tuple[int, int], tuple] = {}   # (payments, items) -> what they say
         search: Search
         melds = hand.melds
 
@@ -310,7 +310,7 @@ class Search:
                 calc = None
             value = None
             if calc is not None and not calc.score.below_minimum:
-                value = _said(calc.payments, calc.score.counted, figures)
+                value = _said(calc.payments, calc.score.items, figures)
             priced[(counts, kind)] = value
             return value
 
@@ -487,19 +487,19 @@ class Search:
         return self.graph.state(FAR, options)
 
 
-def _said(payments: tuple, counted: tuple, figures: dict[tuple[int, int], tuple]
+def _said(payments: tuple, items: tuple, figures: dict[tuple[int, int], tuple]
           ) -> tuple[float, frozenset[str]]:
     """What the winner collects and the patterns counted, of a priced win. The scoring core
-    shares its payment rows (by total) and its selections (by patterns found) among the hands
-    that price alike, so each pair is read once (kept with its objects: an id is reused only
-    once they are gone)."""
-    key = (id(payments), id(counted))
+    shares its payment rows (by total) and its selections' items (by patterns found) among the
+    hands that price alike, so each pair is read once (kept with its objects: an id is reused
+    only once they are gone). The items, not Score.counted: that is a new tuple each time."""
+    key = (id(payments), id(items))
     found = figures.get(key)
-    if found is not None and found[0] is payments and found[1] is counted:
+    if found is not None and found[0] is payments and found[1] is items:
         return found[2]
     said = (float(next((p.amount for p in payments if p.role == "winner"), 0)),
-            frozenset(i.pattern.id for i in counted))
-    figures[key] = (payments, counted, said)
+            frozenset(i.pattern.id for i in items if i.counted))
+    figures[key] = (payments, items, said)
     return said
 
 
