@@ -276,7 +276,7 @@ class Search:
         self.graph = Graph(draws)   # the states searched, as the recurrence reads them
         # a hand is its 34 counts as bytes: hashed once, and read by xiangting as they are
         self._memo: dict[bytes, int] = {}       # 13 tiles -> its state in the graph
-        self._best: dict[tuple, int | None] = {}      # (14 tiles, s) -> its choice, or None
+        self._best: dict[bytes, int | None] = {}      # 14 tiles -> its choice, or None
         self._win_memo: dict[bytes, tuple[float, float, frozenset[str]]] = {}
         self._ready_alive: dict[int, frozenset[str]] = {}   # a ready state -> its wins' patterns
         self._alive_memo: dict[int, frozenset[str]] = {}
@@ -462,26 +462,31 @@ class Search:
     def _after_draw(self, grown: bytes, s: int) -> int | None:
         """The choice among the discards of 14 tiles that leave `s` from ready (the best is
         kept: more value, then more chance to win, then to be ready); None when none does."""
-        key = (grown, s)
-        if key in self._best:
-            return self._best[key]
         nexts = []
         cut = bytearray(grown)
         keeping = keeping_discards(grown, self.melds, self.rules, self.table, s)
-        dead = [d for d in keeping if d in self.dead]   # the missing suit goes first
-        for d in dead or keeping:
+        if self.dead:
+            keeping = [d for d in keeping if d in self.dead] or keeping   # the missing suit first
+        memo = self._memo
+        for d in keeping:
             cut[d] -= 1
-            nexts.append(self._node(bytes(cut)))
+            kept = bytes(cut)
             cut[d] += 1
+            node = memo.get(kept)
+            nexts.append(self._node(kept) if node is None else node)
         best = self.graph.choice(nexts) if nexts else None
-        self._best[key] = best
+        self._best[grown] = best   # s is the 14 tiles' own, one a hand: the key needs no s
         return best
 
     def _far(self, counts, s, useful, left, total) -> int:
         """A hand not yet ready: a useful draw is kept and the best discard thrown, or thrown."""
         options = []   # per useful draw: its chance and the choice it leads to
+        seen = self._best
         for k in useful:
-            best = self._after_draw(_plus(counts, k), s - 1)
+            grown = _plus(counts, k)
+            best = seen.get(grown, _UNSEEN)
+            if best is _UNSEEN:
+                best = self._after_draw(grown, s - 1)
             if best is not None:
                 options.append((left[k] / total, best))
         return self.graph.state(FAR, options)
@@ -504,6 +509,7 @@ def _said(payments: tuple, items: tuple, figures: dict[tuple[int, int], tuple]
 
 
 _KINDS = range(NUM_KINDS)
+_UNSEEN = object()
 
 
 def _plus(counts: bytes, k: int) -> bytes:
