@@ -39,7 +39,7 @@ from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.efficiency import discard_shanten
 from app.hands.hand import Hand, WinBy
-from app.hands.quick import improving_kinds, keeping_discards, waiting_kinds
+from app.hands.quick import keeping_discards, state_kinds, waiting_kinds
 from app.hands.readings import ShapeRules
 from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile
 from app.rules.model import Ruleset
@@ -382,11 +382,12 @@ class Search:
             return found
         self._count_state()
         left, total = self._chance(counts)
-        s, improving = improving_kinds(counts, self.melds, self.rules, self.table)
-        if s == 0:
-            found = self._ready(counts, left, total)
-        else:
-            found = self._far(counts, s, [k for k in improving if left[k]], left, total)
+        s, kinds = state_kinds(counts, self.melds, self.rules, self.table,
+                               _Near(counts, self.kinds))
+        if s == 0:   # kinds: the waits
+            found = self._ready(counts, left, total, kinds)
+        else:        # kinds: the draws that lower the shanten
+            found = self._far(counts, s, [k for k in kinds if left[k]], left, total)
         self._memo[counts] = found
         return found
 
@@ -398,11 +399,11 @@ class Search:
         if not self.states % STEP_ASIDE_EVERY:
             step_aside()   # let a cooperative server's other requests run (budget.py)
 
-    def _wins(self, counts: bytes, left: list[int] | None = None, total: int = 0
-              ) -> tuple[float, float, frozenset[str]]:
+    def _wins(self, counts: bytes, left: list[int] | None = None, total: int = 0,
+              waits: tuple[int, ...] | None = None) -> tuple[float, float, frozenset[str]]:
         """A ready hand's next draw: the chance it wins, what that is worth on average (times
         the chance), and the patterns of those wins. Remembered. (`left` and `total`: the
-        chances of its draws, when the caller has them.)"""
+        chances of its draws, and `waits`, when the caller has them.)"""
         found = self._win_memo.get(counts)
         if found is not None:
             return found
@@ -410,8 +411,10 @@ class Search:
             left, total = self._chance(counts)
         gain, p_win = 0.0, 0.0
         alive: frozenset[str] = frozenset()
-        for k in waiting_kinds(counts, self.melds, self.rules, self.table,
-                               _Near(counts, self.kinds)):
+        if waits is None:
+            waits = waiting_kinds(counts, self.melds, self.rules, self.table,
+                                  _Near(counts, self.kinds))
+        for k in waits:
             if not left[k]:
                 continue
             priced = self.price(_plus(counts, k), k)
@@ -423,10 +426,10 @@ class Search:
         found = self._win_memo[counts] = (p_win, gain, alive)
         return found
 
-    def _ready(self, counts, left, total) -> int:
+    def _ready(self, counts, left, total, waits) -> int:
         """A ready hand: each winning draw wins; any other is thrown and the hand waits on,
         unless no draw can win (a dead wait): then it may exchange (_exchanges)."""
-        p_win, gain, alive = self._wins(counts, left, total)
+        p_win, gain, alive = self._wins(counts, left, total, waits)
         if p_win == 0:
             return self._exchanges(counts, left, total)
         node = self.graph.state(READY, p_win=p_win, gain=gain)
