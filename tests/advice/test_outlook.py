@@ -457,8 +457,8 @@ def test_the_array_solver_and_the_plain_one_agree_to_the_last_bit(rules):
     the same operations in the same order, on every state searched of dealt 1- and 2-shanten
     hands."""
     pytest.importorskip("numpy")
-    for shanten in (1, 2):
-        for params in dealt(rules, shanten, 2, RULESETS):
+    for far in (1, 2):
+        for params in dealt(rules, far, 2, RULESETS):
             oracle = Oracle(params)
             search = _search(oracle, DEFAULT_DRAWS)
             for choice in oracle.result.choices:
