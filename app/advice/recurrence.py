@@ -13,12 +13,8 @@ so), and equal to the recurrence worked out state by state as before.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import NamedTuple
-
-try:
-    import numpy as np
-except ImportError:   # the base install: the plain solver answers alone
-    np = None
 
 Rows = tuple[tuple[float, float, float], ...]   # (value, win, ready) by draws left
 
@@ -102,9 +98,21 @@ class Solved:
 
 def solve(graph: Graph, plain: bool = False) -> Solved:
     """Each state's figures by draws left: with numpy when installed (unless `plain`)."""
-    if np is None or plain:
+    np = None if plain else numpy()
+    if np is None:
         return Solved(rows=_solve_plain(graph))
-    return Solved(table=_solve_arrays(graph))
+    return Solved(table=_solve_arrays(graph, np))
+
+
+@cache
+def numpy():
+    """numpy, imported on the first outlook (15 MiB and 85 ms a worker: none for a worker that
+    weighs none), or None where it is not installed (the base install)."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
 
 
 def _solve_plain(graph: Graph) -> list[Rows]:
@@ -172,7 +180,7 @@ def _mixed(options: list[tuple[float, Rows]], stay: float, draws: int, ready_now
     return tuple(rows)
 
 
-def _solve_arrays(graph: Graph):
+def _solve_arrays(graph: Graph, np):
     """The recurrence draw by draw, every state at once: [t, (value, win, ready), state].
 
     A choice's best is the greatest (value, win, ready) of its states, found figure by figure
@@ -201,7 +209,7 @@ def _solve_arrays(graph: Graph):
     into = np.concatenate([np.arange(n), en])
     for t in range(1, graph.draws + 1):
         if len(child):
-            bv, bw, br = _greatest(v[child], w[child], r[child], starts, of)
+            bv, bw, br = _greatest(np, v[child], w[child], r[child], starts, of)
             bv, bw, br = bv[ec], bw[ec], br[ec]
             ov, ow, orr = v[en], w[en], r[en]
             below = (bv < ov) | ((bv == ov) & ((bw < ow) | ((bw == ow) & (br < orr))))
@@ -217,7 +225,7 @@ def _solve_arrays(graph: Graph):
     return table
 
 
-def _greatest(cv, cw, cr, starts, of):
+def _greatest(np, cv, cw, cr, starts, of):
     """Each choice's greatest (value, win, ready) of its states' (held in runs from `starts`;
     `of` each one's choice)."""
     m0 = np.maximum.reduceat(cv, starts)
