@@ -20,9 +20,10 @@ a completion the rules refuse is thrown like any other tile.
 The recurrence, backward over hand states, each a vector over draws left t = 0..draws:
 after a discard (13 tiles, shanten s) the value with t draws left is the average over the
 next draw of the value after that draw with t - 1; after a draw (14 tiles) it is the best
-of the discards that keep the lowered shanten, or of throwing the drawn tile. States are
-remembered by their tile counts, and each distinct winning hand is priced once, through
-the one scoring core (`calculate`). The bound (OUTLOOK_BOUND): draws that lower the shanten
+of the discards that keep the lowered shanten, or of throwing the drawn tile. The search
+(Search) walks the states once, each remembered by its tile counts, and records them as values
+in a graph; recurrence.py then works out every state's figures draw by draw, all at once. Each
+distinct winning hand is priced once, through the one scoring core (`calculate`). The bound (OUTLOOK_BOUND): draws that lower the shanten
 change the hand, and at a dead wait the exchanges into a wait that can win; other
 same-shanten exchanges (a better wait, a shape of more fan before ready, a dead wait into
 another dead one) are not weighed; discards more than MAX_SHANTEN tiles from ready are past
