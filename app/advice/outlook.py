@@ -442,7 +442,7 @@ class Search:
         draw may be kept for a discard that leaves the hand ready with a wait that can win (a
         same-shanten exchange), or thrown. A hand reached so waits as it is (one exchange at a
         time: an exchange into another dead wait is worth no more than throwing the draw)."""
-        options = []
+        chances, choices = [], []   # per draw that can be kept: its chance, its choice
         for k in self.kinds:
             if not left[k]:
                 continue
@@ -460,8 +460,9 @@ class Search:
                     if self._wins(kept)[0] > 0:
                         live.append(self._node(kept))
             if live:
-                options.append((left[k] / total, self.graph.choice(live)))
-        return self.graph.state(DEAD, options)
+                chances.append(left[k] / total)
+                choices.append(self.graph.choice(live))
+        return self.graph.state(DEAD, chances, choices)
 
     def _after_draw(self, grown: bytes, s: int) -> int | None:
         """The choice among the discards of 14 tiles that leave `s` from ready (the best is
@@ -484,7 +485,7 @@ class Search:
 
     def _far(self, counts, s, useful, left, total) -> int:
         """A hand not yet ready: a useful draw is kept and the best discard thrown, or thrown."""
-        options = []   # per useful draw: its chance and the choice it leads to
+        chances, choices = [], []   # per useful draw: its chance, the choice it leads to
         seen = self._best
         for k in useful:
             grown = _plus(counts, k)
@@ -492,8 +493,9 @@ class Search:
             if best is _UNSEEN:
                 best = self._after_draw(grown, s - 1)
             if best is not None:
-                options.append((left[k] / total, best))
-        return self.graph.state(FAR, options)
+                chances.append(left[k] / total)
+                choices.append(best)
+        return self.graph.state(FAR, chances, choices)
 
 
 def _said(payments: tuple, items: tuple, figures: dict[tuple[int, int], tuple]

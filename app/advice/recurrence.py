@@ -48,21 +48,17 @@ class Graph:
         self.choices: list[tuple[int, ...]] = []   # each choice's states
         self.done: list[int] = []      # finishing order: state i as i, choice c as ~c
 
-    def state(self, kind: int, options: Sequence[tuple[float, int]] = (), p_win: float = 0.0,
-              gain: float = 0.0) -> int:
-        """A state finished: FAR or DEAD with its options (a draw's chance, its choice), READY
-        with its wins' chance and expected gain; its number."""
+    def state(self, kind: int, chances: Sequence[float] = (), choices: Sequence[int] = (),
+              p_win: float = 0.0, gain: float = 0.0) -> int:
+        """A state finished: FAR or DEAD with its options (each draw's chance, and the choice
+        it leads to), READY with its wins' chance and expected gain; its number."""
         i = len(self.kind)
         self.kind.append(kind)
-        if kind == READY:
-            self.stay.append(1.0 - p_win)
-        else:
-            self.stay.append(1.0 - sum([p for p, _ in options]))
+        self.stay.append(1.0 - p_win if kind == READY else 1.0 - sum(chances))
         self.gain.append(gain)
         self.p_win.append(p_win)
-        for p, c in options:
-            self.opt_p.append(p)
-            self.opt_choice.append(c)
+        self.opt_p += chances
+        self.opt_choice += choices
         self.first.append(len(self.opt_p))
         self.done.append(i)
         return i
