@@ -20,9 +20,10 @@ a completion the rules refuse is thrown like any other tile.
 The recurrence, backward over hand states, each a vector over draws left t = 0..draws:
 after a discard (13 tiles, shanten s) the value with t draws left is the average over the
 next draw of the value after that draw with t - 1; after a draw (14 tiles) it is the best
-of the discards that keep the lowered shanten, or of throwing the drawn tile. States are
-remembered by their tile counts, and each distinct winning hand is priced once, through
-the one scoring core (`calculate`). The bound (OUTLOOK_BOUND): draws that lower the shanten
+of the discards that keep the lowered shanten, or of throwing the drawn tile. The search
+(Search) walks the states once, each remembered by its tile counts, and records them as values
+in a graph; recurrence.py then works out every state's figures draw by draw, all at once. Each
+distinct winning hand is priced once, through the one scoring core (`calculate`). The bound (OUTLOOK_BOUND): draws that lower the shanten
 change the hand, and at a dead wait the exchanges into a wait that can win; other
 same-shanten exchanges (a better wait, a shape of more fan before ready, a dead wait into
 another dead one) are not weighed; discards more than MAX_SHANTEN tiles from ready are past
@@ -30,17 +31,16 @@ the bound and keep the current order after the others.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import compress
 from operator import gt
-from typing import NamedTuple
 
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.efficiency import discard_shanten
 from app.hands.hand import Hand, WinBy
-from app.hands.quick import improving_kinds, keeping_discards, waiting_kinds
+from app.hands.quick import keeping_discards, state_kinds, waiting_kinds
 from app.hands.readings import ShapeRules
 from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile
 from app.rules.model import Ruleset
@@ -49,6 +49,7 @@ from app.scoring.calculation import pricer
 from app.scoring.payments import fmt
 
 from .discard import DiscardChoice, DiscardResult, suit_name
+from .recurrence import DEAD, FAR, READY, Chances, Graph, Solved, solve
 
 DEFAULT_DRAWS = 18      # a player's draws from the first turn, about 70 wall tiles over four
 MAX_DRAWS = 30
@@ -93,17 +94,6 @@ STEP_ASIDE_EVERY = 64   # states weighed between two steps aside
 PARAMS = ("outlook", "draws")   # the request fields this reads (the rest are the discard's)
 
 
-Rows = tuple[tuple[float, float, float], ...]   # (value, win, ready) by draws left
-
-
-class Chances(NamedTuple):
-    """A hand state's figures, each by draws left (index t = 0..draws)."""
-
-    value: tuple[float, ...]   # what the winner is expected to collect
-    win: tuple[float, ...]     # chance to win with a legal hand
-    ready: tuple[float, ...]   # chance to be ready (or to have won)
-
-
 @dataclass(frozen=True, slots=True)
 class DiscardOutlook:
     """One discard's outlook; `chances` None when it is past the bound."""
@@ -111,7 +101,9 @@ class DiscardOutlook:
     choice: DiscardChoice
     chances: Chances | None
     reasons: tuple[str, ...]
-    alive: frozenset[str] = frozenset()   # the patterns of the wins it can still reach
+    alive: frozenset[str] = frozenset()   # the patterns of the wins it can still reach:
+    #                                       worked out for the two discards _compared sets
+    #                                       side by side, when they differ
 
     @property
     def tile(self) -> Tile:
@@ -183,6 +175,9 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
     search = Search.of(result, draws, rulesets, max_states, max_scorings)
     try:
         with opened("outlook", most=max_scorings):
+            for choice in choices:   # every state searched first, then solved once
+                if choice.option.shanten <= MAX_SHANTEN:
+                    search.search(_after(result, choice))
             weighed = [_weigh_one(choice, search, result) for choice in choices]
     except (_OverBudget, TooMuchWork):
         return OutlookResult(draws, tuple(DiscardOutlook(c, None, ()) for c in choices),
@@ -194,20 +189,24 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
     order = {c.tile: i for i, c in enumerate(choices)}
     weighed.sort(key=lambda o: (o.chances is None, not o.choice.must_go, -round(o.value, 9),
                                 -round(o.win, 12), order[o.tile]))
-    return OutlookResult(draws, _compared(weighed, choices[0], result.ruleset), "", search.states,
-                         search.scorings, search.vertices)
+    compared = _compared(weighed, choices[0], result.ruleset,
+                         lambda o: search.alive_of(_after(result, o.choice)))
+    return OutlookResult(draws, compared, "", search.states, search.scorings, search.vertices)
 
 
-def _compared(weighed: list[DiscardOutlook], usual: DiscardChoice,
-              ruleset: Ruleset) -> tuple[DiscardOutlook, ...]:
+def _compared(weighed: list[DiscardOutlook], usual: DiscardChoice, ruleset: Ruleset,
+              alive_of: Callable[[DiscardOutlook], frozenset[str]]
+              ) -> tuple[DiscardOutlook, ...]:
     """Say why the best discard by value is not the usual order's first, when it is not: what
-    it is worth against it, and the patterns the one keeps alive and the other gives up."""
+    it is worth against it, and the patterns the one keeps alive and the other gives up (each
+    one's `alive`, from `alive_of`)."""
     best = weighed[0]
     if best.chances is None or best.tile == usual.tile:
         return tuple(weighed)
     first = next(o for o in weighed if o.tile == usual.tile)
     if first.chances is None or round(best.value, 9) <= round(first.value, 9):
         return tuple(weighed)   # ahead by the chance to win alone: the figures say it
+    best, first = replace(best, alive=alive_of(best)), replace(first, alive=alive_of(first))
     said = [Msg("worth more than {tile}, the usual first choice: expected {value} against"
                 " {other}", tile=usual.tile.code, value=amount(best.value),
                 other=amount(first.value))]
@@ -241,17 +240,22 @@ def _weigh_one(choice: DiscardChoice, search: Search, result: DiscardResult) -> 
     if choice.option.shanten > MAX_SHANTEN:
         return DiscardOutlook(choice, None, (Msg("{n} tiles from ready: past the bound, not"
                                                  " weighed", n=choice.option.shanten),))
+    after = _after(result, choice)
+    chances = search.chances(after)
+    return DiscardOutlook(choice, chances, _reasons(choice, chances, result))
+
+
+def _after(result: DiscardResult, choice: DiscardChoice) -> tuple[int, ...]:
+    """The 13 concealed tiles a discard leaves."""
     after = list(result.hand.concealed_counts)
     after[choice.tile] -= 1
-    chances = search.chances(tuple(after))
-    return DiscardOutlook(choice, chances, _reasons(choice, chances, result),
-                          search.alive[tuple(after)])
+    return tuple(after)
 
 
 class Search:
     """The recurrence over one hand's states (see the module's docstring), remembered."""
 
-    def __init__(self, start: tuple[int, ...], melded: tuple[int, ...], rules: ShapeRules,
+    def __init__(self, start: bytes, melded: tuple[int, ...], rules: ShapeRules,
                  table, kinds: tuple[int, ...], draws: int, price, max_states: int,
                  melds: int) -> None:
         self.start, self.melds, self.rules, self.table = start, melds, rules, table
@@ -270,11 +274,15 @@ class Search:
         self.price = price   # (14 counts, winning kind) -> (collects, patterns), or None
         self.max_states = max_states
         self.states = 0
-        self._memo: dict[tuple[int, ...], Rows] = {}
-        self._best: dict[tuple, Rows | None] = {}
-        self._win_memo: dict[tuple[int, ...], tuple[float, float, frozenset[str]]] = {}
-        self.alive: dict[tuple[int, ...], frozenset[str]] = {}   # 13 tiles -> the patterns of
-        self._best_alive: dict[tuple, frozenset[str]] = {}       # the wins they can still reach
+        self.graph = Graph(draws)   # the states searched, as the recurrence reads them
+        # a hand is its 34 counts as bytes: hashed once, and read by xiangting as they are
+        self._memo: dict[bytes, int] = {}       # 13 tiles -> its state in the graph
+        self._best: dict[bytes, int | None] = {}      # 14 tiles -> its choice, or None
+        self._win_memo: dict[bytes, tuple[float, float, frozenset[str]]] = {}
+        self._ready_alive: dict[int, frozenset[str]] = {}   # a ready state -> its wins' patterns
+        self._alive_memo: dict[int, frozenset[str]] = {}
+        self._solved: Solved | None = None
+        self._solved_at = 0
         self._scorings = 0
 
     @classmethod
@@ -287,11 +295,11 @@ class Search:
         calculate = pricer(replace(asked, hand=Hand((), context=context), by_given=True,
                                    seats=replace(asked.seats, discarder=None)))
         priced: dict[tuple, tuple[float, frozenset[str]] | None] = {}
-        figures: dict[tuple[int, int], tuple] = {}   # (payments, counted) -> what they say
+        figures: dict[tuple[int, int], tuple] = {}   # (payments, items) -> what they say
         search: Search
         melds = hand.melds
 
-        def price(counts: tuple[int, ...], kind: int) -> tuple[float, frozenset[str]] | None:
+        def price(counts: bytes, kind: int) -> tuple[float, frozenset[str]] | None:
             """What the winner collects and the patterns counted, or None when refused."""
             found = priced.get((counts, kind), False)
             if found is not False:
@@ -303,7 +311,7 @@ class Search:
                 calc = None
             value = None
             if calc is not None and not calc.score.below_minimum:
-                value = _said(calc.payments, calc.score.counted, figures)
+                value = _said(calc.payments, calc.score.items, figures)
             priced[(counts, kind)] = value
             return value
 
@@ -311,7 +319,7 @@ class Search:
         for meld in hand.melds:
             for t in meld.tiles:
                 melded[t] += 1
-        search = cls(tuple(hand.concealed_counts), tuple(melded),
+        search = cls(bytes(hand.concealed_counts), tuple(melded),
                      ruleset.shape_rules(result.settings.options), result.table, kinds, draws,
                      price, max_states, melds=len(hand.melds))
         return search
@@ -325,7 +333,7 @@ class Search:
         """The hands searched, 13 tiles or 14 (the hand asked about among them), each once."""
         return 1 + len(self._memo) + len(self._best)
 
-    def _chance(self, counts: tuple[int, ...]) -> tuple[list[int], int]:
+    def _chance(self, counts: bytes) -> tuple[list[int], int]:
         """Each kind's copies to draw (0 for kinds not in the set), and their sum."""
         # a kind's copies to draw: not seen, not melded, and in neither the starting tiles
         # nor the hand; the hand holds more than the starting tiles of a few kinds only
@@ -340,25 +348,48 @@ class Search:
             left[k] = n
         return left, total
 
-    def chances(self, counts: tuple[int, ...]) -> Chances:
-        """The figures of a 13-tile state (after a discard), by draws left."""
-        return Chances(*zip(*self._rows(counts), strict=True))
+    def chances(self, counts: Sequence[int]) -> Chances:
+        """The figures of a 13-tile state (after a discard), by draws left: every state
+        searched so far is solved at once (recurrence.py), again only when more were searched."""
+        node = self._node(bytes(counts))
+        if self._solved is None or self._solved_at != len(self.graph.done):
+            self._solved = solve(self.graph)
+            self._solved_at = len(self.graph.done)
+        return self._solved.chances(node)
 
-    def _rows(self, counts: tuple[int, ...]) -> Rows:
-        """chances as the recurrence keeps them: (value, win, ready) by draws left."""
+    def search(self, counts: Sequence[int]) -> None:
+        """Search a 13-tile state and all it leads to (chances then solves them at once)."""
+        self._node(bytes(counts))
+
+    def alive_of(self, counts: Sequence[int]) -> frozenset[str]:
+        """The patterns of the wins a searched 13-tile state can still reach."""
+        return self._alive(self._memo[bytes(counts)])
+
+    def _alive(self, i: int) -> frozenset[str]:
+        found = self._alive_memo.get(i)
+        if found is None:
+            graph = self.graph
+            found = self._ready_alive.get(i, frozenset())
+            for c in graph.opt_choice[graph.first[i]:graph.first[i + 1]]:
+                for s in graph.choices[c]:
+                    found |= self._alive(s)
+            self._alive_memo[i] = found
+        return found
+
+    def _node(self, counts: bytes) -> int:
+        """A 13-tile state searched (its draws and what they lead to), numbered."""
         found = self._memo.get(counts)
         if found is not None:
             return found
         self._count_state()
         left, total = self._chance(counts)
-        s, improving = improving_kinds(counts, self.melds, self.rules, self.table)
-        if s == 0:
-            found, alive = self._ready(counts, left, total)
-        else:
-            useful = [k for k in improving if left[k]]
-            found, alive = self._far(counts, s, useful, left, total)
+        s, kinds = state_kinds(counts, self.melds, self.rules, self.table,
+                               _Near(counts, self.kinds))
+        if s == 0:   # kinds: the waits
+            found = self._ready(counts, left, total, kinds)
+        else:        # kinds: the draws that lower the shanten
+            found = self._far(counts, s, [k for k in kinds if left[k]], left, total)
         self._memo[counts] = found
-        self.alive[counts] = alive
         return found
 
     def _count_state(self) -> None:
@@ -369,11 +400,11 @@ class Search:
         if not self.states % STEP_ASIDE_EVERY:
             step_aside()   # let a cooperative server's other requests run (budget.py)
 
-    def _wins(self, counts: tuple[int, ...], left: list[int] | None = None, total: int = 0
-              ) -> tuple[float, float, frozenset[str]]:
+    def _wins(self, counts: bytes, left: list[int] | None = None, total: int = 0,
+              waits: tuple[int, ...] | None = None) -> tuple[float, float, frozenset[str]]:
         """A ready hand's next draw: the chance it wins, what that is worth on average (times
         the chance), and the patterns of those wins. Remembered. (`left` and `total`: the
-        chances of its draws, when the caller has them.)"""
+        chances of its draws, and `waits`, when the caller has them.)"""
         found = self._win_memo.get(counts)
         if found is not None:
             return found
@@ -381,13 +412,13 @@ class Search:
             left, total = self._chance(counts)
         gain, p_win = 0.0, 0.0
         alive: frozenset[str] = frozenset()
-        for k in waiting_kinds(counts, self.melds, self.rules, self.table,
-                               _Near(counts, self.kinds)):
+        if waits is None:
+            waits = waiting_kinds(counts, self.melds, self.rules, self.table,
+                                  _Near(counts, self.kinds))
+        for k in waits:
             if not left[k]:
                 continue
-            grown = list(counts)
-            grown[k] += 1
-            priced = self.price(tuple(grown), k)
+            priced = self.price(_plus(counts, k), k)
             if priced is not None:
                 p = left[k] / total
                 p_win += p
@@ -396,142 +427,107 @@ class Search:
         found = self._win_memo[counts] = (p_win, gain, alive)
         return found
 
-    def _ready(self, counts, left, total) -> tuple[Rows, frozenset[str]]:
+    def _ready(self, counts, left, total, waits) -> int:
         """A ready hand: each winning draw wins; any other is thrown and the hand waits on,
         unless no draw can win (a dead wait): then it may exchange (_exchanges)."""
-        p_win, gain, alive = self._wins(counts, left, total)
+        p_win, gain, alive = self._wins(counts, left, total, waits)
         if p_win == 0:
             return self._exchanges(counts, left, total)
-        stay = 1.0 - p_win
-        value = win = 0.0
-        rows = [(value, win, 1.0)]
-        for _ in range(self.draws):
-            value = gain + stay * value
-            win = p_win + stay * win
-            rows.append((value, win, 1.0))
-        return tuple(rows), alive
+        node = self.graph.state(READY, p_win=p_win, gain=gain)
+        self._ready_alive[node] = alive
+        return node
 
-    def _exchanges(self, counts, left, total) -> tuple[Rows, frozenset[str]]:
+    def _exchanges(self, counts, left, total) -> int:
         """A ready hand none of whose draws can win (below the minimum, a form refused): each
         draw may be kept for a discard that leaves the hand ready with a wait that can win (a
         same-shanten exchange), or thrown. A hand reached so waits as it is (one exchange at a
         time: an exchange into another dead wait is worth no more than throwing the draw)."""
-        options = []
-        alive: frozenset[str] = frozenset()
+        chances, choices = [], []   # per draw that can be kept: its chance, its choice
         for k in self.kinds:
             if not left[k]:
                 continue
-            grown = list(counts)
-            grown[k] += 1
-            grown = tuple(grown)
-            cut = list(grown)
+            grown = _plus(counts, k)
+            cut = bytearray(grown)
             live = []
             for d, after_shanten in discard_shanten(grown, self.melds, self.rules,
                                                     self.table).items():
                 if after_shanten == 0 and d != k:
                     cut[d] -= 1
-                    kept = tuple(cut)
+                    kept = bytes(cut)
                     cut[d] += 1
                     if kept not in self._win_memo:
                         self._count_state()   # a hand looked at is work, kept or not
                     if self._wins(kept)[0] > 0:
-                        live.append(self._rows(kept))
-                        alive |= self.alive[kept]
+                        live.append(self._node(kept))
             if live:
-                options.append((left[k] / total, _best_of(live)))
-        return _mixed(options, self.draws, 1.0), alive
+                chances.append(left[k] / total)
+                choices.append(self.graph.choice(live))
+        return self.graph.state(DEAD, chances, choices)
 
-    def _after_draw(self, grown: tuple[int, ...], s: int) -> Rows | None:
-        """The best, by draws left, of the discards of 14 tiles that leave `s` from ready
-        (more value, then more chance to win, then to be ready); None when none does."""
-        key = (grown, s)
-        if key in self._best:
-            return self._best[key]
+    def _after_draw(self, grown: bytes, s: int) -> int | None:
+        """The choice among the discards of 14 tiles that leave `s` from ready (the best is
+        kept: more value, then more chance to win, then to be ready); None when none does."""
         nexts = []
-        alive: frozenset[str] = frozenset()
-        cut = list(grown)
+        cut = bytearray(grown)
         keeping = keeping_discards(grown, self.melds, self.rules, self.table, s)
-        dead = [d for d in keeping if d in self.dead]   # the missing suit goes first
-        for d in dead or keeping:
+        if self.dead:
+            keeping = [d for d in keeping if d in self.dead] or keeping   # the missing suit first
+        memo = self._memo
+        for d in keeping:
             cut[d] -= 1
-            kept = tuple(cut)
-            nexts.append(self._rows(kept))
-            alive |= self.alive[kept]
+            kept = bytes(cut)
             cut[d] += 1
-        best = _best_of(nexts) if nexts else None
-        self._best[key] = best
-        self._best_alive[key] = alive
+            node = memo.get(kept)
+            nexts.append(self._node(kept) if node is None else node)
+        best = self.graph.choice(nexts) if nexts else None
+        self._best[grown] = best   # s is the 14 tiles' own, one a hand: the key needs no s
         return best
 
-    def _far(self, counts, s, useful, left, total) -> tuple[Rows, frozenset[str]]:
+    def _far(self, counts, s, useful, left, total) -> int:
         """A hand not yet ready: a useful draw is kept and the best discard thrown, or thrown."""
-        options = []   # per useful draw: its chance and the best it leads to
-        alive: frozenset[str] = frozenset()
+        chances, choices = [], []   # per useful draw: its chance, the choice it leads to
+        seen = self._best
         for k in useful:
-            grown = list(counts)
-            grown[k] += 1
-            grown = tuple(grown)
-            best = self._after_draw(grown, s - 1)
+            grown = _plus(counts, k)
+            best = seen.get(grown, _UNSEEN)
+            if best is _UNSEEN:
+                best = self._after_draw(grown, s - 1)
             if best is not None:
-                options.append((left[k] / total, best))
-                alive |= self._best_alive[(grown, s - 1)]
-        return _mixed(options, self.draws, 0.0), alive
+                chances.append(left[k] / total)
+                choices.append(best)
+        return self.graph.state(FAR, chances, choices)
 
 
-def _best_of(nexts: list[Rows]) -> Rows:
-    """Each t's best (value, win, ready) triple of several states' figures."""
-    if len(nexts) == 1:
-        return nexts[0]
-    return tuple(map(max, *nexts))
-
-
-def _mixed(options: list[tuple[float, Rows]], draws: int, ready_now: float) -> Rows:
-    """A state's figures by draws left, when each option (a draw's chance and the best it
-    leads to) is taken only where it beats staying as it is, and any other draw is thrown."""
-    own = (0.0, 0.0, ready_now)
-    if not options:
-        return (own,) * (draws + 1)
-    chances = [p for p, _ in options]
-    stay = 1.0 - sum(chances)
-    rows = [own]
-    for col, _ in zip(zip(*[b for _, b in options], strict=True), range(draws), strict=False):
-        v0, w0, r0 = own   # col: each option's figures with `here` draws left
-        v, w, r = stay * v0, stay * w0, stay * r0
-        if min(col) >= own:   # no drawn tile is better thrown (the usual case)
-            for p, (bv, bw, br) in zip(chances, col, strict=True):
-                v += p * bv
-                w += p * bw
-                r += p * br
-        else:
-            for p, taken in zip(chances, col, strict=True):
-                if taken < own:   # throwing the drawn tile is better
-                    taken = own
-                bv, bw, br = taken
-                v += p * bv
-                w += p * bw
-                r += p * br
-        own = (v, w, r)
-        rows.append(own)
-    return tuple(rows)
-
-
-def _said(payments: tuple, counted: tuple, figures: dict[tuple[int, int], tuple]
+def _said(payments: tuple, items: tuple, figures: dict[tuple[int, int], tuple]
           ) -> tuple[float, frozenset[str]]:
     """What the winner collects and the patterns counted, of a priced win. The scoring core
-    shares its payment rows (by total) and its selections (by patterns found) among the hands
-    that price alike, so each pair is read once (kept with its objects: an id is reused only
-    once they are gone)."""
-    key = (id(payments), id(counted))
+    shares its payment rows (by total) and its selections' items (by patterns found) among the
+    hands that price alike, so each pair is read once (kept with its objects: an id is reused
+    only once they are gone). The items, not Score.counted: that is a new tuple each time."""
+    key = (id(payments), id(items))
     found = figures.get(key)
-    if found is not None and found[0] is payments and found[1] is counted:
+    if found is not None and found[0] is payments and found[1] is items:
         return found[2]
     said = (float(next((p.amount for p in payments if p.role == "winner"), 0)),
-            frozenset(i.pattern.id for i in counted))
-    figures[key] = (payments, counted, said)
+            frozenset(i.pattern.id for i in items if i.counted))
+    figures[key] = (payments, items, said)
     return said
 
 
 _KINDS = range(NUM_KINDS)
+_UNSEEN = object()
+
+
+def _plus(counts: bytes, k: int) -> bytes:
+    """The counts with one more of kind k.
+
+    >>> list(_plus(bytes(34), 2)[:4])
+    [0, 0, 1, 0]
+    """
+    return counts[:k] + _ONE_MORE[counts[k]] + counts[k + 1:]
+
+
+_ONE_MORE = tuple(bytes((n + 1,)) for n in range(5))
 class _SuitTiles(dict):
     """One suit's counts -> its tiles in order, made on first sight (at most 5^9 entries)."""
 
@@ -539,7 +535,7 @@ class _SuitTiles(dict):
         super().__init__()
         self.offset = offset
 
-    def __missing__(self, counts: tuple[int, ...]) -> tuple[Tile, ...]:
+    def __missing__(self, counts: bytes) -> tuple[Tile, ...]:
         found = self[counts] = tuple(TILES[self.offset + i] for i, n in enumerate(counts)
                                      for _ in range(n))
         return found
@@ -548,11 +544,11 @@ class _SuitTiles(dict):
 _M, _P, _S, _Z = (_SuitTiles(o) for o in (0, 9, 18, 27))
 
 
-def _tiles(counts: tuple[int, ...]) -> tuple[Tile, ...]:
+def _tiles(counts: bytes) -> tuple[Tile, ...]:
     """tiles_of, for the outlook's hot path: the tiles of 34 counts in tile order, joined from
     each suit's (remembered).
 
-    >>> _tiles((2, 0, 1) + (0,) * 31)
+    >>> _tiles(bytes((2, 0, 1) + (0,) * 31))
     (Tile(1m), Tile(1m), Tile(3m))
     """
     return _M[counts[0:9]] + _P[counts[9:18]] + _S[counts[18:27]] + _Z[counts[27:34]]

@@ -112,6 +112,18 @@ def improving_kinds(counts: Sequence[int], melds: int, rules: ShapeRules, table:
     return _slow_improving(counts, melds, rules, table)
 
 
+def state_kinds(counts: Sequence[int], melds: int, rules: ShapeRules, table: Table,
+                near: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+    """improving_kinds, but at 0 (ready) the kinds that complete the hand (waiting_kinds,
+    `near` as there): one xiangting answer gives both where it stands."""
+    if exact(counts, melds, rules, table):
+        rn, bits = _xt.calculate_necessary_tiles(counts, _FOUR)
+        if rn > 0 and _trusted(counts, rules, table, rn):
+            return rn - 1, _kinds(bits, table)
+    s, kinds = improving_kinds(counts, melds, rules, table)
+    return s, (waiting_kinds(counts, melds, rules, table, near) if s == 0 else kinds)
+
+
 def _beside_pairs(counts: Sequence[int], rules: ShapeRules, table: Table, rn: int
                   ) -> tuple[int, int] | None:
     """(the standard form's shanten, seven pairs' with four alike as two) under rules whose

@@ -84,6 +84,9 @@ def test_improving_kinds_and_waits_agree_on_thirteen_tiles(name, rules, table, k
             waits = quick.waiting_kinds(counts, 0, rules, table, range(34))
             assert waits == tuple(k for k in range(34) if counts[k] < 4 and complete(
                 _plus(counts, k), 0, rules, table)), counts
+        # the outlook's one question (its hands as bytes): the waits when ready, else the same
+        assert quick.state_kinds(bytes(counts), 0, rules, table, range(34)) == (
+            (s, waits) if s == 0 else (s, useful)), counts
     assert ready > 50
 
 

@@ -1,0 +1,232 @@
+"""The outlook's recurrence (outlook.py's docstring), solved over the hand states it searched.
+
+The search (outlook.Search) walks the hands once and records them here as values: a state of
+13 tiles is not ready (its useful draws, each with its chance and the choice it leads to),
+ready (the chance its next draw wins and what that is worth on average), or a dead wait (its
+exchanges, each a choice); a choice is the states of 13 tiles a draw may leave, of which the
+best is kept. `solve` then works out every state's figures draw by draw, all states at once:
+with numpy (when installed, a dependency of the `server` extra) as a few array operations a
+draw, else state by state in plain Python. Both do the same floating-point operations in the
+same order, so their figures are equal to the last bit (tests/advice/test_outlook.py holds them
+so), and equal to the recurrence worked out state by state as before.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import NamedTuple
+
+Rows = tuple[tuple[float, float, float], ...]   # (value, win, ready) by draws left
+
+FAR, READY, DEAD = 0, 1, 2   # a state not ready; ready with a wait that wins; a dead wait
+
+
+class Chances(NamedTuple):
+    """A hand state's figures, each by draws left (index t = 0..draws)."""
+
+    value: tuple[float, ...]   # what the winner is expected to collect
+    win: tuple[float, ...]     # chance to win with a legal hand
+    ready: tuple[float, ...]   # chance to be ready (or to have won)
+
+
+class Graph:
+    """The states and choices searched, numbered as they were finished (a state's options
+    and a choice's states are finished before it: the order the plain solver follows)."""
+
+    __slots__ = ("draws", "kind", "stay", "gain", "p_win", "first", "opt_p", "opt_choice",
+                 "choices", "done")
+
+    def __init__(self, draws: int) -> None:
+        self.draws = draws
+        self.kind: list[int] = []      # each state's: FAR, READY or DEAD
+        self.stay: list[float] = []    # the chance its next draw changes nothing
+        self.gain: list[float] = []    # READY: the next draw's expected win (chance x price)
+        self.p_win: list[float] = []   # READY: the chance the next draw wins
+        self.first: list[int] = [0]    # state i's options: opt_*[first[i]:first[i + 1]]
+        self.opt_p: list[float] = []        # an option: a draw's chance
+        self.opt_choice: list[int] = []     # and the choice it leads to
+        self.choices: list[tuple[int, ...]] = []   # each choice's states
+        self.done: list[int] = []      # finishing order: state i as i, choice c as ~c
+
+    def state(self, kind: int, chances: Sequence[float] = (), choices: Sequence[int] = (),
+              p_win: float = 0.0, gain: float = 0.0) -> int:
+        """A state finished: FAR or DEAD with its options (each draw's chance, and the choice
+        it leads to), READY with its wins' chance and expected gain; its number."""
+        i = len(self.kind)
+        self.kind.append(kind)
+        self.stay.append(1.0 - p_win if kind == READY else 1.0 - sum(chances))
+        self.gain.append(gain)
+        self.p_win.append(p_win)
+        self.opt_p += chances
+        self.opt_choice += choices
+        self.first.append(len(self.opt_p))
+        self.done.append(i)
+        return i
+
+    def choice(self, states: Sequence[int]) -> int:
+        """A choice finished: the best of these states is kept; its number."""
+        c = len(self.choices)
+        self.choices.append(tuple(states))
+        self.done.append(~c)
+        return c
+
+
+class Solved:
+    """Every state's figures by draws left."""
+
+    __slots__ = ("_table", "_rows", "_said")
+
+    def __init__(self, table=None, rows: list[Rows] | None = None) -> None:
+        self._table, self._rows = table, rows   # numpy: [t, figure, state]; plain: rows
+        self._said: dict[int, Chances] = {}
+
+    def chances(self, i: int) -> Chances:
+        found = self._said.get(i)
+        if found is None:
+            if self._table is not None:
+                v, w, r = self._table[:, :, i].T.tolist()
+                found = Chances(tuple(v), tuple(w), tuple(r))
+            else:
+                found = Chances(*zip(*self._rows[i], strict=True))
+            self._said[i] = found
+        return found
+
+
+def solve(graph: Graph, plain: bool = False) -> Solved:
+    """Each state's figures by draws left: with numpy when installed (unless `plain`)."""
+    np = None if plain else numpy()
+    if np is None:
+        return Solved(rows=_solve_plain(graph))
+    return Solved(table=_solve_arrays(graph, np))
+
+
+@cache
+def numpy():
+    """numpy, imported on the first outlook (15 MiB and 85 ms a worker: none for a worker that
+    weighs none), or None where it is not installed (the base install)."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
+
+
+def _solve_plain(graph: Graph) -> list[Rows]:
+    """The recurrence state by state, in finishing order."""
+    draws = graph.draws
+    rows: list[Rows] = [()] * len(graph.kind)
+    best: list[Rows] = [()] * len(graph.choices)
+    for i in graph.done:
+        if i < 0:
+            best[~i] = _best_of([rows[s] for s in graph.choices[~i]])
+        elif graph.kind[i] == READY:
+            rows[i] = _ready(graph.p_win[i], graph.gain[i], graph.stay[i], draws)
+        else:
+            lo, hi = graph.first[i], graph.first[i + 1]
+            options = [(p, best[c]) for p, c in zip(graph.opt_p[lo:hi], graph.opt_choice[lo:hi],
+                                                    strict=True)]
+            rows[i] = _mixed(options, graph.stay[i], draws, float(graph.kind[i] == DEAD))
+    return rows
+
+
+def _ready(p_win: float, gain: float, stay: float, draws: int) -> Rows:
+    """A ready hand whose wait wins: each winning draw wins, any other is thrown."""
+    value = win = 0.0
+    rows = [(value, win, 1.0)]
+    for _ in range(draws):
+        value = gain + stay * value
+        win = p_win + stay * win
+        rows.append((value, win, 1.0))
+    return tuple(rows)
+
+
+def _best_of(nexts: list[Rows]) -> Rows:
+    """Each t's best (value, win, ready) triple of several states' figures."""
+    if len(nexts) == 1:
+        return nexts[0]
+    return tuple(map(max, *nexts))
+
+
+def _mixed(options: list[tuple[float, Rows]], stay: float, draws: int, ready_now: float) -> Rows:
+    """A state's figures by draws left, when each option (a draw's chance and the best it
+    leads to) is taken only where it beats staying as it is, and any other draw is thrown."""
+    own = (0.0, 0.0, ready_now)
+    if not options:
+        return (own,) * (draws + 1)
+    chances = [p for p, _ in options]
+    rows = [own]
+    for col, _ in zip(zip(*[b for _, b in options], strict=True), range(draws), strict=False):
+        v0, w0, r0 = own   # col: each option's figures with `here` draws left
+        v, w, r = stay * v0, stay * w0, stay * r0
+        if min(col) >= own:   # no drawn tile is better thrown (the usual case)
+            for p, (bv, bw, br) in zip(chances, col, strict=True):
+                v += p * bv
+                w += p * bw
+                r += p * br
+        else:
+            for p, taken in zip(chances, col, strict=True):
+                if taken < own:   # throwing the drawn tile is better
+                    taken = own
+                bv, bw, br = taken
+                v += p * bv
+                w += p * bw
+                r += p * br
+        own = (v, w, r)
+        rows.append(own)
+    return tuple(rows)
+
+
+def _solve_arrays(graph: Graph, np):
+    """The recurrence draw by draw, every state at once: [t, (value, win, ready), state].
+
+    A choice's best is the greatest (value, win, ready) of its states, found figure by figure
+    among the states that tie on the ones before; an option is its choice's best, or the
+    state's own figures where those are greater (the drawn tile thrown). A state's sums are
+    taken by bincount, which adds in the order given: its own term first, then its options in
+    order, as the plain solver adds them."""
+    n = len(graph.kind)
+    kind = np.array(graph.kind, dtype=np.int8)
+    stay = np.array(graph.stay)
+    gain = np.array(graph.gain)
+    p_win = np.array(graph.p_win)
+    is_ready = kind == READY
+    table = np.empty((graph.draws + 1, 3, n))
+    v, w, r = np.zeros(n), np.zeros(n), (kind != FAR).astype(float)
+    table[0] = v, w, r
+    sizes = np.fromiter(map(len, graph.choices), dtype=np.intp, count=len(graph.choices))
+    child = np.fromiter((s for c in graph.choices for s in c), dtype=np.intp,
+                        count=int(sizes.sum()))
+    starts = np.zeros(len(sizes), dtype=np.intp)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    of = np.repeat(np.arange(len(sizes)), sizes)
+    ep = np.array(graph.opt_p)
+    ec = np.array(graph.opt_choice, dtype=np.intp)
+    en = np.repeat(np.arange(n), np.diff(np.array(graph.first, dtype=np.intp)))
+    into = np.concatenate([np.arange(n), en])
+    for t in range(1, graph.draws + 1):
+        if len(child):
+            bv, bw, br = _greatest(np, v[child], w[child], r[child], starts, of)
+            bv, bw, br = bv[ec], bw[ec], br[ec]
+            ov, ow, orr = v[en], w[en], r[en]
+            below = (bv < ov) | ((bv == ov) & ((bw < ow) | ((bw == ow) & (br < orr))))
+            tv = ep * np.where(below, ov, bv)
+            tw = ep * np.where(below, ow, bw)
+            tr = ep * np.where(below, orr, br)
+        else:
+            tv = tw = tr = np.zeros(0)
+        v = np.bincount(into, np.concatenate([stay * v, tv]), n) + gain
+        w = np.bincount(into, np.concatenate([stay * w, tw]), n) + p_win
+        r = np.where(is_ready, 1.0, np.bincount(into, np.concatenate([stay * r, tr]), n))
+        table[t] = v, w, r
+    return table
+
+
+def _greatest(np, cv, cw, cr, starts, of):
+    """Each choice's greatest (value, win, ready) of its states' (held in runs from `starts`;
+    `of` each one's choice)."""
+    m0 = np.maximum.reduceat(cv, starts)
+    tie = cv == m0[of]
+    m1 = np.maximum.reduceat(np.where(tie, cw, -1.0), starts)
+    tie &= cw == m1[of]
+    m2 = np.maximum.reduceat(np.where(tie, cr, -1.0), starts)
+    return m0, m1, m2
