@@ -10,6 +10,9 @@
   var latest = 0;
   var timer = null;
 
+  // The payments follow every change at once: the button is only for a page without this file.
+  var show = form.querySelector(".show-payments");
+  if (show) { show.hidden = true; }
   if (slider) {
     slider.hidden = false;
     slider.addEventListener("input", function () {
@@ -56,6 +59,12 @@
               return document.importNode(node, true);
             }));
           }
+        });
+        // what the folded table rules and "who won" say of themselves follows too
+        ["#dials > summary", ".who-fold > summary"].forEach(function (selector) {
+          var now = document.querySelector(selector);
+          var next = fresh.querySelector(selector);
+          if (now && next) { now.innerHTML = next.innerHTML; }
         });
         var freshNumber = fresh.getElementById("fan");
         if (freshNumber) { number.max = freshNumber.max; }
