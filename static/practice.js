@@ -37,6 +37,12 @@
 
   // Ask the page itself for the new state and swap in its result and table: one renderer.
   function refresh() {
+    // In WordPress's sandbox (an opaque origin) the page cannot fetch itself: go to the new
+    // state instead, as the frame's GET forms do (app.js).
+    if (window.mahjongFrame && window.mahjongFrame.scripted) {
+      window.mahjongFrame.submit(form);
+      return;
+    }
     var query = new URLSearchParams();
     new FormData(form).forEach(function (value, name) {
       if (value !== "") { query.append(name, value); }   // a link as short as the server's
