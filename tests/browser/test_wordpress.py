@@ -1,7 +1,7 @@
 """On a real WordPress (Debian's package, tests/wordpress.py): a lesson author pastes calculator
 links, and every one becomes a working figure, with WordPress's own oEmbed filter and sandbox:
-the results, cards, calculator, quizzes and discard pages, fan to payment (page and embed), a
-table's own rules and a shared sheet's view link. A sheet's edit link stays a plain link: no
+the results, cards, calculator, quizzes and discard pages, a rules page's worked example, fan to
+payment (page and embed), a table's own rules and a shared sheet's view link. A sheet's edit link stays a plain link: no
 frame, and its token in no oEmbed answer WordPress keeps.
 
 The posts are saved as the block editor saves an embed block (and one as a classic-editor post,
@@ -47,6 +47,7 @@ VIEWS = {
     "quiz": ("/practice?rules=hong-kong&level=patterns&seed=wordpress&n=1", "block"),
     "discard": ("/discard?rules=hong-kong&hand=123m456p789s11z22z7z&seen=1z", "block"),
     "discard-quiz": ("/practice/discard?rules=hong-kong&seed=wordpress&n=1", "block"),
+    "worked-example": ("/rules/hong-kong?example=mixed-terminals", "classic"),
     "points": ("/points?rules=hong-kong&fan=5&discarder=S", "block"),
     "points-embed": ("/embed/points?rules=sichuan&fan=3&lang=zh-Hant", "classic"),
     "house": (f"/house?{urlencode(HOUSE)}", "block"),
