@@ -52,11 +52,11 @@ HEIGHTS = {
     "discard-quiz": ((320, 663), (350, 583), (500, 574), (600, 475), (700, 452)),
     "round": ((320, HEIGHT_CAP),),
     # the compact fan-to-payment widget: five rows of its table around the fan asked
-    "points": ((320, 1000), (390, 990), (650, 980), (700, 970)),
-    # a shared sheet's view link: its totals and who pays whom
-    "sheet": ((320, 560), (390, 520), (600, 470)),
-    # a table's own rules: what differs from the family, the worked hands priced both ways
-    "house": ((320, 800), (390, 740), (600, 640)),
+    "points": ((320, 1000), (390, 985), (600, 870), (700, 860)),
+    # a shared sheet's view link: its totals and who pays whom (whatever the night's length)
+    "sheet": ((320, 520), (390, 500), (600, 500)),
+    # a table's own rules: its first changes and the worked hands it prices differently
+    "house": ((320, 600), (390, 520), (600, 420)),
 }
 
 
