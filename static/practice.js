@@ -10,6 +10,9 @@
   var latest = 0;
   var timer = null;
 
+  // The payments follow every change at once: the button is only for a page without this file.
+  var show = form.querySelector(".show-payments");
+  if (show) { show.hidden = true; }
   if (slider) {
     slider.hidden = false;
     slider.addEventListener("input", function () {
@@ -34,6 +37,12 @@
 
   // Ask the page itself for the new state and swap in its result and table: one renderer.
   function refresh() {
+    // In WordPress's sandbox (an opaque origin) the page cannot fetch itself: go to the new
+    // state instead, as the frame's GET forms do (app.js).
+    if (window.mahjongFrame && window.mahjongFrame.scripted) {
+      window.mahjongFrame.submit(form);
+      return;
+    }
     var query = new URLSearchParams();
     new FormData(form).forEach(function (value, name) {
       if (value !== "") { query.append(name, value); }   // a link as short as the server's
@@ -56,6 +65,12 @@
               return document.importNode(node, true);
             }));
           }
+        });
+        // what the folded table rules and "who won" say of themselves follows too
+        ["#dials > summary", ".who-fold > summary"].forEach(function (selector) {
+          var now = document.querySelector(selector);
+          var next = fresh.querySelector(selector);
+          if (now && next) { now.innerHTML = next.innerHTML; }
         });
         var freshNumber = fresh.getElementById("fan");
         if (freshNumber) { number.max = freshNumber.max; }

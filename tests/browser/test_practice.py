@@ -67,9 +67,11 @@ def test_the_widget_updates_the_payments_as_the_fan_changes(page: Page):
 
 def test_the_widget_follows_the_other_dials_too(page: Page):
     page.goto("/points?rules=hong-kong&fan=5&discarder=S")
+    page.locator("#dials > summary").click()   # the table rules, folded under what they are
     page.get_by_label("Who pays on a discard").select_option("discarder-pays-all")
     # HK36-pay-2: the discarder pays all 128
     expect_payments(page, {"E": "+128", "S": "-128", "W": "0", "N": "0"})
+    expect(page.locator("#dials > summary")).to_contain_text("Discarder pays all")
     page.get_by_label("Self-draw 自摸").check()
     # HK36-pay-3: self-drawn, each opponent pays 64
     expect_payments(page, {"E": "+192", "S": "-64", "W": "-64", "N": "-64"})

@@ -1,29 +1,43 @@
 """On a real WordPress (Debian's package, tests/wordpress.py): a lesson author pastes calculator
-links, and every one becomes a working figure, with WordPress's own oEmbed filter and sandbox.
+links, and every one becomes a working figure, with WordPress's own oEmbed filter and sandbox:
+the results, cards, calculator, quizzes and discard pages, a rules page's worked example, fan to
+payment (page and embed), a table's own rules and a shared sheet's view link. A sheet's edit link stays a plain link: no
+frame, and its token in no oEmbed answer WordPress keeps.
 
 The posts are saved as the block editor saves an embed block (and one as a classic-editor post,
 the link alone on a line), by a user with the Author role, so kses filters them as it would.
 Each post is read in chromium at a phone's and a desktop's width: the link became a visible
 frame, it fits its content (no scrollbar inside, no gap over 8 px, within wp-embed.js's 1000 px),
 the page never scrolls sideways on the phone, and the frame works: a changed hand is scored,
-a quiz is answered and its breakdown shown, the language switched. The block editor's preview
-(`/wp-json/oembed/1.0/proxy`, as the Author) answers 200 with the frame.
+a quiz is answered and its breakdown shown, the fan to payment widget moved, the language
+switched, and no console error comes from embed.js (WordPress's or ours) or any other script.
+The block editor's preview (`/wp-json/oembed/1.0/proxy`, as the Author) answers 200 with the
+frame.
 """
 from __future__ import annotations
 
 import json
 import re
+import urllib.error
+import urllib.request
 from urllib.parse import urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import Frame, Locator, Page, expect
 
+from app.rules.house import House, encode, split
 from tests.waiting import CONTENT_HEIGHT, wait_for
 from tests.wordpress import AUTHOR, WordPress
 
 pytestmark = pytest.mark.browser
 
 HAND = "123m456m789m234p55s"
+HOUSE = dict(zip(("rules", "house"), split(encode(House("hong-kong", dials=(("cap", 10),)))),
+                 strict=True))   # cap 10: rules=hong-kong&house=<code>
+VIEW_LINK = "{view link}"   # a shared sheet's view link, made when the site starts
+NIGHT = {"rules": "hong-kong", "names": "Ann,Bob,Cy,Di", "hands": "\n".join([
+    "hand=123456789m234p55s by=self-draw", "hand=123456789m234p55s seat=S discarder=N",
+    "hand=123456789m234p55s by=self-draw seat=W", "hand=123456789m234p55s seat=N discarder=S"])}
 # One post per view: the address a lesson author copies from the calculator, and how it is saved.
 VIEWS = {
     "card": (f"/card?rules=hong-kong&hand={HAND}&by=self-draw&seat=S", "block"),
@@ -33,6 +47,11 @@ VIEWS = {
     "quiz": ("/practice?rules=hong-kong&level=patterns&seed=wordpress&n=1", "block"),
     "discard": ("/discard?rules=hong-kong&hand=123m456p789s11z22z7z&seen=1z", "block"),
     "discard-quiz": ("/practice/discard?rules=hong-kong&seed=wordpress&n=1", "block"),
+    "worked-example": ("/rules/hong-kong?example=mixed-terminals", "classic"),
+    "points": ("/points?rules=hong-kong&fan=5&discarder=S", "block"),
+    "points-embed": ("/embed/points?rules=sichuan&fan=3&lang=zh-Hant", "classic"),
+    "house": (f"/house?{urlencode(HOUSE)}", "block"),
+    "sheet-view": (VIEW_LINK, "block"),
 }
 WIDTHS = (390, 1280)
 MOST = 1000   # wp-embed.js clamps a frame's height to 200-1000 px
@@ -62,16 +81,41 @@ def classic_post(url: str) -> str:
     return f"Score this hand yourself:\n\n{url}\n\nThen read on."
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def shared_sheet(live_server: str) -> tuple[str, str]:
+    """A night shared on the calculator: its (edit link, view link) paths."""
+    try:
+        urllib.request.build_opener(_NoRedirect).open(
+            f"{live_server}/sheet/share", urlencode(NIGHT).encode(), timeout=30)
+        raise AssertionError("sharing a sheet answered no redirect")
+    except urllib.error.HTTPError as answer:
+        assert answer.code == 303, answer.code
+        edit = urlsplit(answer.headers["Location"]).path
+    with urllib.request.urlopen(live_server + edit, timeout=30) as page:
+        view = re.search(r'href="(/s/[A-Za-z0-9_-]+)" id="view-link"', page.read().decode())
+    assert view is not None
+    return edit, view[1]
+
+
 @pytest.fixture(scope="module")
 def wordpress(live_server):
-    """Debian's WordPress on loopback, its posts published by an Author: {view: post address}."""
+    """Debian's WordPress on loopback, its posts published by an Author: {view: post address};
+    `paths` the calculator addresses pasted, `edit_link` a sheet's, pasted in a post of its own."""
     site = WordPress(provider_port=urlsplit(live_server).port).start()
     try:
+        site.edit_link, view_link = shared_sheet(live_server)
+        site.paths = {name: path.replace(VIEW_LINK, view_link) for name, (path, _) in VIEWS.items()}
         posts = {}
-        for name, (path, editor) in VIEWS.items():
-            url = live_server + path
+        for name, (_, editor) in VIEWS.items():
+            url = live_server + site.paths[name]
             content = block_post(url) if editor == "block" else classic_post(url)
             posts[name] = site.publish_as_author(f"Lesson: {name}", content)
+        posts["edit-link"] = site.publish_as_author(
+            "Our night", block_post(live_server + site.edit_link))
         site.posts = posts
         yield site
     finally:
@@ -147,8 +191,10 @@ FIT_CASES = [pytest.param(name, width, id=f"{name}-{width}", marks=[pytest.mark.
 
 @pytest.mark.parametrize("name, width", FIT_CASES)
 def test_a_pasted_link_becomes_a_sandboxed_frame_that_fits(page: Page, wordpress, live_server,
-                                                           name, width):
-    iframe, frame = open_post(page, wordpress, name, width, live_server)
+                                                           console_errors, name, width):
+    iframe, frame = open_post(page, wordpress, name, width, live_server)   # ≤ 1000 px, fitted
+    # no error from embed.js (wp-embed.js's or ours); no_console_errors then asserts none at all
+    assert [e for e in console_errors if "embed.js" in e] == [], console_errors
     # WordPress's filter and sandbox unchanged: scripts only, the secret in the address
     expect(iframe).to_have_attribute("sandbox", "allow-scripts")
     expect(iframe).to_have_attribute("src", re.compile(r"#\?secret=[A-Za-z0-9]+$"))
@@ -195,6 +241,42 @@ def test_the_discard_quiz_is_answered_in_the_post(page: Page, wordpress, live_se
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+def test_fan_to_payment_follows_the_fan_in_the_post(page: Page, wordpress, live_server, width):
+    iframe, frame = open_post(page, wordpress, "points", width, live_server, fits=False)
+    expect(frame.locator("#points-arithmetic")).to_have_text("2⁵ = 32 base points")
+    frame.locator("#fan").fill("7")   # the frame goes to its new state (no fetch in the sandbox)
+    frame = iframe.element_handle().content_frame()
+    assert frame is not None
+    expect(frame.locator("#points-arithmetic")).to_have_text("2⁷ = 128 base points")
+    expect(frame.locator(".conversion-table tr.current th")).to_have_text("7")
+    frame = iframe.element_handle().content_frame()
+    assert frame is not None
+    assert_fits(page, iframe, frame, f"fan to payment at 7 fan at {width} px")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_sheets_edit_link_stays_a_plain_link_in_the_post(page: Page, wordpress, live_server,
+                                                           width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(wordpress.posts["sheet-view"])   # WordPress keeps its answer as it shows the post
+    expect(page.locator(f'{CONTENT} iframe[src^="{live_server}/"]')).to_have_count(1)
+    page.goto(wordpress.posts["edit-link"])
+    expect(page.locator(CONTENT)).to_contain_text("Score this hand yourself")
+    expect(page.locator(f'iframe[src^="{live_server}/"]')).to_have_count(0)
+    token = wordpress.edit_link.rsplit("/", 1)[1]
+    # what WordPress kept of its oEmbed answers (post meta `_oembed_…`) never names the token,
+    # and it did keep the view link's frame (so the check reads a real cache)
+    kept = wordpress.php("""
+        global $wpdb;
+        echo json_encode($wpdb->get_col("SELECT meta_value FROM {$wpdb->postmeta}
+                                          WHERE meta_key LIKE '\\_oembed\\_%'"));
+    """)
+    assert not [value for value in kept if token in value]
+    view = wordpress.paths["sheet-view"]
+    assert [value for value in kept if f'{view}?embed=1' in value.replace("&amp;", "&")]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
 def test_a_framed_card_switches_language_in_the_post(page: Page, wordpress, live_server, width):
     iframe, frame = open_post(page, wordpress, "chinese-card", width, live_server)
     expect(frame.locator("html")).to_have_attribute("lang", "zh-Hant")
@@ -215,11 +297,17 @@ def test_the_block_editors_preview_answers_with_the_frame(page: Page, wordpress,
     assert login.status == 302, f"{login.status}: {login.text()[:300]}"
     nonce = page.request.get(f"{wordpress.url}/wp-admin/admin-ajax.php?action=rest-nonce")
     assert nonce.ok, nonce.status
-    for name, (path, _) in VIEWS.items():
-        answer = page.request.get(
+    def preview(path: str):
+        return page.request.get(
             f"{wordpress.url}/wp-json/oembed/1.0/proxy?" + urlencode({"url": live_server + path}),
             headers={"X-WP-Nonce": nonce.text()})
+
+    for name, path in wordpress.paths.items():
+        answer = preview(path)
         assert answer.status == 200, f"{name}: {answer.status} {answer.text()[:300]}"
         html = answer.json()["html"]
         assert re.search(rf'<iframe [^>]*src="{re.escape(live_server)}/', html), f"{name}: {html}"
         assert "<blockquote" in html, f"{name}: no blockquote fallback: {html}"
+    # a sheet's edit link has no frame to preview
+    refused = preview(wordpress.edit_link)
+    assert refused.status == 404, f"{refused.status}: {refused.text()[:300]}"

@@ -18,6 +18,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import Frame, Page, expect
 
+from app.rules.house import House, encode, split
 from tests import wordpress_like
 from tests.waiting import fitted_frame, wait_for
 
@@ -34,6 +35,10 @@ VIEWS = {
     "series": "/practice?rules=hong-kong&level=patterns&seed=abc&n=2",
     "discard": "/discard?rules=hong-kong&hand=123m456m789m23p55s7z",
     "discard-quiz": "/practice/discard?rules=hong-kong&seed=7&n=1",
+    "points": "/points?rules=hong-kong&fan=5&discarder=S",
+    "chinese-points": "/embed/points?rules=sichuan&fan=3&lang=zh-Hant",
+    "house": "/house?" + urllib.parse.urlencode(dict(zip(
+        ("rules", "house"), split(encode(House("hong-kong", dials=(("cap", 10),)))), strict=True))),
 }
 WIDTHS = (390, 1280)
 GAP = 8            # at most this many pixels between the frame and its content

@@ -72,6 +72,8 @@ def house():
     g.page_rules = page.base.id   # the page speaks its family's words (page_words)
     if page.code and request.method == "POST":
         return redirect(with_lang(f"/house?{link_query(page.code)}"), 303)
+    if request.method == "GET" and request.args.get("embed") == "1" and page.code and not page.errors:
+        return render_template("house_embed.html", page=page, embed=True)   # in a lesson's frame
     return render_template("house.html", page=page), 400 if page.errors else 200
 
 

@@ -3,9 +3,11 @@
 `GET /oembed?url=<a calculator permalink>&maxwidth=&maxheight=&format=json` answers a `rich`
 object whose `html` is the frame: a result, a card or a rules page's worked example becomes
 its hand card; a practice series, a discard question and its quiz, a round and the embed view
-frame themselves. Every such page names its oEmbed address in an absolute discovery `<link>`
-(see `discovery_link`). A page carrying a shared sheet (`sheet=stored=…`) frames as nothing
-and names no oEmbed address: its edit token stays out of other sites' pages.
+frame themselves; fan to payment frames its compact embed, a table's own rules (`/house?rules=
+…&house=…`) and a shared sheet's view link (`/s/<view token>`) their embed views. Every such
+page names its oEmbed address in an absolute discovery `<link>` (see `discovery_link`). A shared
+sheet's edit link, and a page carrying a shared sheet (`sheet=stored=…`), frame as nothing and
+name no oEmbed address: the edit token stays out of other sites' pages.
 """
 from __future__ import annotations
 
@@ -49,6 +51,12 @@ HEIGHTS = {
     "discard": ((320, 840), (600, 840), (700, 665)),
     "discard-quiz": ((320, 663), (350, 583), (500, 574), (600, 475), (700, 452)),
     "round": ((320, HEIGHT_CAP),),
+    # the compact fan-to-payment widget: five rows of its table around the fan asked
+    "points": ((320, 1000), (390, 985), (600, 870), (700, 860)),
+    # a shared sheet's view link: its totals and who pays whom (whatever the night's length)
+    "sheet": ((320, 520), (390, 500), (600, 500)),
+    # a table's own rules: its first changes and the worked hands it prices differently
+    "house": ((320, 600), (390, 520), (600, 420)),
 }
 
 
@@ -83,6 +91,11 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.lower():
         return None
+    if carries_token("", parts.query):
+        return None
+    sheet = re.fullmatch(r"/s/([A-Za-z0-9_-]{1,64})", parts.path)
+    if sheet:   # a shared sheet's view link frames its embed view; its edit link frames as nothing
+        return _sheet_view(sheet[1], _args(parts.query))
     if carries_token(parts.path, parts.query):
         return None
     path = parts.path or "/"
@@ -145,10 +158,36 @@ def _round(query: str, args: dict[str, str]) -> Frame | None:
     return Frame("/round", urlencode({**args, "embed": "1"}), Msg("Mahjong round ledger"), "round")
 
 
+def _points(query: str, args: dict[str, str]) -> Frame:
+    """Fan to payment, the page or its embed: the compact embed."""
+    return Frame("/embed/points", urlencode({k: v for k, v in args.items() if k != "embed"}),
+                 Msg("Fan to payment"), "points")
+
+
+def _house(query: str, args: dict[str, str]) -> Frame | None:
+    """A table's own rules (`/house?rules=<family>&house=<code>`): its embed view; the empty
+    builder frames as nothing."""
+    if not (args.get("rules") and args.get("house")):
+        return None
+    return Frame("/house", urlencode({**args, "embed": "1"}), Msg("Your club's rules"), "house")
+
+
+def _sheet_view(token: str, args: dict[str, str]) -> Frame | None:
+    """A live shared sheet's view link: its embed view. An edit link, or a token no sheet has,
+    frames as nothing: the edit token never reaches another site's page."""
+    from app.web.table.stored import is_view_token
+
+    if not is_view_token(token):
+        return None
+    lang = {"lang": args["lang"]} if args.get("lang") else {}
+    return Frame(f"/s/{token}", urlencode({"embed": "1", **lang}), Msg("Shared game sheet"), "sheet")
+
+
 # The pages that frame as something, by path (a rules page's worked example: _rules_example).
 FRAMES = {"/": _card, "/ticks": _card, "/card": _card, "/embed": _calculator,
           "/practice": _practice, "/embed/practice": _practice, "/discard": _discard,
-          "/embed/discard": _discard, "/practice/discard": _discard_quiz, "/round": _round}
+          "/embed/discard": _discard, "/practice/discard": _discard_quiz, "/round": _round,
+          "/points": _points, "/embed/points": _points, "/house": _house}
 
 
 def _rules_example(ruleset, fragment: str) -> Frame | None:

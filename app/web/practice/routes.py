@@ -103,6 +103,32 @@ class PointsPage:
     permalink: str
     embed_link: str
 
+    @property
+    def shown_rows(self) -> tuple[Row, ...]:
+        """The conversion table's rows shown: all of them on the page; in the embed (a frame
+        WordPress caps at 1000 px) the WINDOW rows around the fan asked, the page having the rest."""
+        if not self.embed or len(self.rows) <= WINDOW:
+            return self.rows
+        at = next((i for i, row in enumerate(self.rows) if row.fan == self.current), 0)
+        start = max(0, min(at - WINDOW // 2, len(self.rows) - WINDOW))
+        return self.rows[start:start + WINDOW]
+
+    @property
+    def who_summary(self) -> str:
+        """What the folded "Who won, and how" says of itself: the choices ticked."""
+        form = self.form
+        return " · ".join(sub.label.text for f in (form.by, form.seat, form.discarder)
+                          for sub in f if sub.checked)
+
+    @property
+    def whole_table_link(self) -> str:
+        """The page (not the embed) of these dials, at its conversion table."""
+        return (self.permalink or f"/points?rules={self.ruleset.id}") + "#conversion"
+
+
+# rows of the conversion table the embed shows, the fan asked in the middle
+WINDOW = 5
+
 
 def _points(embed: bool):
     params = page_params()

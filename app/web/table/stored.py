@@ -91,6 +91,14 @@ def store() -> SheetStore:
     return found
 
 
+def is_view_token(token: str) -> bool:
+    """Whether a token is a live sheet's view link (an edit link or a token no sheet has: not)."""
+    try:
+        return not store().open(token).editable
+    except SheetGone:
+        return False
+
+
 def _from_here() -> None:
     """403 for a share or a change posted from another site's page (its `Origin` or
     `Sec-Fetch-Site`): a hostile page cannot spend a visitor's shares or change a sheet whose
@@ -299,7 +307,11 @@ def _render(stored: Stored, token: str, errors: list[FieldError], status: int = 
         errors = [*errors, FieldError(err.field, err.message)]
         status = 413
     shown = _page_of(stored, token, sheet, night, errors, again or _asked_again())
-    response = Response(render_template("stored_sheet.html", page=shown, ruleset=shown.ruleset), status)
+    if request.args.get("embed") == "1" and not stored.editable:   # the view link in a lesson's frame
+        response = Response(render_template("stored_sheet_embed.html", page=shown, ruleset=shown.ruleset,
+                                            embed=True), status)
+    else:
+        response = Response(render_template("stored_sheet.html", page=shown, ruleset=shown.ruleset), status)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"    # the address is the capability
     response.headers["X-Robots-Tag"] = "noindex"
