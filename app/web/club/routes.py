@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request
+from markupsafe import Markup
 
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
@@ -37,6 +38,7 @@ from app.vocabulary.request import read_ruleset
 from app.web.common.i18n import page_lang, say_here, with_lang
 from app.web.serving import privacy
 from app.web.table.sheet import breakdown_link
+from app.web.table.stored import qr_svg
 
 from .season import SeasonView, byes_so_far, season_view
 
@@ -344,6 +346,11 @@ class NightPage:
 
     def sheet_link(self, sheet_token: str) -> str:
         return with_lang(f"/s/{sheet_token}")
+
+    def sheet_qr(self, sheet_token: str) -> Markup:
+        """The table's sheet link as a QR code (the share box's own drawing): on the organiser's
+        and the member's link the sheet's edit link, on the view link its view link."""
+        return qr_svg(request.host_url.rstrip("/") + self.sheet_link(sheet_token))
 
 
 def _render_night(club: Club, token: str, night_id: int, errors=None, status: int = 200) -> Response:
