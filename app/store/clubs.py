@@ -347,6 +347,20 @@ class ClubStore:
         club_id, night_id, number, table, sealed = row
         return seal(sheet_view_token, f"{club_id}/{night_id}/{number}/{table}/club", sealed), night_id
 
+    def peek(self, token: str, member_id: int | None = None) -> tuple[str, str, str | None] | None:
+        """What a link is, read only: its role, the club's name and the member's name (with their
+        note) when one is asked for (None when the club has no such member); None for no club."""
+        with self.db.read() as cur:
+            found = self._find(cur, token)
+            if found is None:
+                return None
+            label = None
+            if member_id is not None:
+                cur.execute("SELECT name, note FROM club_members WHERE club_id = ? AND id = ?", (found[0], member_id))
+                row = cur.fetchone()
+                label = None if row is None else Member(member_id, row[0], row[1], 0.0).label
+        return found[3], found[1], label
+
     def version(self, token: str) -> int:
         with self.db.read() as cur:
             found = self._find(cur, token)

@@ -59,12 +59,17 @@ class MemberPage:
     line: Line | None
     nights: tuple[NightLine, ...]
     plot: Markup
+    target: Markup = Markup("")      # the embedded card opens the club's pages beside its frame
 
     def biggest_link(self) -> str:
         return biggest_link(self.view, self.line.biggest) if self.line and self.line.biggest else ""
 
     def export_link(self, kind: str) -> str:
         return f"/c/{self.token}/members/{self.member.id}.{kind}?season={self.view.season.id}"
+
+    def rating_text(self) -> str:
+        found = self.view.ratings.get(self.member.id)
+        return f"{found[-1].rating:.1f}" if found else "–"
 
 
 def member_nights(club: Club, view: SeasonView, member_id: int) -> tuple[NightLine, ...]:
@@ -82,7 +87,12 @@ def member_nights(club: Club, view: SeasonView, member_id: int) -> tuple[NightLi
 
 
 def _member_page(token: str, member_id: int) -> MemberPage:
-    club = _open(token)
+    return member_page_of(_open(token), token, member_id)
+
+
+def member_page_of(club: Club, token: str, member_id: int, **shown) -> MemberPage:
+    """A member's season as `?season=` asks (404 for no such member); `shown`: the embedded
+    card's links' target."""
     member = member_of(club, member_id)
     season = _season_of(club)
     view = season_view(club, store(), token, season)
@@ -92,7 +102,7 @@ def _member_page(token: str, member_id: int) -> MemberPage:
                         [n.rated.rating if n.rated else 0.0 for n in nights],
                         (say_here(Msg("Season total")), say_here(Msg("Rating"))),
                         say_here(Msg("{name}'s season, night by night", name=member.label)))
-    return MemberPage(club, token, member, view, view.standings.line(member_id), nights, plot)
+    return MemberPage(club, token, member, view, view.standings.line(member_id), nights, plot, **shown)
 
 
 @bp.get("/c/<token>/members/<int:member_id>")

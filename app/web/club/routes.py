@@ -387,6 +387,8 @@ class StandingsPage:
     errors: Mapping[str, str]
     columns_shown: tuple[str, ...] = SHOWN
     model: str = MODEL
+    path: str = "standings"          # or "embed/standings": the embedded view sorts in its frame
+    target: Markup = Markup("")      # the embedded view opens the club's pages beside its frame
 
     def name(self, member_id: int) -> str:
         return member_name(self.club, member_id)
@@ -395,7 +397,16 @@ class StandingsPage:
         return say_here(COLUMN_LABELS[column])
 
     def sort_link(self, column: str) -> str:
-        return with_lang(f"/c/{self.token}/standings?" + urlencode({"season": self.view.season.id, "sort": column}))
+        return with_lang(f"/c/{self.token}/{self.path}?" + urlencode({"season": self.view.season.id, "sort": column}))
+
+    def member_link(self, member_id: int) -> str:
+        return with_lang(f"/c/{self.token}/members/{member_id}")
+
+    def embed_address(self) -> str:
+        """The standings' address on the view link, whole: what a club's own site pastes to show
+        them (oEmbed), whichever link this page was opened with."""
+        return (request.host_url.rstrip("/") + f"/c/{self.club.tokens['view']}/standings"
+                + (f"?season={self.view.season.id}" if self.view.season.id != self.club.season().id else ""))
 
     def export_link(self, kind: str) -> str:
         return f"/c/{self.token}/standings.{kind}?season={self.view.season.id}"
@@ -440,9 +451,9 @@ def _season_of(club: Club) -> Season:
         abort(404)
 
 
-@bp.get("/c/<token>/standings")
-def standings_page(token: str):
-    club = _open(token)
+def standings_of(club: Club, token: str, **shown) -> tuple[StandingsPage, int]:
+    """The season's standings as `?season=` and `?sort=` ask (400 with the error beside the table
+    for an unknown column); `shown`: the embedded view's path and links' target."""
     season = _season_of(club)
     view = season_view(club, store(), token, season)
     sort = request.args.get("sort", "total")
@@ -454,7 +465,12 @@ def standings_page(token: str):
     names = {m.id: m.label for m in club.members}
     lines = sorted_lines(view.standings.lines, sort, names)
     g.page_rules = season.rules.split("~")[0]
-    page = StandingsPage(club, token, view, lines, sort, errors)
+    return StandingsPage(club, token, view, lines, sort, errors, **shown), status
+
+
+@bp.get("/c/<token>/standings")
+def standings_page(token: str):
+    page, status = standings_of(_open(token), token)
     return _private(Response(render_template("club/standings.html", page=page), status))
 
 

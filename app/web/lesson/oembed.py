@@ -3,7 +3,8 @@
 `GET /oembed?url=<a calculator permalink>&maxwidth=&maxheight=&format=json` answers a `rich`
 object whose `html` is the frame: a result, a card or a rules page's worked example becomes
 its hand card; a practice series, a discard question and its quiz, a round and the embed view
-frame themselves. Every such page names its oEmbed address in an absolute discovery `<link>`
+frame themselves; a club's view link frames as its standings or a member's card (any other
+capability link as nothing). Every such page names its oEmbed address in an absolute discovery `<link>`
 (see `discovery_link`). A page carrying a shared sheet (`sheet=stored=…`) frames as nothing
 and names no oEmbed address: its edit token stays out of other sites' pages.
 """
@@ -14,13 +15,13 @@ import re
 from typing import NamedTuple
 from urllib.parse import quote_plus, unquote, urlencode, urlsplit
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask_babel import force_locale
 from markupsafe import escape
 
 from app.base.i18n import Msg, Text, pick_lang, say
 from app.rules.house import joined
-from app.web.common.i18n import LOCALES, gettext_in_locale, page_lang
+from app.web.common.i18n import LOCALES, gettext_in_locale, page_lang, say_here
 from app.web.common.links import refuse_damaged_house
 from app.web.common.present import permalink
 from app.web.serving.hosts import public_host, public_root, public_url
@@ -49,6 +50,9 @@ HEIGHTS = {
     "discard": ((320, 840), (600, 840), (700, 665)),
     "discard-quiz": ((320, 663), (350, 583), (500, 574), (600, 475), (700, 452)),
     "round": ((320, HEIGHT_CAP),),
+    # a club's view link (app/web/club/embed.py): the standings' leaders, a member's card
+    "standings": ((320, 640), (390, 620), (600, 560)),
+    "member": ((320, 620), (390, 600), (600, 560)),
 }
 
 
@@ -84,7 +88,7 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.lower():
         return None
     if carries_token(parts.path, parts.query):
-        return None
+        return _token_frame(parts.path, parts.query)
     path = parts.path or "/"
     framed = FRAMES.get(path)
     if framed is not None:
@@ -96,6 +100,16 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     # a server sees (WordPress fetches the page for its discovery link: no fragment reaches us)
     fragment = f"worked-{args['example']}" if args.get("example") else parts.fragment
     return _rules_example(found, fragment) if found is not None else None
+
+
+def _token_frame(path: str, query: str) -> Frame | None:
+    """A page behind a capability link frames only as the view that owns it says (a club's view
+    link: app/web/club/embed.py registers `club_frame` in `token_frames`); any other, as nothing."""
+    for frame in current_app.extensions.get("token_frames", ()):
+        found = frame(path, query)
+        if found is not None:
+            return found
+    return None
 
 
 def _hand(args: dict[str, str]) -> str:
@@ -214,7 +228,11 @@ def oembed():
     _refuse_damaged_house(url)
     frame = frame_for(url, public_host(), current_app.extensions["rulesets"])
     if frame is None:
-        abort(404, description=Msg("That address is not a calculator page that can be embedded."))
+        refused = Msg("That address is not a calculator page that can be embedded.")
+        parts = urlsplit(url.strip())
+        if carries_token(parts.path, parts.query):   # a capability link: not even its page's links name it
+            abort(Response(str(say_here(refused)) + "\n", 404, mimetype="text/plain"))
+        abort(404, description=refused)
     max_width, max_height = _dimension("maxwidth"), _dimension("maxheight")
     width = min(DEFAULT_WIDTH, max_width or DEFAULT_WIDTH)
     height = min(content_height(frame.view, width), max_height or HEIGHT_CAP, HEIGHT_CAP)
