@@ -18,6 +18,7 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from playwright.sync_api import Frame, Locator, Page, expect
 
+from tests.browser.club_site import MEMBERS, played_club
 from tests.waiting import CONTENT_HEIGHT, wait_for
 from tests.wordpress import AUTHOR, WordPress
 
@@ -33,6 +34,9 @@ VIEWS = {
     "quiz": ("/practice?rules=hong-kong&level=patterns&seed=wordpress&n=1", "block"),
     "discard": ("/discard?rules=hong-kong&hand=123m456p789s11z22z7z&seen=1z", "block"),
     "discard-quiz": ("/practice/discard?rules=hong-kong&seed=wordpress&n=1", "block"),
+    # a club's own site shows its table and a member's card: the club's view link (tests/browser/club_site.py)
+    "club-standings": ("{view}/standings", "block"),
+    "club-member": ("{view}/members/1", "classic"),
 }
 WIDTHS = (390, 1280)
 MOST = 1000   # wp-embed.js clamps a frame's height to 200-1000 px
@@ -67,9 +71,10 @@ def wordpress(live_server):
     """Debian's WordPress on loopback, its posts published by an Author: {view: post address}."""
     site = WordPress(provider_port=urlsplit(live_server).port).start()
     try:
+        site.club = played_club(live_server)
         posts = {}
         for name, (path, editor) in VIEWS.items():
-            url = live_server + path
+            url = live_server + path.format(**site.club)
             content = block_post(url) if editor == "block" else classic_post(url)
             posts[name] = site.publish_as_author(f"Lesson: {name}", content)
         site.posts = posts
@@ -217,9 +222,27 @@ def test_the_block_editors_preview_answers_with_the_frame(page: Page, wordpress,
     assert nonce.ok, nonce.status
     for name, (path, _) in VIEWS.items():
         answer = page.request.get(
-            f"{wordpress.url}/wp-json/oembed/1.0/proxy?" + urlencode({"url": live_server + path}),
+            f"{wordpress.url}/wp-json/oembed/1.0/proxy?" + urlencode({"url": live_server + path.format(**wordpress.club)}),
             headers={"X-WP-Nonce": nonce.text()})
         assert answer.status == 200, f"{name}: {answer.status} {answer.text()[:300]}"
         html = answer.json()["html"]
         assert re.search(rf'<iframe [^>]*src="{re.escape(live_server)}/', html), f"{name}: {html}"
         assert "<blockquote" in html, f"{name}: no blockquote fallback: {html}"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_clubs_own_wordpress_shows_its_table_and_a_members_card_by_the_view_link_alone(
+        page: Page, wordpress, live_server, width):
+    iframe, frame = open_post(page, wordpress, "club-standings", width, live_server)
+    expect(frame.locator("#standings tbody tr")).to_have_count(len(MEMBERS))
+    shown = sorted(frame.locator("#standings tbody th").all_inner_texts())
+    assert shown == sorted(MEMBERS)
+    club = wordpress.club
+    html = page.content() + frame.content()
+    assert club["view"] in html
+    assert club["organiser"] not in html and club["member"] not in html
+    iframe, frame = open_post(page, wordpress, "club-member", width, live_server)
+    expect(frame.locator("h1")).to_have_text(MEMBERS[0])
+    expect(frame.locator("#summary")).to_be_visible()
+    html = page.content() + frame.content()
+    assert club["organiser"] not in html and club["member"] not in html
