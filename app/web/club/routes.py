@@ -337,6 +337,7 @@ class NightPage:
     season: Season
     errors: Mapping[str, str]
     methods: tuple[str, ...] = METHODS
+    values: Mapping[str, str] = field(default_factory=dict)     # the bring-a-sheet form, as sent
 
     def name(self, member_id: int) -> str:
         return member_name(self.club, member_id)
@@ -353,13 +354,13 @@ class NightPage:
         return qr_svg(request.host_url.rstrip("/") + self.sheet_link(sheet_token))
 
 
-def _render_night(club: Club, token: str, night_id: int, errors=None, status: int = 200) -> Response:
+def _render_night(club: Club, token: str, night_id: int, errors=None, status: int = 200, values=None) -> Response:
     night = club.night(night_id)
     if night is None:
         abort(404)
     season = club.season(night.season)
     g.page_rules = season.rules.split("~")[0]
-    page = NightPage(club, token, night, season, errors or {})
+    page = NightPage(club, token, night, season, errors or {}, values=values or {})
     return _private(Response(render_template("club/night.html", page=page), status))
 
 
