@@ -50,9 +50,10 @@ HEIGHTS = {
     "discard": ((320, 840), (600, 840), (700, 665)),
     "discard-quiz": ((320, 663), (350, 583), (500, 574), (600, 475), (700, 452)),
     "round": ((320, HEIGHT_CAP),),
-    # a club's view link (app/web/club/embed.py): the standings' leaders, a member's card
-    "standings": ((320, 640), (390, 620), (600, 560)),
-    "member": ((320, 620), (390, 600), (600, 560)),
+    # a club's view link (app/web/club/embed.py): the standings of eight members (each line
+    # more is about 33 px, twelve at most), a member's card with a night's plot (it widens)
+    "standings": ((320, 520), (390, 520), (600, 475)),
+    "member": ((320, 630), (390, 650), (600, 715)),
 }
 
 
