@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.axe_check import assert_axe_clean
 from tests.browser.club_site import MEMBERS, played_club
 
 pytestmark = pytest.mark.browser
@@ -45,9 +46,11 @@ def test_the_organiser_brings_a_sheet_played_apart_into_the_night_on_a_phone(pag
     _fits(page)
     for number, name in enumerate(MEMBERS[4:], 1):
         expect(page.locator(f"#bring-seat{number} option:checked")).to_have_text(name)
+    assert_axe_clean(page, "bringing a sheet: who sat where")
     page.locator("#bring-confirm").click()
     expect(page.locator("#brought li.club-table")).to_have_count(1)
     expect(page.locator("#table-0-1 ol.seats")).to_contain_text(MEMBERS[4])
     expect(page.locator("#qr-0-1 svg")).to_be_visible()
     _fits(page)
+    assert_axe_clean(page, "the night with its QR codes and a sheet brought in")
     assert page.request.get(f"{club['organiser']}/standings.json").json()["hands"] == hands_before + 2
