@@ -118,6 +118,8 @@ def test_only_the_view_links_pages_name_an_oembed_address(client):
     # the organiser's standings say what to paste: the view link's address
     page = client.get(links["organiser"] + "/standings").get_data(as_text=True)
     assert re.search(rf'id="embed-address" readonly value="http://localhost{links["view"]}/standings"', page)
+    card = client.get(links["member"] + "/members/2").get_data(as_text=True)
+    assert re.search(rf'id="embed-address" readonly value="http://localhost{links["view"]}/members/2"', card)
 
 
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])

@@ -6,7 +6,7 @@ import datetime
 from dataclasses import dataclass
 from fractions import Fraction
 
-from flask import Response, current_app, g, jsonify, render_template
+from flask import Response, current_app, g, jsonify, render_template, request
 from markupsafe import Markup
 
 from app.base.errors import HandError
@@ -66,6 +66,10 @@ class MemberPage:
 
     def export_link(self, kind: str) -> str:
         return f"/c/{self.token}/members/{self.member.id}.{kind}?season={self.view.season.id}"
+
+    def embed_address(self) -> str:
+        """The card's address on the view link, whole: what a club's own site pastes (oEmbed)."""
+        return request.host_url.rstrip("/") + f"/c/{self.club.tokens['view']}/members/{self.member.id}"
 
     def rating_text(self) -> str:
         found = self.view.ratings.get(self.member.id)
