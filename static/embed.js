@@ -2,6 +2,8 @@
 //   <div data-mahjong="rules=hong-kong&hand=123m456m789m234p55s" data-view="card"></div>
 // plus once <script src="https://calculator.example.org/static/embed.js" async></script>.
 // Each such element gets an iframe of the calculator (data-view: card, calculator or quiz),
+// or of a club's standings or member card (data-view: standings, member; data-mahjong names
+// the club's VIEW token, `club=<token>`, the member `member=<id>`, and may say `season=`),
 // loaded lazily, named for screen readers (data-title overrides the name), and fitted to the
 // height its page reports by postMessage. Messages from any other origin are ignored.
 // The frame speaks the lesson's language: `lang=` in data-mahjong if given, else the nearest
@@ -22,8 +24,26 @@
                            "zh-Hans": "麻将算番器" } },
     quiz: { path: "/embed/practice", height: 500,
             title: { en: "Mahjong quiz: count the fan", "zh-Hant": "麻雀測驗：計番",
-                     "zh-Hans": "麻将测验：算番" } }
+                     "zh-Hans": "麻将测验：算番" } },
+    standings: { path: "/embed/standings", height: 600, club: true,
+                 title: { en: "Club standings", "zh-Hant": "雀會排名榜", "zh-Hans": "俱乐部排名" } },
+    member: { path: "/embed/members/", height: 600, club: true,
+              title: { en: "Club member", "zh-Hant": "雀會會員", "zh-Hans": "俱乐部会员" } }
   };
+
+  // A club's view: its path (/c/<token>/embed/…) and the query left, or null for a token or
+  // member that cannot be one (the frame is not made).
+  function clubPath(view, query) {
+    var params = new URLSearchParams(query);
+    var token = params.get("club") || "";
+    var member = params.get("member") || "";
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(token) || (view === VIEWS.member && !/^[0-9]{1,9}$/.test(member))) {
+      return null;
+    }
+    params.delete("club");
+    params.delete("member");
+    return { path: "/c/" + token + view.path + (view === VIEWS.member ? member : ""), query: params.toString() };
+  }
 
   // The page language of a lang tag as the calculator names it, or "" for none of ours.
   function pageLang(tag) {
@@ -60,8 +80,12 @@
     var view = Object.prototype.hasOwnProperty.call(VIEWS, wanted) ? VIEWS[wanted] : VIEWS.card;
     var asked = withLang(holder, (holder.getAttribute("data-mahjong") || "").replace(/^\?/, ""));
     var query = asked.query;
+    var path = view.club ? clubPath(view, query) : { path: view.path, query: query };
+    if (!path) {
+      return;
+    }
     var frame = document.createElement("iframe");
-    frame.src = origin + view.path + (query ? "?" + query : "");
+    frame.src = origin + path.path + (path.query ? "?" + path.query : "");
     frame.title = holder.getAttribute("data-title") || frameName(view, query, asked.lang);
     frame.setAttribute("loading", "lazy");
     frame.height = String(view.height);

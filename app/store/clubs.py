@@ -344,13 +344,27 @@ class ClubStore:
         if not sheet_view_token or len(sheet_view_token) > 64:
             return None
         with self.db.read() as cur:
-            cur.execute("SELECT club_id, night_id, round, number, club_sealed FROM club_tables WHERE sheet_hash = ?",
-                        (token_hash(sheet_view_token),))
+            cur.execute("SELECT club_id, night_id, round, number, club_sealed FROM club_tables WHERE sheet_hash = ?"
+                        " AND club_sealed <> ''", (token_hash(sheet_view_token),))   # '': brought by its view link
             row = cur.fetchone()
         if row is None:
             return None
         club_id, night_id, number, table, sealed = row
         return seal(sheet_view_token, f"{club_id}/{night_id}/{number}/{table}/club", sealed), night_id
+
+    def peek(self, token: str, member_id: int | None = None) -> tuple[str, str, str | None] | None:
+        """What a link is, read only: its role, the club's name and the member's name (with their
+        note) when one is asked for (None when the club has no such member); None for no club."""
+        with self.db.read() as cur:
+            found = self._find(cur, token)
+            if found is None:
+                return None
+            label = None
+            if member_id is not None:
+                cur.execute("SELECT name, note FROM club_members WHERE club_id = ? AND id = ?", (found[0], member_id))
+                row = cur.fetchone()
+                label = None if row is None else Member(member_id, row[0], row[1], 0.0).label
+        return found[3], found[1], label
 
     def version(self, token: str) -> int:
         with self.db.read() as cur:
@@ -470,6 +484,46 @@ class ClubStore:
                              seal(sheet_view, place + "/club", view)))
         return number
 
+    def bring_sheet(self, token: str, night_id: int, seats: Sequence[int], source: str, view_token: str,
+                    edit_token: str | None = None) -> Table:
+        """A sheet played apart brought into a night as one of its tables (round 0, "brought
+        in"): its players 1-4 are these members, who count as present. `source` names the sheet
+        (a stored sheet's view hash, an address-only sheet's words hashed): a sheet already
+        brought into this night is that table again, nothing doubled; into another night,
+        refused. Without the edit token (a view link brought) the members only watch it."""
+        with self._change(token) as (cur, club_id, _now):
+            known = {r[0] for r in self._member_rows(cur, club_id)}
+            if len(seats) != 4 or len(set(seats)) != 4 or not set(seats) <= known:
+                raise HandError.single("seat1", Msg("a sheet's four players must be four members of the club"))
+            cur.execute("SELECT present FROM club_nights WHERE club_id = ? AND id = ?", (club_id, night_id))
+            row = cur.fetchone()
+            if row is None:
+                raise HandError.single("sheet", Msg("the club has no night {id}", id=night_id))
+            sheet_hash = token_hash(view_token)
+            cur.execute("SELECT night_id, round, number, seats FROM club_tables WHERE club_id = ?"
+                        " AND (source = ? OR sheet_hash = ?)", (club_id, source, sheet_hash))
+            found = cur.fetchone()
+            if found is not None:
+                if found[0] != night_id:
+                    raise HandError.single("sheet", Msg("this sheet is already a table of night {night}: a sheet counts"
+                                                        " once in the standings", night=found[0]))
+                return Table(night_id, found[1], found[2], tuple(json.loads(found[3])), view_token)
+            cur.execute("SELECT COUNT(*) FROM club_tables WHERE club_id = ? AND night_id = ? AND round = 0",
+                        (club_id, night_id))
+            number = cur.fetchone()[0] + 1
+            place = f"{club_id}/{night_id}/0/{number}"
+            member, view = member_token_of(token), view_token_of_member(member_token_of(token))
+            cur.execute("INSERT INTO club_tables (club_id, night_id, round, number, seats, sheet_hash, edit_sealed,"
+                        " view_sealed, club_sealed, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (club_id, night_id, 0, number, json.dumps(list(seats)), sheet_hash,
+                         seal(member, place + "/edit", edit_token) if edit_token else "",
+                         seal(view, place + "/view", view_token),
+                         seal(view_token, place + "/club", view) if edit_token else "", source))
+            present = sorted(set(json.loads(row[0])) | set(seats))
+            cur.execute("UPDATE club_nights SET present = ? WHERE club_id = ? AND id = ?",
+                        (json.dumps(present), club_id, night_id))
+        return Table(night_id, 0, number, tuple(seats), view_token)
+
     # --- reading the database ---------------------------------------------------------
 
     @contextmanager
@@ -537,7 +591,8 @@ class ClubStore:
         view = view_token_of_member(member) if member else token
         for night_id, number, table, seats, edit_sealed, view_sealed in cur.fetchall():
             place = f"{club_id}/{night_id}/{number}/{table}"
-            sheet = seal(member, place + "/edit", edit_sealed) if member else seal(view, place + "/view", view_sealed)
+            sheet = seal(member, place + "/edit", edit_sealed) if member and edit_sealed \
+                else seal(view, place + "/view", view_sealed)   # '' : a sheet brought by its view link
             tables.setdefault(night_id, []).append(Table(night_id, number, table, tuple(json.loads(seats)), sheet))
         cur.execute("SELECT id, season_id, present, at FROM club_nights WHERE club_id = ? ORDER BY id", (club_id,))
         return tuple(Night(r[0], r[1], tuple(json.loads(r[2])), r[3], tuple(rounds.get(r[0], ())),

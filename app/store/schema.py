@@ -115,4 +115,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX clubs_by_creator ON clubs (creator, created)",
         "CREATE INDEX club_tables_by_sheet ON club_tables (sheet_hash)",
     ),
+    # 4: a sheet brought into a club night (app/store/clubs.py, bring_sheet) keeps where it came
+    # from (`source`: the stored sheet's view_hash, or the hash of an address-only sheet's
+    # words), so one sheet is one table of the club however often it is brought; a table the
+    # club holds no edit link to keeps '' for `edit_sealed` and `club_sealed`
+    (
+        "ALTER TABLE club_tables ADD COLUMN source TEXT",
+        "CREATE UNIQUE INDEX club_tables_by_source ON club_tables (club_id, source)",
+    ),
 )

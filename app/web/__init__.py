@@ -92,6 +92,8 @@ def _register_blueprints(app: Flask) -> None:
     from .advice import routes as discard
     from .api import routes as api
     from .calculator import routes as pages
+    from .club import bring as _club_bring  # noqa: F401 - bringing a sheet into a night joins club_member.bp
+    from .club import embed as _club_embed  # noqa: F401 - its embedded views join club_member.bp
     from .club import member as club_member
     from .house import routes as house
     from .lesson import card, oembed, preview

@@ -26,6 +26,7 @@ import pytest
 from playwright.sync_api import Frame, Locator, Page, expect
 
 from app.rules.house import House, encode, split
+from tests.browser.club_site import MEMBERS, played_club
 from tests.waiting import CONTENT_HEIGHT, wait_for
 from tests.wordpress import AUTHOR, WordPress
 
@@ -52,6 +53,9 @@ VIEWS = {
     "points-embed": ("/embed/points?rules=sichuan&fan=3&lang=zh-Hant", "classic"),
     "house": (f"/house?{urlencode(HOUSE)}", "block"),
     "sheet-view": (VIEW_LINK, "block"),
+    # a club's own site shows its table and a member's card: the club's view link (tests/browser/club_site.py)
+    "club-standings": ("{view}/standings", "block"),
+    "club-member": ("{view}/members/1", "classic"),
 }
 WIDTHS = (390, 1280)
 MOST = 1000   # wp-embed.js clamps a frame's height to 200-1000 px
@@ -107,8 +111,10 @@ def wordpress(live_server):
     `paths` the calculator addresses pasted, `edit_link` a sheet's, pasted in a post of its own."""
     site = WordPress(provider_port=urlsplit(live_server).port).start()
     try:
+        site.club = played_club(live_server)
         site.edit_link, view_link = shared_sheet(live_server)
-        site.paths = {name: path.replace(VIEW_LINK, view_link) for name, (path, _) in VIEWS.items()}
+        site.paths = {name: path.replace(VIEW_LINK, view_link).format(**site.club)
+                      for name, (path, _) in VIEWS.items()}
         posts = {}
         for name, (_, editor) in VIEWS.items():
             url = live_server + site.paths[name]
@@ -311,3 +317,21 @@ def test_the_block_editors_preview_answers_with_the_frame(page: Page, wordpress,
     # a sheet's edit link has no frame to preview
     refused = preview(wordpress.edit_link)
     assert refused.status == 404, f"{refused.status}: {refused.text()[:300]}"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_clubs_own_wordpress_shows_its_table_and_a_members_card_by_the_view_link_alone(
+        page: Page, wordpress, live_server, width):
+    iframe, frame = open_post(page, wordpress, "club-standings", width, live_server)
+    expect(frame.locator("#standings tbody tr")).to_have_count(len(MEMBERS))
+    shown = sorted(frame.locator("#standings tbody th").all_inner_texts())
+    assert shown == sorted(MEMBERS)
+    club = wordpress.club
+    html = page.content() + frame.content()
+    assert club["view"] in html
+    assert club["organiser"] not in html and club["member"] not in html
+    iframe, frame = open_post(page, wordpress, "club-member", width, live_server)
+    expect(frame.locator("h1")).to_have_text(MEMBERS[0])
+    expect(frame.locator("#summary")).to_be_visible()
+    html = page.content() + frame.content()
+    assert club["organiser"] not in html and club["member"] not in html

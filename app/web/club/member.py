@@ -6,7 +6,7 @@ import datetime
 from dataclasses import dataclass
 from fractions import Fraction
 
-from flask import Response, current_app, g, jsonify, render_template
+from flask import Response, current_app, g, jsonify, render_template, request
 from markupsafe import Markup
 
 from app.base.errors import HandError
@@ -67,12 +67,21 @@ class MemberPage:
     line: Line | None
     nights: tuple[NightLine, ...]
     plot: Markup
+    target: Markup = Markup("")      # the embedded card opens the club's pages beside its frame
 
     def biggest_link(self) -> str:
         return biggest_link(self.view, self.line.biggest) if self.line and self.line.biggest else ""
 
     def export_link(self, kind: str) -> str:
         return f"/c/{self.token}/members/{self.member.id}.{kind}?season={self.view.season.id}"
+
+    def embed_address(self) -> str:
+        """The card's address on the view link, whole: what a club's own site pastes (oEmbed)."""
+        return request.host_url.rstrip("/") + f"/c/{self.club.tokens['view']}/members/{self.member.id}"
+
+    def rating_text(self) -> str:
+        found = self.view.ratings.get(self.member.id)
+        return f"{found[-1].rating:.1f}" if found else "–"
 
 
 def member_nights(club: Club, view: SeasonView, member_id: int) -> tuple[NightLine, ...]:
@@ -90,7 +99,12 @@ def member_nights(club: Club, view: SeasonView, member_id: int) -> tuple[NightLi
 
 
 def _member_page(token: str, member_id: int) -> MemberPage:
-    club = _open(token)
+    return member_page_of(_open(token), token, member_id)
+
+
+def member_page_of(club: Club, token: str, member_id: int, **shown) -> MemberPage:
+    """A member's season as `?season=` asks (404 for no such member); `shown`: the embedded
+    card's links' target."""
     member = member_of(club, member_id)
     season = _season_of(club)
     view = season_view(club, store(), token, season)
@@ -100,7 +114,7 @@ def _member_page(token: str, member_id: int) -> MemberPage:
                         [n.rated.rating if n.rated else 0.0 for n in nights],
                         (say_here(Msg("Season total")), say_here(Msg("Rating"))),
                         say_here(Msg("{name}'s season, night by night", name=member.label)))
-    return MemberPage(club, token, member, view, view.standings.line(member_id), nights, plot)
+    return MemberPage(club, token, member, view, view.standings.line(member_id), nights, plot, **shown)
 
 
 @bp.get("/c/<token>/members/<int:member_id>")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request
+from markupsafe import Markup
 
 from app.base.errors import FieldError, HandError
 from app.base.i18n import Msg
@@ -39,6 +40,7 @@ from app.web.common.i18n import page_lang, say_here, with_lang
 from app.web.serving import privacy
 from app.web.table.rounds import win_link
 from app.web.table.sheet import breakdown_link
+from app.web.table.stored import qr_svg
 
 from .season import SeasonView, byes_so_far, season_view
 
@@ -401,6 +403,7 @@ class NightPage:
     season: Season
     errors: Mapping[str, str]
     methods: tuple[str, ...] = METHODS
+    values: Mapping[str, str] = field(default_factory=dict)     # the bring-a-sheet form, as sent
 
     def name(self, member_id: int) -> str:
         return member_name(self.club, member_id)
@@ -415,14 +418,19 @@ class NightPage:
         """(tables of four, sitting out) for the members here tonight."""
         return shape(len(self.night.present))
 
+    def sheet_qr(self, sheet_token: str) -> Markup:
+        """The table's sheet link as a QR code (the share box's own drawing): on the organiser's
+        and the member's link the sheet's edit link, on the view link its view link."""
+        return qr_svg(request.host_url.rstrip("/") + self.sheet_link(sheet_token))
 
-def _render_night(club: Club, token: str, night_id: int, errors=None, status: int = 200) -> Response:
+
+def _render_night(club: Club, token: str, night_id: int, errors=None, status: int = 200, values=None) -> Response:
     night = club.night(night_id)
     if night is None:
         abort(404)
     season = club.season(night.season)
     g.page_rules = season.rules.split("~")[0]
-    page = NightPage(club, token, night, season, errors or {})
+    page = NightPage(club, token, night, season, errors or {}, values=values or {})
     return _private(Response(render_template("club/night.html", page=page), status))
 
 
@@ -450,6 +458,8 @@ class StandingsPage:
     errors: Mapping[str, str]
     columns_shown: tuple[str, ...] = SHOWN
     model: str = MODEL
+    path: str = "standings"          # or "embed/standings": the embedded view sorts in its frame
+    target: Markup = Markup("")      # the embedded view opens the club's pages beside its frame
 
     def name(self, member_id: int) -> str:
         return member_name(self.club, member_id)
@@ -458,7 +468,16 @@ class StandingsPage:
         return say_here(COLUMN_LABELS[column])
 
     def sort_link(self, column: str) -> str:
-        return with_lang(f"/c/{self.token}/standings?" + urlencode({"season": self.view.season.id, "sort": column}))
+        return with_lang(f"/c/{self.token}/{self.path}?" + urlencode({"season": self.view.season.id, "sort": column}))
+
+    def member_link(self, member_id: int) -> str:
+        return with_lang(f"/c/{self.token}/members/{member_id}")
+
+    def embed_address(self) -> str:
+        """The standings' address on the view link, whole: what a club's own site pastes to show
+        them (oEmbed), whichever link this page was opened with."""
+        return (request.host_url.rstrip("/") + f"/c/{self.club.tokens['view']}/standings"
+                + (f"?season={self.view.season.id}" if self.view.season.id != self.club.season().id else ""))
 
     def export_link(self, kind: str) -> str:
         return f"/c/{self.token}/standings.{kind}?season={self.view.season.id}"
@@ -507,9 +526,9 @@ def _season_of(club: Club) -> Season:
         abort(404)
 
 
-@bp.get("/c/<token>/standings")
-def standings_page(token: str):
-    club = _open(token)
+def standings_of(club: Club, token: str, **shown) -> tuple[StandingsPage, int]:
+    """The season's standings as `?season=` and `?sort=` ask (400 with the error beside the table
+    for an unknown column); `shown`: the embedded view's path and links' target."""
     season = _season_of(club)
     view = season_view(club, store(), token, season)
     sort = request.args.get("sort", "total")
@@ -521,7 +540,12 @@ def standings_page(token: str):
     names = {m.id: m.label for m in club.members}
     lines = sorted_lines(view.standings.lines, sort, names)
     g.page_rules = season.rules.split("~")[0]
-    page = StandingsPage(club, token, view, lines, sort, errors)
+    return StandingsPage(club, token, view, lines, sort, errors, **shown), status
+
+
+@bp.get("/c/<token>/standings")
+def standings_page(token: str):
+    page, status = standings_of(_open(token), token)
     return _private(Response(render_template("club/standings.html", page=page), status))
 
 

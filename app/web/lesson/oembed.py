@@ -4,10 +4,12 @@
 object whose `html` is the frame: a result, a card or a rules page's worked example becomes
 its hand card; a practice series, a discard question and its quiz, a round and the embed view
 frame themselves; fan to payment frames its compact embed, a table's own rules (`/house?rules=
-…&house=…`) and a shared sheet's view link (`/s/<view token>`) their embed views. Every such
-page names its oEmbed address in an absolute discovery `<link>` (see `discovery_link`). A shared
-sheet's edit link, and a page carrying a shared sheet (`sheet=stored=…`), frame as nothing and
-name no oEmbed address: the edit token stays out of other sites' pages.
+…&house=…`) and a shared sheet's view link (`/s/<view token>`) their embed views, a club's view
+link its standings or a member's card. Every such page names its oEmbed address in an absolute
+discovery `<link>` (see `discovery_link`). Any other capability link (a shared sheet's edit
+link, a club's organiser or member link) and a page carrying a shared sheet
+(`sheet=stored=…`) frame as nothing and name no oEmbed address: those tokens stay out of other
+sites' pages.
 """
 from __future__ import annotations
 
@@ -16,13 +18,13 @@ import re
 from typing import NamedTuple
 from urllib.parse import quote_plus, unquote, urlencode, urlsplit
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask_babel import force_locale
 from markupsafe import escape
 
 from app.base.i18n import Msg, Text, pick_lang, say
 from app.rules.house import joined
-from app.web.common.i18n import LOCALES, gettext_in_locale, page_lang
+from app.web.common.i18n import LOCALES, gettext_in_locale, page_lang, say_here
 from app.web.common.links import refuse_damaged_house
 from app.web.common.present import permalink
 from app.web.serving.hosts import public_host, public_root, public_url
@@ -57,6 +59,10 @@ HEIGHTS = {
     "sheet": ((320, 520), (390, 500), (600, 500)),
     # a table's own rules: its first changes and the worked hands it prices differently
     "house": ((320, 600), (390, 520), (600, 420)),
+    # a club's view link (app/web/club/embed.py): the standings of eight members (each line
+    # more is about 33 px, twelve at most), a member's card with a night's plot (it widens)
+    "standings": ((320, 520), (390, 520), (600, 475)),
+    "member": ((320, 630), (390, 650), (600, 715)),
 }
 
 
@@ -97,7 +103,7 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     if sheet:   # a shared sheet's view link frames its embed view; its edit link frames as nothing
         return _sheet_view(sheet[1], _args(parts.query))
     if carries_token(parts.path, parts.query):
-        return None
+        return _token_frame(parts.path, parts.query)
     path = parts.path or "/"
     framed = FRAMES.get(path)
     if framed is not None:
@@ -109,6 +115,16 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     # a server sees (WordPress fetches the page for its discovery link: no fragment reaches us)
     fragment = f"worked-{args['example']}" if args.get("example") else parts.fragment
     return _rules_example(found, fragment) if found is not None else None
+
+
+def _token_frame(path: str, query: str) -> Frame | None:
+    """A page behind a capability link frames only as the view that owns it says (a club's view
+    link: app/web/club/embed.py registers `club_frame` in `token_frames`); any other, as nothing."""
+    for frame in current_app.extensions.get("token_frames", ()):
+        found = frame(path, query)
+        if found is not None:
+            return found
+    return None
 
 
 def _hand(args: dict[str, str]) -> str:
@@ -253,7 +269,11 @@ def oembed():
     _refuse_damaged_house(url)
     frame = frame_for(url, public_host(), current_app.extensions["rulesets"])
     if frame is None:
-        abort(404, description=Msg("That address is not a calculator page that can be embedded."))
+        refused = Msg("That address is not a calculator page that can be embedded.")
+        parts = urlsplit(url.strip())
+        if carries_token(parts.path, parts.query):   # a capability link: not even its page's links name it
+            abort(Response(str(say_here(refused)) + "\n", 404, mimetype="text/plain"))
+        abort(404, description=refused)
     max_width, max_height = _dimension("maxwidth"), _dimension("maxheight")
     width = min(DEFAULT_WIDTH, max_width or DEFAULT_WIDTH)
     height = min(content_height(frame.view, width), max_height or HEIGHT_CAP, HEIGHT_CAP)

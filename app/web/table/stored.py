@@ -137,12 +137,7 @@ def share():
     params.update(_seats_arg(request.form))
     try:
         sheet = read_sheet(params, request.form.getlist("names"))
-        rulesets = current_app.extensions["rulesets"]   # its rules and dials read as they are
-        read_settings(dict(sheet.dials), read_ruleset({"rules": sheet.rules}, rulesets))   # opened
-        settings = {"rules": sheet.rules, "names": ",".join(sheet.names), **dict(sheet.dials)}
-        lines = [format_entry(Entry(e.params, e.round_text, seats))
-                 for e, seats in zip(sheet.entries, sheet.seating(), strict=True)]
-        priced = [kept_json(kept_of(row)) for row in price_sheet(sheet, rulesets).rows]   # kept with each line
+        settings, lines, priced = as_stored(sheet)
         token = store().create(settings, lines, request.remote_addr or "", priced,
                                share_id=request.form.get("cid", "").strip() or None)   # made once
     except HandError as err:
@@ -150,6 +145,18 @@ def share():
     except TooMuchWork as err:
         return _refusal(HandError(list(err.errors)), 413)
     return redirect(_page_link(token), 303)
+
+
+def as_stored(sheet: Sheet, names: str | None = None) -> tuple[dict[str, str], list[str], list[str]]:
+    """A sheet as the store keeps it: its settings (its rules and dials read as they are; its
+    players' names, or these), its lines each with its seating, and their prices."""
+    rulesets = current_app.extensions["rulesets"]
+    read_settings(dict(sheet.dials), read_ruleset({"rules": sheet.rules}, rulesets))   # opened
+    settings = {"rules": sheet.rules, "names": ",".join(sheet.names) if names is None else names, **dict(sheet.dials)}
+    lines = [format_entry(Entry(e.params, e.round_text, seats))
+             for e, seats in zip(sheet.entries, sheet.seating(), strict=True)]
+    priced = [kept_json(kept_of(row)) for row in price_sheet(sheet, rulesets).rows]   # kept with each line
+    return settings, lines, priced
 
 
 def _night(stored: Stored, sheet: Sheet) -> Night:
