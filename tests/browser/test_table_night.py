@@ -178,7 +178,12 @@ def test_the_sheet_and_the_ledger_speak_words_not_notation_in_chinese(browser, b
     expect(page.locator("#pending-words")).to_be_visible()
     assert page.locator("#pending-words .face-down").count() == 2   # the concealed kong, face down
     _words_only(page, "the confirm box")
+    page.context.set_offline(True)        # the hand waits on the phone, in the offline list
     page.locator("#confirm").tap()
+    expect(page.locator("#pending-list li")).to_have_count(1)
+    assert page.locator("#pending-list li").inner_text().strip() in _read_text(page)   # read below
+    _words_only(page, "the offline list")
+    page.context.set_offline(False)       # and is sent when the network is back
     expect(table(page, "各局" if lang == "zh-Hant" else "各局").locator("tbody tr")).to_have_count(2)
     _words_only(page, "the sheet with two hands")
     # a refused agreed hand: the reason beside the form, in words
