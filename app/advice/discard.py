@@ -25,7 +25,8 @@ from fractions import Fraction
 from app.base.i18n import Msg, Text
 from app.hands.efficiency import DiscardOption, Table, discard_options, form_shanten
 from app.hands.hand import Hand
-from app.hands.phrases import listing
+from app.hands.phrases import listing, tile_said
+from app.hands.tiles import tile as tile_of
 from app.rules.model import Amount, Ruleset
 from app.scoring.calculation import Ask, WaitValue, calculate_waits
 from app.scoring.payments import fmt
@@ -223,10 +224,10 @@ def _reasons(option: DiscardOption, waits: tuple[PricedWait, ...], ruleset: Rule
             value = sum((w.left * w.collects for w in winning), Fraction(0))
             reasons.append(Msg("the waits are worth {value} (copies left x what the winner"
                                " collects)", value=fmt(value)))
-            drawn = [w.tile_code for w in winning if w.value.only_self_draw]
+            drawn = [tile_said(tile_of(w.tile_code)) for w in winning if w.value.only_self_draw]
             if drawn:
                 reasons.append(Msg("{tiles}: wins only by self-draw", tiles=listing(drawn)))
-            never = [w.tile_code for w in waits if not w.wins]
+            never = [tile_said(tile_of(w.tile_code)) for w in waits if not w.wins]
             if never:
                 reasons.append(Msg("{tiles}: never wins here, not counted among the improving"
                                    " tiles", tiles=listing(never)))

@@ -40,6 +40,7 @@ from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.efficiency import discard_shanten
 from app.hands.hand import Hand, WinBy
+from app.hands.phrases import tile_said
 from app.hands.quick import keeping_discards, state_kinds, waiting_kinds
 from app.hands.readings import ShapeRules
 from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile
@@ -208,7 +209,7 @@ def _compared(weighed: list[DiscardOutlook], usual: DiscardChoice, ruleset: Rule
         return tuple(weighed)   # ahead by the chance to win alone: the figures say it
     best, first = replace(best, alive=alive_of(best)), replace(first, alive=alive_of(first))
     said = [Msg("worth more than {tile}, the usual first choice: expected {value} against"
-                " {other}", tile=usual.tile.code, value=amount(best.value),
+                " {other}", tile=tile_said(usual.tile), value=amount(best.value),
                 other=amount(first.value))]
     kept = _headline(best.alive - first.alive, ruleset)
     if kept:

@@ -30,6 +30,7 @@ from app.advice.outlook import DiscardOutlook, OutlookResult, amount, percent
 from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.hand import Hand, WinBy, WinContext
+from app.hands.phrases import tile_said
 from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile
 from app.rules.model import Ruleset
 from app.scoring.calculation import Ask, Seats, agreed_seats, seated_table
@@ -173,12 +174,12 @@ class DiscardVerdict:
             return Msg("a tile of the declared missing suit must go first")
         if mine.option.shanten != best.option.shanten:
             return Msg("it leaves the hand {mine}; discarding {tile} leaves it {best}",
-                       mine=_from_ready(mine.option.shanten), tile=best.tile.code,
+                       mine=_from_ready(mine.option.shanten), tile=tile_said(best.tile),
                        best=_from_ready(best.option.shanten))
         if mine.option.left != best.option.left:
             return Msg("as close to ready, but {mine} improving tiles are left against {best}"
                        " after discarding {tile}", mine=mine.option.left, best=best.option.left,
-                       tile=best.tile.code)
+                       tile=tile_said(best.tile))
         return Msg("as close to ready with as many improving tiles, but its waits are worth"
                    " {mine} against {best}", mine=fmt(mine.value), best=fmt(best.value))
 
@@ -192,11 +193,11 @@ class DiscardVerdict:
         if mine.chances is None:
             return Msg("it leaves the hand {far}, past what the outlook weighs; discarding {tile}:"
                        " expected {best} and {win}% to win",
-                       far=_from_ready(self.chosen.option.shanten), tile=best.tile.code,
+                       far=_from_ready(self.chosen.option.shanten), tile=tile_said(best.tile),
                        best=amount(best.value), win=percent(best.win))
         return Msg("expected {mine} and {mine_win}% to win; discarding {tile}: expected {best}"
                    " and {win}% to win", mine=amount(mine.value), mine_win=percent(mine.win),
-                   best=amount(best.value), win=percent(best.win), tile=best.tile.code)
+                   best=amount(best.value), win=percent(best.win), tile=tile_said(best.tile))
 
     @property
     def best_reasons(self) -> str:
@@ -223,7 +224,7 @@ def check_discard(dealt: DiscardDeal, tile: Tile, found: OutlookResult | None = 
     chosen = next((c for c in dealt.analysis.choices if c.tile == tile), None)
     if chosen is None:
         raise HandError.single("discard", Msg("the hand holds no {tile} to discard",
-                                              tile=tile.code))
+                                              tile=tile_said(tile)))
     usual = DiscardVerdict(chosen, dealt.best)
     if found is None:
         return usual

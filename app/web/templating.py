@@ -43,6 +43,7 @@ def template_globals(app: Flask) -> dict[str, Any]:
         gap,
         group_label,
         kind_label,
+        meld_tiles_said,
         page_words,
         pattern_names,
         role_label,
@@ -51,6 +52,9 @@ def template_globals(app: Flask) -> dict[str, Any]:
         tile_img,
         tile_imgs,
         tile_name,
+        tile_named,
+        tile_said,
+        tiles_said,
         value_label,
         wait_label,
     )
@@ -69,6 +73,10 @@ def template_globals(app: Flask) -> dict[str, Any]:
         "tile_img_tag": tile_img,
         "tile_imgs": tile_imgs,
         "tile_name": tile_name,
+        "tile_said": tile_said,                  # in a sentence: 七筒 in Chinese, 7p in English
+        "tile_named": tile_named,                # its picture and its name (七筒) or notation
+        "tiles_said": tiles_said,                # 七筒、八筒 / 7p, 8p
+        "meld_tiles_said": meld_tiles_said,      # 三四五萬 / 345m
         "fmt": fmt,
         # words: the ruleset family's, a field's, a value's, a source's
         "words_for": page_words,

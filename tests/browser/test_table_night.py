@@ -178,7 +178,12 @@ def test_the_sheet_and_the_ledger_speak_words_not_notation_in_chinese(browser, b
     expect(page.locator("#pending-words")).to_be_visible()
     assert page.locator("#pending-words .face-down").count() == 2   # the concealed kong, face down
     _words_only(page, "the confirm box")
+    page.context.set_offline(True)        # the hand waits on the phone, in the offline list
     page.locator("#confirm").tap()
+    expect(page.locator("#pending-list li")).to_have_count(1)
+    assert page.locator("#pending-list li").inner_text().strip() in _read_text(page)   # read below
+    _words_only(page, "the offline list")
+    page.context.set_offline(False)       # and is sent when the network is back
     expect(table(page, "各局" if lang == "zh-Hant" else "各局").locator("tbody tr")).to_have_count(2)
     _words_only(page, "the sheet with two hands")
     # a refused agreed hand: the reason beside the form, in words
@@ -193,3 +198,32 @@ def test_the_sheet_and_the_ledger_speak_words_not_notation_in_chinese(browser, b
         expect(page.locator("table.events")).to_be_visible()
         expect(page.locator("table.events")).to_contain_text("南家暗杠 五万")
         _words_only(page, "the round ledger")
+
+
+# A column header of a money table is one line on a phone: 付款者 never stands a character a line.
+HEADER_LINES = """() => [...document.querySelectorAll('main table thead th')]
+    .filter(th => th.checkVisibility() && !th.querySelector('.visually-hidden'))
+    .map(th => { const range = document.createRange(); range.selectNodeContents(th);
+                 return [th.innerText.trim(), new Set([...range.getClientRects()].map(r => Math.round(r.top))).size]; })"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
+@pytest.mark.parametrize("address", [
+    "/?rules=hong-kong&hand=123m456m789m234p55s&discarder=N&lang=zh-Hant",
+    "/sheet?" + urlencode({"rules": "hong-kong", "names": NAMES, "lang": "zh-Hant",
+                           "hands": "hand=123m456m789m234p55s by=self-draw seat=S"}),
+    "/round?" + urlencode({"rules": "sichuan", "lang": "zh-Hans",
+                           "round": "missing E=p S=m W=s N=p\nkong S concealed 5m\n"
+                                    "win E self-draw hand=123s456s789s234s99s"}),
+])
+def test_the_money_tables_headers_fit_a_phone(browser, base_url, width, address):
+    page = browser.new_page(viewport={"width": width, "height": 800}, base_url=base_url)
+    try:
+        page.goto(address)
+        headers = page.evaluate(HEADER_LINES)
+        assert len(headers) >= 3
+        wrapped = [(text, lines) for text, lines in headers if len(text) <= 4 and lines > 1]
+        assert wrapped == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        page.close()

@@ -66,12 +66,15 @@ def test_the_arithmetic_is_said_in_the_page_language(client, lang, sentence):
     assert f'<p class="arithmetic">{sentence}</p>' in page
 
 
-@pytest.mark.parametrize("lang, name", [("en", "Remove meld ckong:5555z"),
-                                        ("zh-Hant", "移除副露 暗槓 5555z"),
-                                        ("zh-Hans", "移除副露 暗杠 5555z")])
-def test_a_declared_melds_button_names_it_without_notation_in_chinese(client, lang, name):
-    page = _page(client, f"/?rules=hong-kong&hand=123m456m&melds=ckong:5555z&lang={lang}")
-    assert f'aria-label="{name}"' in page
+@pytest.mark.parametrize("lang, names", [("en", ("Remove meld ckong:5555z", "Remove meld chow:345p")),
+                                         ("zh-Hant", ("移除副露 暗槓 白", "移除副露 上 三四五筒")),
+                                         ("zh-Hans", ("移除副露 暗杠 白", "移除副露 上 三四五筒"))])
+def test_a_declared_melds_button_names_it_without_notation_in_chinese(client, lang, names):
+    """Its kind and its tiles by name (a run by its numbers, then its suit); English keeps the
+    notation, as its players write a meld."""
+    page = _page(client, f"/?rules=hong-kong&hand=123m45m&melds=ckong:5555z,chow:345p&lang={lang}")
+    for name in names:
+        assert f'aria-label="{name}"' in page
 
 
 @pytest.mark.parametrize("lang, title", [

@@ -61,6 +61,10 @@ PAGES = {
                                  "&round=E&discard=6z",
     "practice-discard-question-error": "/practice/discard?rules=sichuan&hand=123m456p789s11z22z"
                                        "&draws=99",
+    "outlook": "/discard?rules=hong-kong&hand=123m456m789m23p5s67z&outlook=1&draws=8",
+    "outlook-self-draw-only": "/discard?rules=hong-kong&hand=123m456m789p234s5s9s&outlook=1&min=4",
+    "embed-outlook": "/embed/discard?rules=hong-kong&hand=123m456m789m23p5s67z&outlook=1",
+    "practice-discard-not-held": "/practice/discard?rules=hong-kong&seed=42&n=1&score=1/2&discard=6z",
     "points": "/points?rules=hong-kong&fan=5",
     "points-below": "/points?rules=hong-kong&fan=1&min=3&cap=10&stake=2&by=self-draw",
     "points-error": "/points?rules=hong-kong&fan=1.5",
@@ -194,6 +198,69 @@ def test_a_chinese_page_shows_no_english_word(name, lang):
     assert response.status_code in (200, 400, 404), response.status_code
     english = _english(page.words, PAGES[name])
     assert not english, f"{PAGES[name]} in {lang} shows English: {english[:40]}"
+
+
+# The practice and discard pages name their tiles in Chinese (打七筒, 碰 九筒, 三四五萬), never by
+# code (7p); a code is left only where a player types notation: the hand's, the melds' and the
+# seen tiles' fields, the help after them and their errors (which quote what was typed).
+TILE_CODE = re.compile(r"(?<![A-Za-z0-9])[0-9]+[mpsz](?![A-Za-z])")
+NOTATION_FIELDS = ("hand", "melds", "seen")
+TILE_PAGES = [name for name in PAGES if name.startswith(("discard", "embed-discard", "outlook",
+                                                        "embed-outlook", "practice", "quiz"))]
+
+
+class _SaidTiles(HTMLParser):
+    """The words a reader sees (text and spoken labels), less the notation typed on purpose."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.words: list[str] = []
+        self._skipping: list[list] = []   # [tag, depth] of the element being left out
+        self._typed_into = ""             # the text field just passed, until its field ends
+
+    def handle_starttag(self, tag, attrs):
+        found = dict(attrs)
+        if self._skipping:
+            self._skipping[-1][1] += tag == self._skipping[-1][0]
+            return
+        if tag in ("input", "textarea"):
+            self._typed_into = found.get("name") or ""
+        notation = self._typed_into in NOTATION_FIELDS
+        if (tag in NOTATION_TAGS or found.get("id") in {f"{n}-error" for n in NOTATION_FIELDS}
+                or (tag == "small" and "hint" in (found.get("class") or "") and notation)):
+            self._skipping.append([tag, 1])
+            return
+        self.words += [found[name] or "" for name in SHOWN_ATTRIBUTES & found.keys()]
+
+    def handle_endtag(self, tag):
+        if self._skipping and tag == self._skipping[-1][0]:
+            self._skipping[-1][1] -= 1
+            if not self._skipping[-1][1]:
+                self._skipping.pop()
+        elif tag == "div" and not self._skipping:
+            self._typed_into = ""
+
+    def handle_data(self, data):
+        if not self._skipping:
+            self.words.append(data)
+
+
+def test_the_tile_check_finds_codes_and_leaves_typed_notation():
+    reader = _SaidTiles()
+    reader.feed('<p>應打 7p</p><button aria-label="碰 999p"></button><div class="field"><input name="hand">'
+                '<small class="hint">例如 123m</small><ul id="hand-error"><li>「9z」不是牌</li></ul></div>'
+                '<small class="hint">5s</small>')
+    assert [w for w in reader.words if TILE_CODE.search(w)] == ["應打 7p", "碰 999p", "5s"]
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+@pytest.mark.parametrize("name", TILE_PAGES)
+def test_a_chinese_practice_or_discard_page_names_its_tiles(name, lang):
+    response = APP.test_client().get(f"{PAGES[name]}&lang={lang}")
+    reader = _SaidTiles()
+    reader.feed(response.get_data(as_text=True))
+    codes = [" ".join(w.split()) for w in reader.words if TILE_CODE.search(w)]
+    assert not codes, f"{PAGES[name]} in {lang} names tiles by code: {codes[:10]}"
 
 
 SWITCH_NAMES = "".join(SELF_NAMES.values())   # each language named in itself, on every page

@@ -260,3 +260,14 @@ def test_the_embedded_practice_keeps_the_embed_view_in_its_links(client):
     page = Page(text)
     next_link = next(a["href"] for a in page.links if "next" in a.get("class", "").split())
     assert "embed=1" in next_link
+
+
+@pytest.mark.parametrize("url, name", [
+    ("/practice/discard?rules=hong-kong&hand=123m456m789m5s6s&melds=ckong:5555z&lang=zh-Hant", "暗槓 白"),
+    ("/practice?rules=hong-kong&seed=29&n=1&lang=zh-Hant", "暗槓 九索"),   # this seed deals one
+])
+def test_a_dealt_concealed_kong_is_drawn_face_down_and_named_concealed(client, url, name):
+    """As players lay it: the two middle tiles face down, the meld named 暗槓 with its tile."""
+    page = client.get(url).get_data(as_text=True)
+    assert f'aria-label="{name}"' in page
+    assert page.count('class="tile face-down"') == 2

@@ -13,6 +13,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.base.i18n import N_, Msg
 from app.hands.phrases import listing
+from app.hands.tiles import tile as parse_tile
 from app.rules.house import split
 from app.rules.model import CITATION, DEFAULT_WORDS, Amount, Words, family_fields
 from app.scoring.calculation import Calculation, WaitsResult
@@ -212,6 +213,43 @@ def tile_imgs(tiles, cls: str = "tile") -> Markup:
 def tile_name(tile) -> str:
     """A tile's accessible name in the script of the page's family ('1 Characters 一万')."""
     return _label(tile, tile_naming())
+
+
+def tile_said(tile) -> str:
+    """A tile in a sentence of the page (打 七筒): its name on a Chinese page, in the names its
+    pictures carry; its notation in English (7p), as English players write it. A code is read."""
+    found = parse_tile(tile) if isinstance(tile, str) else tile
+    return tile_name(found) if _chinese() else found.code
+
+
+def tile_named(tile) -> Markup:
+    """A tile drawn with its name written beside it (a row of the discard tables, the advice's
+    heading): on a Chinese page the name is the text and the picture adds nothing for a screen
+    reader (hidden from it, so the name is not said twice); in English the named picture, then
+    the notation (5s)."""
+    if not _chinese():
+        return Markup("{} {}").format(tile_img(tile), tile.code)
+    return Markup('<span aria-hidden="true">{}</span> {}').format(tile_img(tile), tile_name(tile))
+
+
+def tiles_said(tiles) -> str:
+    """Tiles listed in a sentence: "7p, 8p" in English, 七筒、八筒 in Chinese."""
+    return ("、" if _chinese() else ", ").join(tile_said(t) for t in tiles)
+
+
+def meld_tiles_said(meld) -> str:
+    """A meld's tiles in a sentence: 345m in English; on a Chinese page a pong or a kong by its
+    tile's name (九筒), a run by its numbers and then its suit (三四五萬), as players say them."""
+    found = meld if isinstance(meld, Mapping) else {"tiles": meld.tiles, "token": meld.token}
+    tiles = tuple(found.get("tiles") or ())   # a picker's meld is a dict (picker.picker_state)
+    if not _chinese() or not tiles:
+        return found["token"].split(":")[-1]
+    names = [tile_name(t) for t in tiles]
+    if len(set(tiles)) == 1:
+        return names[0]
+    if all(t.suit == tiles[0].suit for t in tiles) and not tiles[0].is_honour:
+        return "".join(n[:-1] for n in names) + names[0][-1]
+    return "、".join(names)
 
 
 def _label(tile, naming: str) -> str:
