@@ -243,6 +243,12 @@ class SheetStore:
             for seq, priced in prices.items():
                 cur.execute("UPDATE entries SET priced = ? WHERE sheet_id = ? AND seq = ?", (priced, found[0], seq))
 
+    def role(self, token: str) -> str | None:
+        """What a token opens, read only (nothing marked used): "edit", "view", or None."""
+        with self.db.read() as cur:
+            found = self._find(cur, token)
+        return None if found is None else ("edit" if found[3] else "view")
+
     def version(self, token: str) -> int:
         """The sheet's version alone (what a watching page polls): one read, no lock."""
         with self.db.read() as cur:

@@ -230,3 +230,26 @@ def test_a_line_is_capped_in_bytes_not_characters(store):
     with pytest.raises(HandError) as err:
         store.add(token, wide)
     assert err.value.errors[0].field == "line" and "bytes" in err.value.errors[0].message
+
+
+
+def test_role_says_what_a_token_opens_and_marks_nothing_used(database_env):
+    """`role` reads only: the oEmbed check of a view link must not keep a sheet alive."""
+    now = [1_000_000.0]
+    sheets = SheetStore(open_database(database_env), clock=lambda: now[0])
+    edit = sheets.create({"rules": "hong-kong"}, [])
+    view = view_token_of(edit)
+
+    def used() -> float:
+        with sheets.db.read() as cur:
+            cur.execute("SELECT used FROM sheets")
+            return cur.fetchone()[0]
+
+    before = used()
+    now[0] += 100
+    assert sheets.role(edit) == "edit"
+    assert sheets.role(view) == "view"
+    assert sheets.role("no-such-token-at-all-here") is None
+    assert used() == before
+    sheets.open(view)
+    assert used() == before + 100   # an open marks it used; role did not

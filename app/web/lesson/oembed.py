@@ -97,11 +97,6 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.lower():
         return None
-    if carries_token("", parts.query):
-        return None
-    sheet = re.fullmatch(r"/s/([A-Za-z0-9_-]{1,64})", parts.path)
-    if sheet:   # a shared sheet's view link frames its embed view; its edit link frames as nothing
-        return _sheet_view(sheet[1], _args(parts.query))
     if carries_token(parts.path, parts.query):
         return _token_frame(parts.path, parts.query)
     path = parts.path or "/"
@@ -118,8 +113,9 @@ def frame_for(url: str, host: str, rulesets) -> Frame | None:
 
 
 def _token_frame(path: str, query: str) -> Frame | None:
-    """A page behind a capability link frames only as the view that owns it says (a club's view
-    link: app/web/club/embed.py registers `club_frame` in `token_frames`); any other, as nothing."""
+    """A page behind a capability link frames only as the view that owns it says (a shared
+    sheet's view link: app/web/table/stored.py registers `sheet_frame` in `token_frames`; a club's:
+    app/web/club/embed.py, `club_frame`); any other, as nothing."""
     for frame in current_app.extensions.get("token_frames", ()):
         found = frame(path, query)
         if found is not None:
@@ -186,17 +182,6 @@ def _house(query: str, args: dict[str, str]) -> Frame | None:
     if not (args.get("rules") and args.get("house")):
         return None
     return Frame("/house", urlencode({**args, "embed": "1"}), Msg("Your club's rules"), "house")
-
-
-def _sheet_view(token: str, args: dict[str, str]) -> Frame | None:
-    """A live shared sheet's view link: its embed view. An edit link, or a token no sheet has,
-    frames as nothing: the edit token never reaches another site's page."""
-    from app.web.table.stored import is_view_token
-
-    if not is_view_token(token):
-        return None
-    lang = {"lang": args["lang"]} if args.get("lang") else {}
-    return Frame(f"/s/{token}", urlencode({"embed": "1", **lang}), Msg("Shared game sheet"), "sheet")
 
 
 # The pages that frame as something, by path (a rules page's worked example: _rules_example).

@@ -9,9 +9,10 @@ Hands reach the sheet as before: the calculator, tick boxes or the round ledger 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from flask import (
     Blueprint,
@@ -58,6 +59,7 @@ from app.vocabulary.sheet import (
 )
 from app.web.common.i18n import say_here, with_lang
 from app.web.common.present import permalink
+from app.web.lesson.oembed import Frame
 from app.web.serving import privacy
 
 from .agreed import AgreedForm, agreed_line, chosen, fan_choices, line_words, seat_players
@@ -91,12 +93,24 @@ def store() -> SheetStore:
     return found
 
 
-def is_view_token(token: str) -> bool:
-    """Whether a token is a live sheet's view link (an edit link or a token no sheet has: not)."""
-    try:
-        return not store().open(token).editable
-    except SheetGone:
-        return False
+_VIEW_PATH = re.compile(r"/s/([A-Za-z0-9_-]{1,64})")
+
+
+def sheet_frame(path: str, query: str) -> Frame | None:
+    """A live shared sheet's view link frames its embed view (app/web/lesson/oembed.py asks each
+    of `token_frames`). An edit link, a token no sheet has, or a query naming a token frames as
+    nothing: the edit token never reaches another site's page. Read only: asking marks nothing
+    used."""
+    found = _VIEW_PATH.fullmatch(path)
+    if found is None or privacy.carries_token("", query) or store().role(found[1]) != "view":
+        return None
+    lang = [("lang", v) for k, v in parse_qsl(query) if k == "lang"][:1]
+    return Frame(f"/s/{found[1]}", urlencode([("embed", "1"), *lang]), Msg("Shared game sheet"), "sheet")
+
+
+@bp.record_once
+def _frames_view_links(state) -> None:
+    state.app.extensions.setdefault("token_frames", []).append(sheet_frame)
 
 
 def _from_here() -> None:
