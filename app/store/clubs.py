@@ -464,7 +464,7 @@ class ClubStore:
         if any(len(t) != 4 for t in tables) or not set(seated) | set(byes) <= set(night.present) \
                 or len(set(seated)) != len(seated):
             raise HandError.single("present", Msg("a seating must put each member present at one table of four"))
-        if len({t.round for t in night.tables}) >= MAX_ROUNDS:
+        if len({t.round for t in night.tables if t.round}) >= MAX_ROUNDS:   # 0: sheets brought in
             raise _too_many("round", Msg("a night has at most {most} rounds", most=MAX_ROUNDS))
         self.room_for_tables(club, len(tables))
         edits = [self.sheets.create(settings, [], f"club:{club.id}") for settings in sheet_settings]

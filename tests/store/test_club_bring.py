@@ -83,3 +83,19 @@ def test_a_sheet_is_one_table_of_the_club_and_only_the_organiser_brings_it(clubs
     with pytest.raises(NotAllowed):
         clubs.bring_sheet(member_token_of(token), second, ids[:4], "address:y", view_token_of(_sheet(clubs)))
     assert [t for t in clubs.open(token).night(second).tables if t.round == 0] == []
+
+
+def test_a_sheet_brought_in_takes_no_round_from_the_nights_seatings(clubs, monkeypatch):
+    """Brought sheets sit under round 0, which is not a seating: the night still seats
+    MAX_ROUNDS rounds."""
+    from app.store import clubs as club_module
+
+    monkeypatch.setattr(club_module, "MAX_ROUNDS", 2)
+    token, night, ids = _night(clubs)
+    edit = _sheet(clubs)
+    clubs.bring_sheet(token, night, ids[4:], token_hash(view_token_of(edit)), view_token_of(edit), edit)
+    for _ in range(2):
+        clubs.seat_round(token, night, "random", "1", [ids[:4]], [], [{"rules": "hong-kong", "names": "a,b,c,d"}])
+    with pytest.raises(HandError):
+        clubs.seat_round(token, night, "random", "1", [ids[:4]], [], [{"rules": "hong-kong", "names": "a,b,c,d"}])
+    assert len(clubs.open(token).night(night).rounds) == 2
