@@ -19,18 +19,15 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from playwright.sync_api import Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))      # tests.waiting, when run as a script
+sys.path.insert(0, str(ROOT))      # tests.bench, when run as a script
 
-from tests.bench.bench_table_taps import Counter  # noqa: E402  (taps and loads counted as there)
-from tests.waiting import free_port, stop_group, wait_until_up  # noqa: E402
+from tests.bench.bench_table_taps import Counter, served  # noqa: E402  (counted and served as there)
 
 CHROMIUM = os.environ.get("MAHJONG_CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -91,16 +88,8 @@ def start_night(browser, base: str, rules: str, lang: str, members: int, last_we
 
 
 def main() -> int:
-    port = free_port()
-    env = dict(os.environ, MAHJONG_DATA_DIR=tempfile.mkdtemp(prefix="mahjong-bench-"))
-    env.pop("MAHJONG_DATABASE_URL", None)
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", "1", "--threads", "4",
-                               "--bind", f"127.0.0.1:{port}", "app.web:create_app()"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
     worst = 0
-    try:
-        wait_until_up(f"{base}/api/health", server)
+    with served() as base:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             print("| case | rules (language) | taps | page loads | tables |")
@@ -110,8 +99,6 @@ def main() -> int:
                 worst = max(worst, taps)
                 print(f"| {what} | {rules} ({lang}) | {taps} | {loads} | {tables} |")
             browser.close()
-    finally:
-        stop_group(server)
     print(f"most taps: {worst} (at most {MOST} allowed)")
     return 0 if worst <= MOST else 1
 

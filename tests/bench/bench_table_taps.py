@@ -12,17 +12,20 @@ Joining scans the QR code with the phone's camera, which this count leaves out (
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import tempfile
-import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlencode
 
 from playwright.sync_api import Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))      # tests.waiting, when run as a script
+from tests.waiting import free_port, stop_group, wait_until_up  # noqa: E402
+
 CHROMIUM = os.environ.get("MAHJONG_CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 NAMES = "阿明,阿強,小玲,大文"
@@ -52,12 +55,6 @@ class Counter:
 
     def start(self) -> None:
         self.taps = self.loads = 0
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _phone(browser, base: str) -> Page:
@@ -128,22 +125,26 @@ def night(browser, base: str, rules: str, lang: str, tiles: str, missing: str) -
     return rows
 
 
-def main() -> int:
-    port = _port()
+@contextmanager
+def served() -> Iterator[str]:
+    """The app on gunicorn on a free loopback port, its stored sheets and clubs in a temporary
+    folder (SQLite): its base address, once it answers."""
+    port = free_port()
     env = dict(os.environ, MAHJONG_DATA_DIR=tempfile.mkdtemp(prefix="mahjong-bench-"))
     env.pop("MAHJONG_DATABASE_URL", None)
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", "1", "--threads", "4",
                                "--bind", f"127.0.0.1:{port}", "app.web:create_app()"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60   # a busy machine starts the server slowly
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_until_up(f"{base}/api/health", server)
+        yield base
+    finally:
+        stop_group(server)
+
+
+def main() -> int:
+    with served() as base:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             print("| family | step | taps | page loads |")
@@ -152,9 +153,6 @@ def main() -> int:
                 for step, taps, loads in night(browser, base, rules, lang, tiles, missing):
                     print(f"| {rules} ({lang}) | {step} | {taps} | {loads} |")
             browser.close()
-    finally:
-        server.terminate()
-        server.wait()
     return 0
 
 
