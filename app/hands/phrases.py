@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from app.base.i18n import N_, Msg, Text
+from app.base.i18n import N_, Msg, Text, TileText
 
 from .hand import WinBy
 
@@ -33,14 +33,15 @@ WAY = {WinBy.SELF_DRAW: Text("self-draw", "自摸", "自摸"),
        WinBy.DISCARD: Text("discard", "食出銃", "食出铳")}
 
 
-def tile_said(tile) -> Text:
-    """A tile inside a sentence: its notation in English (5s), its name in Chinese (五索, 五条).
+def tile_said(tile) -> TileText:
+    """A tile inside a sentence: its notation in English (5s), its name in Chinese (五索, 五条),
+    ending in the page family's suit word where the page gives it (TileText).
 
     >>> from app.hands.tiles import tile
     >>> t = tile_said(tile("5s")); str(t), t.in_lang("zh-Hant"), t.in_lang("zh-Hans")
     ('5s', '五索', '五条')
     """
-    return Text(tile.code, tile.name_zh, tile.name_zh_hans)
+    return TileText(tile.code, tile.name_zh, tile.name_zh_hans, suit=tile.suit)
 
 
 def plain(name: Text) -> Text:

@@ -20,7 +20,7 @@ from app.rules.loader import load_all
 from app.scoring.budget import MAX_SCORINGS, TooMuchWork, close_budget, open_budget
 from app.vocabulary.request import price_example
 from app.web.common.links import LinkRequest
-from app.web.common.present import page_family_fields
+from app.web.common.present import page_family_fields, page_words
 from app.web.serving.bodies import MAX_BODY, REFUSED, BodyLimit
 from app.web.serving.headers import security_headers
 from app.web.serving.hosts import proxy_hops
@@ -83,6 +83,7 @@ def _load(app: Flask) -> None:
     app.extensions["rulesets"].on_evict = collector.let_go
     fragments.install(app)
     app.extensions["family_fields"] = page_family_fields
+    app.extensions["family_suits"] = lambda: page_words().suits
     if app.config["DEFAULT_RULES"] not in app.extensions["rulesets"]:
         app.config["DEFAULT_RULES"] = sorted(app.extensions["rulesets"])[0]
 

@@ -102,3 +102,38 @@ def test_the_words_differ_between_the_families_where_their_tables_do():
     hk, sichuan = RULESETS["hong-kong"].words_in("zh-Hans"), RULESETS["sichuan"].words_in("zh-Hans")
     assert (hk.win, hk.discarder, hk.minimum, hk.chow) == ("食糊", "出铳者", "起糊", "上")
     assert (sichuan.win, sichuan.discarder, sichuan.minimum, sichuan.chow) == ("胡牌", "点炮者", "起胡", "吃")
+
+
+# A tile's name ends in its suit's word, which families write otherwise: 條 under Sichuan rules
+# in traditional script, 索 under Hong Kong ones in simplified (their `words: suits`).
+# Not a word going on (一條龍, a pattern; 一條連結, a link).
+TILE_NAME = re.compile(r"[一二三四五六七八九]([萬万筒索條条])(?![\u4e00-\u9fff])")
+BAMBOO_PAGES = (
+    "/?rules={rid}&hand=123m456m789m234s55s&by=self-draw&seat=S&missing=p",  # the groups, the picker
+    "/?rules={rid}&hand=5s5s5s5s5s1m2m3m4m5m6m7m8m9m",                          # a refusal naming 五索/五條
+    "/api/score?rules={rid}&hand=5s5s5s5s5s1m2m3m4m5m6m7m8m9m",
+    "/discard?rules={rid}&hand=1m2m3m4m5m6m7m8m9m2s3s4s5s5s",                   # reasons, tables, alt text
+    "/practice/discard?rules={rid}&seed=7&n=1",
+)
+
+
+@pytest.mark.parametrize("lang", SCRIPTS)
+@pytest.mark.parametrize("rid", ["hong-kong", "sichuan", "sichuan-sbr", "family"])
+def test_a_tiles_name_ends_in_its_familys_suit_word(client, rid, lang):
+    suits = RULESETS[rid].words_in(lang).suits
+    words = {suits["m"], suits["p"], suits["s"]}
+    seen = set()
+    for page in BAMBOO_PAGES:
+        url = page.format(rid=rid) + f"&lang={lang}"
+        body = client.get(url).get_data(as_text=True)
+        found = {m.group(0) for m in TILE_NAME.finditer(body)}
+        assert not {n for n in found if n[-1] not in words}, f"{url}: {sorted(found)}"
+        seen |= found
+    assert any(n.endswith(suits["s"]) for n in seen), sorted(seen)   # bamboo named at all
+
+
+def test_the_ledger_names_a_kongs_tile_in_the_familys_words(client):
+    line = "kong S concealed 5s"
+    body = client.get(f"/round?rules=sichuan&lang=zh-Hant&round=missing+E%3Dp+S%3Dp+W%3Dp+N%3Dp%0A{line}"
+                      ).get_data(as_text=True)
+    assert "五條" in body and "五索" not in body

@@ -177,14 +177,27 @@ def gettext_in_locale(msgid: str) -> str:
 
 
 def say_here(value: Any) -> Any:
-    """A Text or Msg in the page language; anything else as it is."""
+    """A Text or Msg in the page language (a tile's name in its family's suit words); anything
+    else as it is."""
     lang = page_lang()
-    return say(value, lang, gettext_here) if lang != DEFAULT_LANG or isinstance(value, Text) else value
+    if lang == DEFAULT_LANG:
+        return say(value, lang, gettext_here) if isinstance(value, Text) else value
+    return say(value, lang, gettext_here, page_suits())
 
 
 def say_json(value: Any) -> Any:
     """A JSON answer's sentences in the page language."""
-    return say_all(value, page_lang(), gettext_here)
+    lang = page_lang()
+    return say_all(value, lang, gettext_here, page_suits() if lang != DEFAULT_LANG else None)
+
+
+def page_suits() -> dict[str, str]:
+    """The page family's suit words in the page's script (條 under Sichuan rules): the end of
+    each suited tile's name on a Chinese page."""
+    return once_a_request(_SUITS, lambda r: dict(current_app.extensions["family_suits"]()))
+
+
+_SUITS = "mahjong.page_suits"
 
 
 def _finalize(value: Any) -> Any:

@@ -11,7 +11,7 @@ from flask import request
 from markupsafe import Markup
 
 from app.base.errors import FieldError, NotationError
-from app.base.i18n import N_, Msg, Text
+from app.base.i18n import N_, Msg, TileText
 from app.hands.tiles import TILES, format_tiles, parse_tiles
 from app.vocabulary.hand import message_of, read_meld
 
@@ -340,9 +340,10 @@ def _two_tap_meld(edited: dict[str, str], kind: str, t) -> tuple[dict[str, str],
     return edited, None
 
 
-def tile_text(t) -> Text:
-    """A tile's name in the three languages, as a message says it ('8 Characters 八萬')."""
-    return Text(t.label, t.name_zh, t.name_zh_hans)
+def tile_text(t) -> TileText:
+    """A tile's name in the three languages, as a message says it ('8 Characters 八萬'; in
+    Chinese ending in the family's suit word)."""
+    return TileText(t.label, t.name_zh, t.name_zh_hans, suit=t.suit)
 
 
 def family_kinds(ruleset=None) -> tuple[str, ...]:

@@ -253,11 +253,18 @@ def meld_tiles_said(meld) -> str:
 
 
 def _label(tile, naming: str) -> str:
-    """`traditional`/`simplified`: English and Chinese; `zh-Hant`/`zh-Hans`: Chinese alone."""
-    if naming == "zh-Hant":
-        return tile.name_zh
-    if naming == "zh-Hans":
-        return tile.name_zh_hans
+    """`traditional`/`simplified`: English and Chinese; `zh-Hant…`/`zh-Hans…`: Chinese alone, a
+    suited tile's name ending in the suit word the naming gives (`zh-Hant:萬筒條`: 五條).
+
+    >>> from app.hands.tiles import tile
+    >>> [_label(tile("5s"), n) for n in ("zh-Hant:萬筒條", "zh-Hans:万筒索", "zh-Hans", "simplified")]
+    ['五條', '五索', '五条', '5 Bamboo 五条']
+    """
+    if naming.startswith("zh-"):
+        lang, _, words = naming.partition(":")
+        name = tile.name_zh if lang == "zh-Hant" else tile.name_zh_hans
+        at = "mps".find(tile.suit) if words else -1
+        return name[:-1] + words[at] if at >= 0 else name
     return f"{tile.name_en} {tile.name_zh_hans}" if naming == "simplified" else tile.label
 
 
@@ -267,8 +274,13 @@ def tile_naming() -> str:
 
 
 def _naming() -> str:
+    """`traditional`/`simplified` on an English page; on a Chinese one its language and the
+    family's suit words (`zh-Hant:萬筒條`), which its tile names end in."""
     lang = page_lang()
-    return lang if lang != "en" else tile_script()
+    if lang == "en":
+        return tile_script()
+    suits = page_words().suits
+    return f"{lang}:{suits['m']}{suits['p']}{suits['s']}"
 
 
 _TILE_NAMING = "mahjong.tile_naming"
