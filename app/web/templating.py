@@ -42,6 +42,7 @@ def template_globals(app: Flask) -> dict[str, Any]:
         field_label,
         gap,
         group_label,
+        hand_grouping,
         kind_label,
         page_words,
         pattern_names,
@@ -68,6 +69,7 @@ def template_globals(app: Flask) -> dict[str, Any]:
         # tiles and amounts
         "tile_img_tag": tile_img,
         "tile_imgs": tile_imgs,
+        "grouping": hand_grouping,               # a scored hand's groups (macros.html hand_grouping)
         "tile_name": tile_name,
         "fmt": fmt,
         # words: the ruleset family's, a field's, a value's, a source's

@@ -20,7 +20,7 @@ from app.scoring.payments import fmt
 from app.vocabulary.hand import describe
 
 from .fragments import cache
-from .i18n import explicit_lang, once_a_request, page_lang, say_here
+from .i18n import explicit_lang, once_a_request, page_lang, say_here, template_gettext
 from .i18n import page_gettext as _
 
 # Fields that may hold several values; in links they are written compactly (`flowers=13`,
@@ -470,6 +470,43 @@ def group_label(kind: str) -> str:
 def wait_label(wait: str) -> str:
     """The shape of a wait (`edge`, `two-sided` …) in the page language."""
     return _(WAIT_LABELS[wait]) if _chinese() and wait in WAIT_LABELS else wait
+
+
+def hand_grouping(score) -> Markup:
+    """The hand as the reading grouped it, the winning tile's group marked (macros.html's
+    hand_grouping: the result page, the card, the drill), written here rather than by a macro
+    a group: a page's dearest part once, its dozen template calls a group."""
+    reading = score.reading
+    if not reading:
+        return Markup("")
+    english = page_lang() == "en"
+    spans = []
+    for index, group in enumerate(reading.groups):
+        hidden = group.meld is not None and group.meld.value == "ckong"
+        won = index == reading.win_group
+        classes = (" declared" if group.declared else "") + (" concealed-kong" if hidden else "") + (
+            " won" if won else "")
+        if hidden:
+            tiles = _concealed_kong(group.tiles, template_gettext)
+            said = template_gettext(N_("kong (concealed)")) if english else escape(kind_label("ckong"))
+        else:
+            tiles = tile_imgs(group.tiles)
+            said = escape(group_label(group.kind.value))
+            if group.declared:
+                said += (" " if english else "") + template_gettext(N_("(declared)"))
+        if won:
+            said += " ← " + template_gettext(N_("winning tile, %(wait)s wait"),
+                                                wait=wait_label(reading.wait.value))
+        spans.append(f'<span class="group{classes}">{tiles}<small>{said}</small></span>')
+    label = template_gettext(N_("Grouping"))
+    return Markup(f'\n  <p class="grouping" aria-label="{label}">\n    {"".join(spans)}\n  </p>\n')
+
+
+def _concealed_kong(tiles, gettext) -> str:
+    """A concealed kong as players lay it: the two middle tiles face down, the ends face up."""
+    down = "".join(f'<span class="tile face-down" role="img" aria-label="'
+                   f'{gettext(N_("%(tile)s, face down"), tile=tile_name(t))}"></span>' for t in tiles[1:3])
+    return f"{tile_imgs(tiles[:1])}{down}{tile_imgs(tiles[3:])}"
 
 
 def errors_json(errors) -> dict:
