@@ -38,6 +38,7 @@ def template_globals(app: Flask) -> dict[str, Any]:
     from app.web.common.fragments import kept, slot
     from app.web.common.present import (
         assumed_label,
+        assumed_list,
         cite,
         field_label,
         gap,
@@ -46,6 +47,7 @@ def template_globals(app: Flask) -> dict[str, Any]:
         kind_label,
         page_words,
         pattern_names,
+        payment_table,
         role_label,
         site_nav,
         template_url_for,
@@ -70,6 +72,8 @@ def template_globals(app: Flask) -> dict[str, Any]:
         "tile_img_tag": tile_img,
         "tile_imgs": tile_imgs,
         "grouping": hand_grouping,               # a scored hand's groups (macros.html hand_grouping)
+        "payment_rows": payment_table,           # who pays whom (macros.html payment_table)
+        "assumed_rows": assumed_list,            # what was assumed (macros.html assumed_list)
         "tile_name": tile_name,
         "fmt": fmt,
         # words: the ruleset family's, a field's, a value's, a source's

@@ -208,6 +208,11 @@ def _finalize(value: Any) -> Any:
 _PLAIN = frozenset({str, int, Markup, float, bool, type(None)})
 
 
+def written(value: Any) -> Markup:
+    """A value as a template's `{{ value }}` writes it: in the page language, escaped."""
+    return escape(_finalize(value))
+
+
 def with_lang(url: str, lang: str | None = None) -> str:
     """A site address with this page's `lang=` (or the one given), kept or replaced.
 

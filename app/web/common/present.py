@@ -20,7 +20,7 @@ from app.scoring.payments import fmt
 from app.vocabulary.hand import describe
 
 from .fragments import cache
-from .i18n import explicit_lang, once_a_request, page_lang, say_here, template_gettext
+from .i18n import explicit_lang, once_a_request, page_lang, say_here, template_gettext, written
 from .i18n import page_gettext as _
 
 # Fields that may hold several values; in links they are written compactly (`flowers=13`,
@@ -502,10 +502,47 @@ def hand_grouping(score) -> Markup:
     return Markup(f'\n  <p class="grouping" aria-label="{label}">\n    {"".join(spans)}\n  </p>\n')
 
 
+def payment_table(payments, fmt, players=None) -> Markup:
+    """Who pays whom, a row a seat (macros.html's payment_table, written here: four template
+    calls a row)."""
+    players = players or {}
+    rows = []
+    for p in payments:
+        seat = written(value_label("seat", p.seat))
+        if players.get(p.seat):
+            seat = f"{written(players[p.seat])} ({seat})"
+        rows.append(f'\n    <tr class="role-{written(p.role)}"><th scope="row">{seat}</th><td>'
+                    f'{written(role_label(p.role))}</td>\n      <td class="num">'
+                    f'{"+" if p.amount > 0 else ""}{written(fmt(p.amount))}</td><td>'
+                    f'{written(p.reason)}</td></tr>\n  ')
+    heads = "".join(f'<th scope="col"{cls}>{template_gettext(word)}</th>' for word, cls in _PAYMENT_HEADS)
+    caption = template_gettext(N_("Who pays whom"))
+    return Markup(f'<table class="payments">\n  <caption>{caption}</caption>\n  <thead><tr>{heads}'
+                  f'</tr></thead>\n  <tbody>\n  {"".join(rows)}\n  </tbody>\n</table>')
+
+
+_PAYMENT_HEADS = ((N_("Seat"), ""), (N_("Role"), ""), (N_("Amount"), ' class="num"'), (N_("Why"), ""))
+
+
+def assumed_list(assumed) -> Markup:
+    """What the request left out and was assumed (macros.html's assumed_list, written here)."""
+    if not assumed:
+        return Markup("")
+    between = ": " if page_lang() == "en" else " = "
+    items = "".join(f"<li><strong>{written(assumed_label(a.field))}{between}"
+                    f"{written(value_label(a.field, a.value))}</strong> — {written(a.reason)}</li>"
+                    for a in assumed)
+    label = template_gettext(N_("Assumed"))
+    note = template_gettext(N_("Not given, so assumed (change them in the form):"))
+    return Markup(f'<div class="assumed" role="note" aria-label="{label}">\n  <p class="note">'
+                  f'{note}</p>\n  <ul class="assumed">{items}</ul>\n</div>')
+
+
 def _concealed_kong(tiles, gettext) -> str:
     """A concealed kong as players lay it: the two middle tiles face down, the ends face up."""
+    face_down = N_("%(tile)s, face down")
     down = "".join(f'<span class="tile face-down" role="img" aria-label="'
-                   f'{gettext(N_("%(tile)s, face down"), tile=tile_name(t))}"></span>' for t in tiles[1:3])
+                   f'{gettext(face_down, tile=tile_name(t))}"></span>' for t in tiles[1:3])
     return f"{tile_imgs(tiles[:1])}{down}{tile_imgs(tiles[3:])}"
 
 
