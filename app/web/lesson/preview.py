@@ -129,8 +129,8 @@ def link_preview(title: str, calc: Calculation | None = None,
                  ("property", "og:image:alt", description)]
     # Twitter's (X's) cards read og:title, og:description and og:image where their own are missing
     tags.append(("name", "twitter:card", "summary_large_image" if image else "summary"))
-    return Markup("\n  ".join(f'<meta {attr}="{key}" content="{escape(value)}">'
-                              for attr, key, value in tags))
+    return Markup("\n  ".join([f'<meta {attr}="{key}" content="{escape(value)}">'
+                               for attr, key, value in tags]))
 
 
 # ---------------------------------------------------------------- the picture
