@@ -40,6 +40,7 @@ def template_globals(app: Flask) -> dict[str, Any]:
         assumed_label,
         assumed_list,
         cite,
+        fan_breakdown,
         field_label,
         gap,
         group_label,
@@ -72,6 +73,7 @@ def template_globals(app: Flask) -> dict[str, Any]:
         "tile_img_tag": tile_img,
         "tile_imgs": tile_imgs,
         "grouping": hand_grouping,               # a scored hand's groups (macros.html hand_grouping)
+        "breakdown_rows": fan_breakdown,         # the fan breakdown (macros.html fan_breakdown)
         "payment_rows": payment_table,           # who pays whom (macros.html payment_table)
         "assumed_rows": assumed_list,            # what was assumed (macros.html assumed_list)
         "tile_name": tile_name,

@@ -502,6 +502,43 @@ def hand_grouping(score) -> Markup:
     return Markup(f'\n  <p class="grouping" aria-label="{label}">\n    {"".join(spans)}\n  </p>\n')
 
 
+def fan_breakdown(score) -> Markup:
+    """The patterns found, counted or not and why, and the total (macros.html's fan_breakdown,
+    written here: five template calls a row)."""
+    english = page_lang() == "en"
+    rows = []
+    for item in score.items:
+        name = written(say_here(item.pattern.name))
+        if item.count > 1:
+            name += f" ×{item.count}"
+        chinese = f'<td lang="zh">{written(item.pattern.name.zh)}</td>' if english else ""
+        if item.counted:
+            fan, note = item.fan, template_gettext(N_("counted"))
+        else:
+            fan, note = "—", template_gettext(N_("not counted: %(why)s"), why=say_here(item.note))
+        rows.append(f'\n    <tr class="{"counted" if item.counted else "not-counted"}">\n'
+                    f'      <th scope="row">{name}</th>\n      {chinese}\n'
+                    f'      <td class="num">{fan}</td>\n      <td>{note}</td>\n    </tr>\n  ')
+    if not rows:
+        given = template_gettext(N_("No pattern: %(fan)s fan given directly."), fan=score.total_fan)
+        rows.append(f'\n    <tr><td colspan="{4 if english else 3}">{given}</td></tr>\n  ')
+    capped = (template_gettext(N_("capped at %(fan)s"), fan=score.capped_fan)
+              if score.capped_fan != score.total_fan else "")
+    heads, total = _breakdown_heads(english), template_gettext(N_("Total"))
+    return Markup(f'<table class="breakdown">\n  \n  {heads}\n  <tbody>\n  {"".join(rows)}\n  </tbody>'
+                  f'\n  <tfoot>\n    <tr><th scope="row">{total}</th>{"<td></td>" if english else ""}'
+                  f'<td class="num">{score.total_fan}</td>\n        <td>{capped}</td></tr>\n  </tfoot>'
+                  f'\n</table>')
+
+
+def _breakdown_heads(english: bool) -> str:
+    caption, pattern = template_gettext(N_("Fan breakdown")), template_gettext(N_("Pattern"))
+    fan, note = template_gettext(N_("Fan")), template_gettext(N_("Note"))
+    chinese = '<th scope="col">中文</th>' if english else ""
+    return (f'<caption>{caption}</caption>\n  <thead><tr><th scope="col">{pattern}</th>{chinese}'
+            f'<th scope="col" class="num">{fan}</th><th scope="col">{note}</th></tr></thead>')
+
+
 def payment_table(payments, fmt, players=None) -> Markup:
     """Who pays whom, a row a seat (macros.html's payment_table, written here: four template
     calls a row)."""
