@@ -134,7 +134,7 @@ def price(hand: Hand, how: Pricing) -> Score:
         choice = choices[key]
         if best is None or choice[0] > best[0]:
             best, chosen = choice, reading
-    if how.instant:   # any reading holding an instant win refuses the other ways
+    if held & how.instant:   # any reading holding an instant win refuses the other ways
         refuse_other_ways(held, how.ruleset, how.settings, ctx.by)
     return tuple.__new__(Score, (how.ruleset, how.settings, chosen, *best[1:]))
 
@@ -147,7 +147,7 @@ class Pricing(NamedTuple):
     settings: Settings
     rules: ShapeRules
     plan: Plan
-    instant: bool
+    instant: int   # the found key's bits of the ruleset's instant wins (0: none)
     choices: Choices
 
 
@@ -177,7 +177,7 @@ class Choices(dict):
 def pricing(ruleset: Ruleset, settings: Settings, events: frozenset[str], by: WinBy) -> Pricing:
     """The shapes, detection plan, instant wins and remembered choices for these hands."""
     return Pricing(ruleset, settings, _shape_rules(ruleset, settings.options),
-                   _plan(ruleset, events), bool(_instant(ruleset)),
+                   _plan(ruleset, events), _instant_bits(ruleset),
                    Choices(ruleset, settings, by))
 
 
@@ -246,6 +246,14 @@ def _without_honours(ruleset: Ruleset, honours: tuple[Tile, ...]) -> FieldError:
 @lru_cache(maxsize=64)
 def _instant(ruleset: Ruleset) -> tuple[Pattern, ...]:
     return tuple(p for p in ruleset.patterns if p.instant)
+
+
+def _instant_bits(ruleset: Ruleset) -> int:
+    """The bits of a found key that count the ruleset's instant wins (0 when it has none)."""
+    bits = 0
+    for p in _instant(ruleset):
+        bits |= MOST_COUNT << COUNT_BITS * p.position
+    return bits
 
 
 def refuse_other_ways(found: int, ruleset: Ruleset, settings: Settings, by: WinBy) -> None:
@@ -403,9 +411,12 @@ def _detection(name: str, checks: Mapping[str | None, Sequence[tuple[int, Detect
         if gate is not None:
             lines.append(f"    if {gate}(r, ctx):")
             indent = "        "
+        shifts: dict[Detector, list[int]] = {}   # a detector several patterns rest on runs once
         for shift, detector in found:
+            shifts.setdefault(detector, []).append(shift)
+        for detector, at in shifts.items():
             lines += [f"{indent}n = {detector.__name__}(r, ctx)",
-                      f"{indent}if n: key |= n << {shift}"]
+                      f"{indent}if n: key |= {' | '.join(f'n << {shift}' for shift in at)}"]
     lines.append("    return key")
     namespace: dict[str, object] = {**DETECTORS, **GATES}
     exec(compile("\n".join(lines), f"<detection plan for {name}>", "exec"), namespace)

@@ -38,14 +38,18 @@ def template_globals(app: Flask) -> dict[str, Any]:
     from app.web.common.fragments import kept, slot
     from app.web.common.present import (
         assumed_label,
+        assumed_list,
         cite,
+        fan_breakdown,
         field_label,
         gap,
         group_label,
+        hand_grouping,
         kind_label,
         meld_tiles_said,
         page_words,
         pattern_names,
+        payment_table,
         role_label,
         site_nav,
         template_url_for,
@@ -72,6 +76,10 @@ def template_globals(app: Flask) -> dict[str, Any]:
         # tiles and amounts
         "tile_img_tag": tile_img,
         "tile_imgs": tile_imgs,
+        "grouping": hand_grouping,               # a scored hand's groups (macros.html hand_grouping)
+        "breakdown_rows": fan_breakdown,         # the fan breakdown (macros.html fan_breakdown)
+        "payment_rows": payment_table,           # who pays whom (macros.html payment_table)
+        "assumed_rows": assumed_list,            # what was assumed (macros.html assumed_list)
         "tile_name": tile_name,
         "tile_said": tile_said,                  # in a sentence: 七筒 in Chinese, 7p in English
         "tile_named": tile_named,                # its picture and its name (七筒) or notation

@@ -28,7 +28,7 @@ from app.web.common.forms import (
     name_seats,
     set_choices,
 )
-from app.web.common.i18n import with_lang
+from app.web.common.i18n import say_here, template_gettext, with_lang
 from app.web.common.picker import (
     MELD_KINDS,
     PICKER_ACTIONS,
@@ -86,6 +86,8 @@ class CalculatorPage:
     sheet_add: str = ""
     players: Mapping[str, str] = field(default_factory=dict)   # seat -> name, from a carried sheet
     meld_kinds: tuple = MELD_KINDS
+    title: Markup = Markup()   # the head's <title>, its preview's og:title too (made once a page)
+    carried_items: tuple = ()   # `carried` sorted by key (a kept section's key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +149,8 @@ def _calculator_page(form: FormView, ruleset, params: dict[str, str], scored: Sc
         form=form, ruleset=ruleset, embed=embed, picker=picker_state(params, ruleset),
         palette=palette(ruleset), carried=_carried(params), players=dict(form.players),
         fan="" if params.get("hand") else params.get("fan", ""), waits=scored.waits,
-        loose=scored.loose, building=scored.building)
+        loose=scored.loose, building=scored.building, title=_title(calc, ruleset),
+        carried_items=tuple(sorted(_carried(params).items())))
     if calc is None:
         return page
     return replace(
@@ -155,6 +158,14 @@ def _calculator_page(form: FormView, ruleset, params: dict[str, str], scored: Sc
         ticks_link=_ticks_link(calc, params) if calc.hand is not None else "",
         card_link=card_link(calc, params, scored.canonical),
         sheet_add=_sheet_add(calc, params) if not embed else "")
+
+
+def _title(calc: Calculation | None, ruleset: Ruleset) -> Markup:
+    """'4 fan — Hong Kong 36 hands — Mahjong scoring calculator', escaped as the template
+    would write it."""
+    parts = [template_gettext("%(fan)s fan", fan=calc.score.total_fan)] if calc else []
+    return Markup(" — ").join([*parts, say_here(ruleset.name),
+                               template_gettext("Mahjong scoring calculator")])
 
 
 def _still_building(params: dict[str, str], errors) -> bool:

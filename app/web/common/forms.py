@@ -298,14 +298,28 @@ GROUP_FIELDS = {   # the fields each macro that takes a whole form reads (see ma
 }
 
 
-def hidden_fields(ruleset: Ruleset) -> set[str]:
-    """Fields the templates leave out under this ruleset (see calculator.html and macros.html)."""
+def hidden_fields(ruleset: Ruleset) -> frozenset[str]:
+    """Fields the templates leave out under this ruleset (see calculator.html and macros.html);
+    worked out once a ruleset (kept by its id and identity, a few hundred at most, none alive)."""
+    key = (ruleset.id, id(ruleset))
+    found = _HIDDEN.get(key)
+    if found is None:
+        if len(_HIDDEN) >= 512:
+            _HIDDEN.clear()
+        found = _HIDDEN[key] = _hidden_fields(ruleset)
+    return found
+
+
+_HIDDEN: dict[tuple[str, int], frozenset[str]] = {}
+
+
+def _hidden_fields(ruleset: Ruleset) -> frozenset[str]:
     options = any(p.optional for p in ruleset.patterns) or bool(ruleset.switches)
-    return {name for name, shown in (
+    return frozenset(name for name, shown in (
         ("events", bool(ruleset.events)), ("flowers", ruleset.flowers),
         ("seasons", ruleset.flowers), ("missing", ruleset.missing_suit),
         ("won", ruleset.conditions.won), ("liable", bool(ruleset.liability)),
-        ("options", options)) if not shown}
+        ("options", options)) if not shown)
 
 
 @lru_cache(maxsize=8)

@@ -76,8 +76,8 @@ class FamilyDomain(Domain):
 
     def get_translations(self):
         base = super().get_translations()
-        if not isinstance(base, support.Translations) or not has_request_context():
-            return base
+        if not isinstance(base, support.Translations) or not has_request_context() or not base._catalog:
+            return base   # an empty catalog (English, the language of the sentences): nothing to fill
         seen = once_a_request(_FILLED, lambda r: {})   # a page asks a hundred times
         found = seen.get(id(base))
         if found is None:
@@ -158,6 +158,15 @@ def _page_catalog():
                  lambda r: get_translations() if page_lang() != DEFAULT_LANG else None)
 
 
+def gettext_page(string: str, **variables: Any) -> str:
+    """Flask-Babel's gettext (the sentence in the page language, its %(fields)s filled in, not
+    escaped) from the catalog found once a request: a page's Python-side sentences (its head's
+    preview) without the locale and catalog found again for each."""
+    catalog = _page_catalog()
+    said = catalog.ugettext(string) if catalog else string
+    return said % variables if variables else said
+
+
 def page_gettext(msgid: str) -> str:
     """Flask-Babel's gettext(msgid) on this page, from the catalog found once a request (its
     own lookup finds the locale and the catalog again: most of a Chinese page's labels)."""
@@ -212,6 +221,11 @@ def _finalize(value: Any) -> Any:
 _PLAIN = frozenset({str, int, Markup, float, bool, type(None)})
 
 
+def written(value: Any) -> Markup:
+    """A value as a template's `{{ value }}` writes it: in the page language, escaped."""
+    return escape(_finalize(value))
+
+
 def with_lang(url: str, lang: str | None = None) -> str:
     """A site address with this page's `lang=` (or the one given), kept or replaced.
 
@@ -232,8 +246,12 @@ _PLAIN_QUERY = re.compile(r"[A-Za-z0-9_.~,:/+=&-]*")
 
 
 def _lang_pair(lang: str) -> str:
-    """`lang=…` as urlencode(safe=_SAFE) writes the pair."""
-    return f"lang={quote_plus(lang, safe=_SAFE)}"
+    """`lang=…` as urlencode(safe=_SAFE) writes the pair (the site's languages written once)."""
+    found = _LANG_PAIRS.get(lang)
+    return found if found is not None else f"lang={quote_plus(lang, safe=_SAFE)}"
+
+
+_LANG_PAIRS = {lang: f"lang={quote_plus(lang, safe=_SAFE)}" for lang in LANGS}
 
 
 def _lang_slot(url: str) -> tuple[str, str]:

@@ -21,7 +21,7 @@ from app.scoring.payments import fmt
 from app.vocabulary.hand import describe
 
 from .fragments import cache
-from .i18n import explicit_lang, once_a_request, page_lang, say_here
+from .i18n import explicit_lang, once_a_request, page_lang, say_here, template_gettext, written
 from .i18n import page_gettext as _
 
 # Fields that may hold several values; in links they are written compactly (`flowers=13`,
@@ -520,6 +520,120 @@ def group_label(kind: str) -> str:
 def wait_label(wait: str) -> str:
     """The shape of a wait (`edge`, `two-sided` …) in the page language."""
     return _(WAIT_LABELS[wait]) if _chinese() and wait in WAIT_LABELS else wait
+
+
+def hand_grouping(score) -> Markup:
+    """The hand as the reading grouped it, the winning tile's group marked (macros.html's
+    hand_grouping: the result page, the card, the drill), written here rather than by a macro
+    a group: a page's dearest part once, its dozen template calls a group."""
+    reading = score.reading
+    if not reading:
+        return Markup("")
+    english = page_lang() == "en"
+    spans = []
+    for index, group in enumerate(reading.groups):
+        hidden = group.meld is not None and group.meld.value == "ckong"
+        won = index == reading.win_group
+        classes = (" declared" if group.declared else "") + (" concealed-kong" if hidden else "") + (
+            " won" if won else "")
+        if hidden:
+            tiles = _concealed_kong(group.tiles, template_gettext)
+            said = template_gettext(N_("kong (concealed)")) if english else escape(kind_label("ckong"))
+        else:
+            tiles = tile_imgs(group.tiles)
+            said = escape(group_label(group.kind.value))
+            if group.declared:
+                said += (" " if english else "") + template_gettext(N_("(declared)"))
+        if won:
+            said += " ← " + template_gettext(N_("winning tile, %(wait)s wait"),
+                                                wait=wait_label(reading.wait.value))
+        spans.append(f'<span class="group{classes}">{tiles}<small>{said}</small></span>')
+    label = template_gettext(N_("Grouping"))
+    return Markup(f'\n  <p class="grouping" aria-label="{label}">\n    {"".join(spans)}\n  </p>\n')
+
+
+def fan_breakdown(score) -> Markup:
+    """The patterns found, counted or not and why, and the total (macros.html's fan_breakdown,
+    written here: five template calls a row)."""
+    english = page_lang() == "en"
+    rows = []
+    for item in score.items:
+        name = written(say_here(item.pattern.name))
+        if item.count > 1:
+            name += f" ×{item.count}"
+        chinese = f'<td lang="zh">{written(item.pattern.name.zh)}</td>' if english else ""
+        if item.counted:
+            fan, note = item.fan, template_gettext(N_("counted"))
+        else:
+            fan, note = "—", template_gettext(N_("not counted: %(why)s"), why=say_here(item.note))
+        rows.append(f'\n    <tr class="{"counted" if item.counted else "not-counted"}">\n'
+                    f'      <th scope="row">{name}</th>\n      {chinese}\n'
+                    f'      <td class="num">{fan}</td>\n      <td>{note}</td>\n    </tr>\n  ')
+    if not rows:
+        given = template_gettext(N_("No pattern: %(fan)s fan given directly."), fan=score.total_fan)
+        rows.append(f'\n    <tr><td colspan="{4 if english else 3}">{given}</td></tr>\n  ')
+    capped = (template_gettext(N_("capped at %(fan)s"), fan=score.capped_fan)
+              if score.capped_fan != score.total_fan else "")
+    heads, total = _breakdown_heads(english), template_gettext(N_("Total"))
+    return Markup(f'<table class="breakdown">\n  \n  {heads}\n  <tbody>\n  {"".join(rows)}\n  </tbody>'
+                  f'\n  <tfoot>\n    <tr><th scope="row">{total}</th>{"<td></td>" if english else ""}'
+                  f'<td class="num">{score.total_fan}</td>\n        <td>{capped}</td></tr>\n  </tfoot>'
+                  f'\n</table>')
+
+
+def _breakdown_heads(english: bool) -> str:
+    caption, pattern = template_gettext(N_("Fan breakdown")), template_gettext(N_("Pattern"))
+    fan, note = template_gettext(N_("Fan")), template_gettext(N_("Note"))
+    chinese = '<th scope="col">中文</th>' if english else ""
+    return (f'<caption>{caption}</caption>\n  <thead><tr><th scope="col">{pattern}</th>{chinese}'
+            f'<th scope="col" class="num">{fan}</th><th scope="col">{note}</th></tr></thead>')
+
+
+def payment_table(payments, fmt, players=None, why: bool = True) -> Markup:
+    """Who pays whom, a row a seat (macros.html's payment_table, written here: four template
+    calls a row); `why=False`: no reason a row, for a page that says the rule once under the
+    table (fan to payment)."""
+    players = players or {}
+    rows = []
+    for p in payments:
+        seat = written(value_label("seat", p.seat))
+        if players.get(p.seat):
+            seat = f"{written(players[p.seat])} ({seat})"
+        rows.append(f'\n    <tr class="role-{written(p.role)}"><th scope="row">{seat}</th><td>'
+                    f'{written(role_label(p.role))}</td>\n      <td class="num">'
+                    f'{"+" if p.amount > 0 else ""}{written(fmt(p.amount))}</td>'
+                    f'{f"<td>{written(p.reason)}</td>" if why else ""}</tr>\n  ')
+    heads = "".join(f'<th scope="col"{cls}>{template_gettext(word)}</th>'
+                    for word, cls in _PAYMENT_HEADS[:None if why else -1])
+    caption = template_gettext(N_("Who pays whom"))
+    compact = "" if why else " compact"
+    return Markup(f'<table class="payments{compact}">\n  <caption>{caption}</caption>\n  <thead><tr>{heads}'
+                  f'</tr></thead>\n  <tbody>\n  {"".join(rows)}\n  </tbody>\n</table>')
+
+
+_PAYMENT_HEADS = ((N_("Seat"), ""), (N_("Role"), ""), (N_("Amount"), ' class="num"'), (N_("Why"), ""))
+
+
+def assumed_list(assumed) -> Markup:
+    """What the request left out and was assumed (macros.html's assumed_list, written here)."""
+    if not assumed:
+        return Markup("")
+    between = ": " if page_lang() == "en" else " = "
+    items = "".join(f"<li><strong>{written(assumed_label(a.field))}{between}"
+                    f"{written(value_label(a.field, a.value))}</strong> — {written(a.reason)}</li>"
+                    for a in assumed)
+    label = template_gettext(N_("Assumed"))
+    note = template_gettext(N_("Not given, so assumed (change them in the form):"))
+    return Markup(f'<div class="assumed" role="note" aria-label="{label}">\n  <p class="note">'
+                  f'{note}</p>\n  <ul class="assumed">{items}</ul>\n</div>')
+
+
+def _concealed_kong(tiles, gettext) -> str:
+    """A concealed kong as players lay it: the two middle tiles face down, the ends face up."""
+    face_down = N_("%(tile)s, face down")
+    down = "".join(f'<span class="tile face-down" role="img" aria-label="'
+                   f'{gettext(face_down, tile=tile_name(t))}"></span>' for t in tiles[1:3])
+    return f"{tile_imgs(tiles[:1])}{down}{tile_imgs(tiles[3:])}"
 
 
 def errors_json(errors) -> dict:

@@ -19,7 +19,6 @@ from functools import lru_cache
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, current_app
-from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from app import vocabulary
@@ -28,6 +27,7 @@ from app.scoring.budget import TooMuchWork
 from app.scoring.calculation import Calculation
 from app.scoring.payments import fmt
 from app.web.common.forms import SEAT_NAMES
+from app.web.common.i18n import gettext_page as _
 from app.web.common.i18n import page_lang, say_here
 from app.web.common.present import canonical_params, page_params, permalink, value_label
 from app.web.serving.hosts import public_root, public_url
@@ -91,9 +91,10 @@ def site_description() -> str:
 
 
 # ---------------------------------------------------------------- the tags
-def hand_image(calc: Calculation) -> str:
-    """The address of a scored hand's picture: its canonical query on /og/hand.png."""
-    query = urlsplit(permalink(canonical_params(calc, page_params()), "/")).query
+def hand_image(calc: Calculation, link: str = "") -> str:
+    """The address of a scored hand's picture: its canonical query on /og/hand.png (`link`:
+    the page's permalink to this hand, when it has one already)."""
+    query = urlsplit(link or permalink(canonical_params(calc, page_params()), "/")).query
     lang = page_lang()
     if lang != "en":
         query += f"&lang={lang}"
@@ -101,15 +102,16 @@ def hand_image(calc: Calculation) -> str:
 
 
 def link_preview(title: str, calc: Calculation | None = None,
-                 description: str | None = None) -> Markup:
-    """The head's preview tags (base.html): Open Graph, Twitter's card and a description."""
+                 description: str | None = None, link: str = "") -> Markup:
+    """The head's preview tags (base.html): Open Graph, Twitter's card and a description
+    (`link`: the page's permalink to the scored hand, for its picture's address)."""
     private = private_request()
     if calc is not None and description is None:
         description = hand_description(calc)
     description = description or site_description()
     image = ""
     if not private:
-        image = hand_image(calc) if calc is not None and calc.hand is not None else (
+        image = hand_image(calc, link) if calc is not None and calc.hand is not None else (
             f"{public_root()}/og/site.png" + (f"?lang={page_lang()}" if page_lang() != "en" else ""))
     tags = [
         ("name", "description", description),
@@ -127,8 +129,8 @@ def link_preview(title: str, calc: Calculation | None = None,
                  ("property", "og:image:alt", description)]
     # Twitter's (X's) cards read og:title, og:description and og:image where their own are missing
     tags.append(("name", "twitter:card", "summary_large_image" if image else "summary"))
-    return Markup("\n  ".join(f'<meta {attr}="{key}" content="{escape(value)}">'
-                              for attr, key, value in tags))
+    return Markup("\n  ".join([f'<meta {attr}="{key}" content="{escape(value)}">'
+                               for attr, key, value in tags]))
 
 
 # ---------------------------------------------------------------- the picture

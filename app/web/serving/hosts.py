@@ -50,9 +50,17 @@ def public_host() -> str:
 
 
 def public_url() -> str:
-    """The current request's own address, made absolute on the public root."""
-    return absolute_url(request.scheme, public_host(), request.root_path, request.path,
-                        request.query_string)
+    """The current request's own address, made absolute on the public root (made once a
+    request: a page's head names it twice, its preview's og:url and its oEmbed link)."""
+    environ = request.environ
+    found = environ.get(_PUBLIC_URL)
+    if found is None:
+        found = environ[_PUBLIC_URL] = absolute_url(
+            request.scheme, public_host(), request.root_path, request.path, request.query_string)
+    return found
+
+
+_PUBLIC_URL = "mahjong.public_url"
 
 
 def absolute_url(scheme: str, host: str, root_path: str, path: str, query: bytes) -> str:
