@@ -30,7 +30,8 @@ def _night(page: Page) -> tuple[str, str, str]:
     for name in MEMBERS:
         assert page.request.post(f"{organiser}/members", form={"name": name}, max_redirects=0).status == 303
     page.goto(organiser)
-    page.locator("#start-night").click()          # everyone is ticked: one tap seats them
+    page.locator("#start-night").click()          # everyone is ticked: one tap shows the tables,
+    page.locator("#confirm-night").click()        # one starts the night at them
     expect(page.locator("li.club-table")).to_have_count(2)
     night = page.url
     number = night.split("/nights/")[1]
