@@ -2,8 +2,10 @@
 seed tables), the stored-sheet databases."""
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -14,8 +16,10 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parents[1]
 
 # No test writes a shared sheet into the checkout or into a real data folder: an app the tests
-# make without its own STORE_ENV keeps its sheets in a temporary folder.
+# make without its own STORE_ENV keeps its sheets in a temporary folder, removed when the run
+# (each xdist worker its own) ends.
 os.environ["MAHJONG_DATA_DIR"] = tempfile.mkdtemp(prefix="mahjong-test-data-")
+atexit.register(shutil.rmtree, os.environ["MAHJONG_DATA_DIR"], ignore_errors=True)
 os.environ.pop("MAHJONG_DATABASE_URL", None)
 DATA = Path(__file__).resolve().parent / "data"
 
