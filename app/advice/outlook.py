@@ -334,14 +334,19 @@ class Search:
         """The hands searched, 13 tiles or 14 (the hand asked about among them), each once."""
         return 1 + len(self._memo) + len(self._best)
 
-    def _chance(self, counts: bytes) -> tuple[list[int], int]:
+    def _over(self, counts: bytes) -> tuple[int, ...]:
+        """The kinds of which the hand holds more than the starting tiles (a few at most: the
+        search passes them on from hand to hand, _grown and _cut)."""
+        return tuple(compress(_KINDS, map(gt, counts, self.start)))
+
+    def _chance(self, counts: bytes, over: tuple[int, ...]) -> tuple[list[int], int]:
         """Each kind's copies to draw (0 for kinds not in the set), and their sum."""
         # a kind's copies to draw: not seen, not melded, and in neither the starting tiles
-        # nor the hand; the hand holds more than the starting tiles of a few kinds only
+        # nor the hand; the hand holds more than the starting tiles of the kinds `over` only
         left = self._left.copy()
         total = self._total
         unseen = self._unseen
-        for k in compress(_KINDS, map(gt, counts, self.start)):
+        for k in over:
             n = unseen[k] - counts[k]
             if n < 0:
                 n = 0
@@ -349,10 +354,23 @@ class Search:
             left[k] = n
         return left, total
 
+    def _grown(self, over: tuple[int, ...], grown: bytes, k: int) -> tuple[int, ...]:
+        """`over` of a hand with one more of kind k (`grown`)."""
+        if k in over or grown[k] <= self.start[k]:
+            return over
+        return over + (k,)
+
+    def _cut(self, over: tuple[int, ...], kept: bytes, d: int) -> tuple[int, ...]:
+        """`over` of a hand with one fewer of kind d (`kept`)."""
+        if d not in over or kept[d] > self.start[d]:
+            return over
+        return tuple(k for k in over if k != d)
+
     def chances(self, counts: Sequence[int]) -> Chances:
         """The figures of a 13-tile state (after a discard), by draws left: every state
         searched so far is solved at once (recurrence.py), again only when more were searched."""
-        node = self._node(bytes(counts))
+        counts = bytes(counts)
+        node = self._node(counts, self._over(counts))
         if self._solved is None or self._solved_at != len(self.graph.done):
             self._solved = solve(self.graph)
             self._solved_at = len(self.graph.done)
@@ -360,7 +378,8 @@ class Search:
 
     def search(self, counts: Sequence[int]) -> None:
         """Search a 13-tile state and all it leads to (chances then solves them at once)."""
-        self._node(bytes(counts))
+        counts = bytes(counts)
+        self._node(counts, self._over(counts))
 
     def alive_of(self, counts: Sequence[int]) -> frozenset[str]:
         """The patterns of the wins a searched 13-tile state can still reach."""
@@ -377,19 +396,20 @@ class Search:
             self._alive_memo[i] = found
         return found
 
-    def _node(self, counts: bytes) -> int:
-        """A 13-tile state searched (its draws and what they lead to), numbered."""
+    def _node(self, counts: bytes, over: tuple[int, ...]) -> int:
+        """A 13-tile state searched (its draws and what they lead to), numbered (`over`: the
+        kinds it holds more of than the starting tiles)."""
         found = self._memo.get(counts)
         if found is not None:
             return found
         self._count_state()
-        left, total = self._chance(counts)
+        left, total = self._chance(counts, over)
         s, kinds = state_kinds(counts, self.melds, self.rules, self.table,
                                _Near(counts, self.kinds))
         if s == 0:   # kinds: the waits
-            found = self._ready(counts, left, total, kinds)
+            found = self._ready(counts, over, left, total, kinds)
         else:        # kinds: the draws that lower the shanten
-            found = self._far(counts, s, [k for k in kinds if left[k]], left, total)
+            found = self._far(counts, over, s, kinds, left, total)
         self._memo[counts] = found
         return found
 
@@ -410,7 +430,7 @@ class Search:
         if found is not None:
             return found
         if left is None:
-            left, total = self._chance(counts)
+            left, total = self._chance(counts, self._over(counts))
         gain, p_win = 0.0, 0.0
         alive: frozenset[str] = frozenset()
         if waits is None:
@@ -428,17 +448,17 @@ class Search:
         found = self._win_memo[counts] = (p_win, gain, alive)
         return found
 
-    def _ready(self, counts, left, total, waits) -> int:
+    def _ready(self, counts, over, left, total, waits) -> int:
         """A ready hand: each winning draw wins; any other is thrown and the hand waits on,
         unless no draw can win (a dead wait): then it may exchange (_exchanges)."""
         p_win, gain, alive = self._wins(counts, left, total, waits)
         if p_win == 0:
-            return self._exchanges(counts, left, total)
+            return self._exchanges(counts, over, left, total)
         node = self.graph.state(READY, p_win=p_win, gain=gain)
         self._ready_alive[node] = alive
         return node
 
-    def _exchanges(self, counts, left, total) -> int:
+    def _exchanges(self, counts, over, left, total) -> int:
         """A ready hand none of whose draws can win (below the minimum, a form refused): each
         draw may be kept for a discard that leaves the hand ready with a wait that can win (a
         same-shanten exchange), or thrown. A hand reached so waits as it is (one exchange at a
@@ -448,6 +468,7 @@ class Search:
             if not left[k]:
                 continue
             grown = _plus(counts, k)
+            over_grown = self._grown(over, grown, k)
             cut = bytearray(grown)
             live = []
             for d, after_shanten in discard_shanten(grown, self.melds, self.rules,
@@ -459,13 +480,13 @@ class Search:
                     if kept not in self._win_memo:
                         self._count_state()   # a hand looked at is work, kept or not
                     if self._wins(kept)[0] > 0:
-                        live.append(self._node(kept))
+                        live.append(self._node(kept, self._cut(over_grown, kept, d)))
             if live:
                 chances.append(left[k] / total)
                 choices.append(self.graph.choice(live))
         return self.graph.state(DEAD, chances, choices)
 
-    def _after_draw(self, grown: bytes, s: int) -> int | None:
+    def _after_draw(self, grown: bytes, over: tuple[int, ...], s: int) -> int | None:
         """The choice among the discards of 14 tiles that leave `s` from ready (the best is
         kept: more value, then more chance to win, then to be ready); None when none does."""
         nexts = []
@@ -473,28 +494,36 @@ class Search:
         keeping = keeping_discards(grown, self.melds, self.rules, self.table, s)
         if self.dead:
             keeping = [d for d in keeping if d in self.dead] or keeping   # the missing suit first
-        memo = self._memo
+        memo, start = self._memo, self.start
         for d in keeping:
             cut[d] -= 1
             kept = bytes(cut)
             cut[d] += 1
             node = memo.get(kept)
-            nexts.append(self._node(kept) if node is None else node)
+            if node is None:
+                node = self._node(kept, over if d not in over or kept[d] > start[d] else
+                                  tuple(k for k in over if k != d))
+            nexts.append(node)
         best = self.graph.choice(nexts) if nexts else None
         self._best[grown] = best   # s is the 14 tiles' own, one a hand: the key needs no s
         return best
 
-    def _far(self, counts, s, useful, left, total) -> int:
-        """A hand not yet ready: a useful draw is kept and the best discard thrown, or thrown."""
+    def _far(self, counts, over, s, useful, left, total) -> int:
+        """A hand not yet ready: a useful draw (of `useful`, those left to draw) is kept and
+        the best discard thrown, or thrown."""
         chances, choices = [], []   # per useful draw: its chance, the choice it leads to
-        seen = self._best
+        seen, start = self._best, self.start
         for k in useful:
-            grown = _plus(counts, k)
+            n = left[k]
+            if not n:
+                continue
+            grown = counts[:k] + _ONE_MORE[counts[k]] + counts[k + 1:]
             best = seen.get(grown, _UNSEEN)
             if best is _UNSEEN:
-                best = self._after_draw(grown, s - 1)
+                best = self._after_draw(grown, over if k in over or grown[k] <= start[k] else
+                                        over + (k,), s - 1)
             if best is not None:
-                chances.append(left[k] / total)
+                chances.append(n / total)
                 choices.append(best)
         return self.graph.state(FAR, chances, choices)
 

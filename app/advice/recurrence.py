@@ -179,54 +179,58 @@ def _mixed(options: list[tuple[float, Rows]], stay: float, draws: int, ready_now
 def _solve_arrays(graph: Graph, np):
     """The recurrence draw by draw, every state at once: [t, (value, win, ready), state].
 
-    A choice's best is the greatest (value, win, ready) of its states, found figure by figure
-    among the states that tie on the ones before; an option is its choice's best, or the
-    state's own figures where those are greater (the drawn tile thrown). A state's sums are
-    taken by bincount, which adds in the order given: its own term first, then its options in
-    order, as the plain solver adds them."""
+    The three figures of every state are one flat array (values, then wins, then readies), so
+    that a step gathers, compares and adds all three in one array operation. A choice's best
+    is the greatest (value, win, ready) of its states, found figure by figure among the states
+    that tie on the ones before; an option is its choice's best, or the state's own figures
+    where those are greater (the drawn tile thrown). A state's sums are taken by bincount,
+    which adds in the order given: its own term first, then its options in order, as the plain
+    solver adds them."""
     n = len(graph.kind)
     kind = np.array(graph.kind, dtype=np.int8)
-    stay = np.array(graph.stay)
-    gain = np.array(graph.gain)
-    p_win = np.array(graph.p_win)
-    is_ready = kind == READY
     table = np.empty((graph.draws + 1, 3, n))
-    v, w, r = np.zeros(n), np.zeros(n), (kind != FAR).astype(float)
-    table[0] = v, w, r
+    here = np.concatenate([np.zeros(2 * n), (kind != FAR).astype(float)])
+    table[0] = here.reshape(3, n)
+    stay = np.tile(np.array(graph.stay), 3)
+    added = np.concatenate([np.array(graph.gain), np.array(graph.p_win), np.zeros(n)])
+    ready = np.flatnonzero(kind == READY) + 2 * n   # a READY state's chance to be ready: 1
     sizes = np.fromiter(map(len, graph.choices), dtype=np.intp, count=len(graph.choices))
     child = np.fromiter((s for c in graph.choices for s in c), dtype=np.intp,
                         count=int(sizes.sum()))
-    starts = np.zeros(len(sizes), dtype=np.intp)
+    m, k = len(child), len(sizes)
+    starts = np.zeros(k, dtype=np.intp)
     np.cumsum(sizes[:-1], out=starts[1:])
-    of = np.repeat(np.arange(len(sizes)), sizes)
+    of = np.repeat(np.arange(k), sizes)
+    e = len(graph.opt_p)
     ep = np.array(graph.opt_p)
     ec = np.array(graph.opt_choice, dtype=np.intp)
     en = np.repeat(np.arange(n), np.diff(np.array(graph.first, dtype=np.intp)))
-    into = np.concatenate([np.arange(n), en])
+    child3, ec3, en3 = (np.concatenate([a, a + size, a + 2 * size])
+                        for a, size in ((child, n), (ec, k), (en, n)))
+    bins = np.concatenate([np.arange(3 * n), en3])   # each figure's own term, then options
     for t in range(1, graph.draws + 1):
-        if len(child):
-            bv, bw, br = _greatest(np, v[child], w[child], r[child], starts, of)
-            bv, bw, br = bv[ec], bw[ec], br[ec]
-            ov, ow, orr = v[en], w[en], r[en]
-            below = (bv < ov) | ((bv == ov) & ((bw < ow) | ((bw == ow) & (br < orr))))
-            tv = ep * np.where(below, ov, bv)
-            tw = ep * np.where(below, ow, bw)
-            tr = ep * np.where(below, orr, br)
+        if m:
+            c = here.take(child3)
+            best = _greatest(np, c[:m], c[m:2 * m], c[2 * m:], starts, of).take(ec3)
+            own = here.take(en3)
+            lt, eq = best < own, best == own
+            below = lt[:e] | (eq[:e] & (lt[e:2 * e] | (eq[e:2 * e] & lt[2 * e:])))
+            taken = (np.where(below, own.reshape(3, e), best.reshape(3, e)) * ep).ravel()
         else:
-            tv = tw = tr = np.zeros(0)
-        v = np.bincount(into, np.concatenate([stay * v, tv]), n) + gain
-        w = np.bincount(into, np.concatenate([stay * w, tw]), n) + p_win
-        r = np.where(is_ready, 1.0, np.bincount(into, np.concatenate([stay * r, tr]), n))
-        table[t] = v, w, r
+            taken = np.zeros(0)
+        here = np.bincount(bins, np.concatenate([stay * here, taken]), 3 * n)
+        here += added
+        here[ready] = 1.0
+        table[t] = here.reshape(3, n)
     return table
 
 
 def _greatest(np, cv, cw, cr, starts, of):
     """Each choice's greatest (value, win, ready) of its states' (held in runs from `starts`;
-    `of` each one's choice)."""
+    `of` each one's choice): the values, then the wins, then the readies, in one array."""
     m0 = np.maximum.reduceat(cv, starts)
     tie = cv == m0[of]
     m1 = np.maximum.reduceat(np.where(tie, cw, -1.0), starts)
     tie &= cw == m1[of]
     m2 = np.maximum.reduceat(np.where(tie, cr, -1.0), starts)
-    return m0, m1, m2
+    return np.concatenate([m0, m1, m2])
