@@ -5,20 +5,30 @@ it is ready, the kinds that complete it (`waiting_kinds`); for 14 tiles: the dis
 its shanten (`keeping_discards`). efficiency.py answers each under any table's rules; where
 the rules are the ones `xiangting` knows (Rust, on PyPI: the standard form, seven pairs of
 distinct kinds, thirteen orphans; every tile in play), and it is installed, it answers instead,
-6 to 14 times sooner (tests/bench/bench_shanten_engines.py). That is so for the family rules,
-and for a Sichuan hand holding no tile four times and none of its missing suit whose seven
-pairs (four alike as two pairs) are further from ready than its sets and a pair: its answer
-is then the standard form's in both engines (without honours, thirteen orphans is never
-closer than six tiles). And where Sichuan's seven pairs (four alike as two pairs) are as near
-as that or nearer, but seven pairs of distinct kinds are not (`_beside_pairs`), xiangting's
-answer is still the standard form's, and the seven pairs' own is plain counting (a pair gained
-by drawing a kind held once or three times, kept by throwing one): the two are joined. Both
-engines give the same answers (tests/hands/test_quick.py holds them equal); xiangting is a speed-up, never a rule.
+6 to 14 times sooner (tests/bench/bench_shanten_engines.py). Its answer is the best of its
+forms, and its kinds those that lower (or for 14 tiles, keep) any form at that best, so where
+a form of the table's differs from its own, the table's answer follows from its own:
+
+- with declared melds only the standard form counts in both (xiangting takes the concealed
+  tiles alone, 3n+1 or 3n+2 of them, and counts only sets and a pair in fewer than 13);
+- thirteen orphans where the table has none (Sichuan, Hong Kong's course without it): its
+  answer stands while they are further from ready (without honours they are at least six
+  tiles from it);
+- no seven pairs (Hong Kong): its answer stands while its seven pairs are further;
+- seven pairs where four alike count as two (Sichuan): counted from the pairs alone (6 less
+  the pairs, as that counting has no need of seven kinds). Further than xiangting's answer,
+  its answer stands; nearer, they alone count (kinds: those held once or three times, whose
+  draw makes a pair more, whose discard keeps the pairs); as near, both count: its kinds and
+  those. (Its own seven pairs, when as near, are then these too, and their kinds among them.)
+
+A hand holding tiles of its declared missing suit is efficiency.py's. Both engines give the
+same answers (tests/hands/test_quick.py holds them equal); xiangting is a speed-up, never a rule.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import compress
 
 from .efficiency import (
     Table,
@@ -26,7 +36,6 @@ from .efficiency import (
     discard_shanten,
     form_shanten,
     improving_tiles,
-    seven_pairs_shanten,
     thirteen_orphans_shanten,
 )
 from .readings import ShapeRules
@@ -43,115 +52,143 @@ ORPHANS_FAR = 6   # without honours, thirteen orphans is at least this far from 
 
 
 def exact(counts: Sequence[int], melds: int, rules: ShapeRules, table: Table) -> bool:
-    """Whether xiangting may be asked about these tiles at this table (`_trusted` then says
-    whether its answer stands): no melds, and none of a declared missing suit held.
+    """Whether xiangting may be asked about these tiles at this table (`_thirteen` and
+    `_fourteen` then say whether and how its answer gives the table's): none of a declared
+    missing suit held.
 
     >>> exact([1] * 13 + [0] * 21, 0, _RIICHI, Table()) == (_xt is not None)
     True
     >>> exact([0] * 18 + [1] * 13 + [0] * 3, 0, _RIICHI, Table(honours=False, missing="s"))
     False
     """
-    if _xt is None or melds:
+    if _xt is None:
         return False
-    if table.missing is None:
+    missing = table.missing
+    if missing is None:
         return True
-    lo = SUIT_OFFSET[table.missing]
+    lo = SUIT_OFFSET[missing]
     return not any(counts[lo:lo + 9])
 
 
-def _trusted(counts: Sequence[int], rules: ShapeRules, table: Table, rn: int) -> bool:
-    """Whether xiangting's replacement number `rn` (its shanten + 1, the best of the standard
-    form, seven pairs of distinct kinds and thirteen orphans) stands for this table's shanten:
-    each special form is either one the table allows as xiangting counts it, or further from
-    ready than xiangting's answer in both engines' counting (so the answer is the other
-    forms'). Seven pairs where four alike count as two (Sichuan) is never nearer in
-    xiangting's counting than in the table's, so it is the table's that must be further;
-    without honours thirteen orphans is never nearer than six.
-    """
+def _thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
+              ) -> tuple[int, tuple[int, ...]] | None:
+    """A 13-tile hand's shanten at this table and, by xiangting, the kinds whose draw lowers
+    it (at 0: completes it); None where efficiency.py must answer."""
+    if not exact(counts, melds, rules, table):
+        return None
+    rn, bits = _xt.calculate_necessary_tiles(counts, _FOUR)
     s = rn - 1
-    # four alike as two pairs changes nothing while no kind is held three times or more (a
-    # draw makes at most a pong, which is one pair either way, and kinds enough stay)
-    quads = rules.seven_pairs and rules.seven_pairs_quads and max(counts) > 2
-    if (not rules.seven_pairs or quads) and _pairs_at_most(counts) >= 6 - s and (
-            seven_pairs_shanten(counts, quads, table) <= s):
-        return False
-    orphans_as_xiangting = rules.thirteen_orphans and table.honours and table.missing is None
-    if not orphans_as_xiangting:
-        far = ORPHANS_FAR if not table.honours else thirteen_orphans_shanten(counts)
-        if far <= s:
-            return False
-    return True
+    if melds:
+        return s, _kinds(bits, table)
+    if s >= ORPHANS_FAR or table.honours:   # thirteen orphans may be as near as its answer
+        if _orphans_differ(counts, rules, table, s):
+            return None
+    if rules.seven_pairs:
+        if not rules.seven_pairs_quads:
+            return s, _kinds(bits, table)
+        # four alike as two pairs: 6 less the pairs, at most six in 13 tiles
+        pairs = 6 - counts.count(2) - counts.count(3) - 2 * counts.count(4)
+        if s < pairs:
+            return s, _kinds(bits, table)
+        odd = _odd_kinds(counts, table)
+        return (s, _union(_kinds(bits, table), odd)) if s == pairs else (pairs, odd)
+    if _distinct_pairs(counts) > s:
+        return s, _kinds(bits, table)
+    return None
 
 
-def _pairs_at_most(counts: Sequence[int]) -> int:
-    """The most pairs seven pairs can count in these tiles (four alike as two): seven pairs is
-    at least 6 less this many tiles from ready, so it is counted only when it may be near.
+def _fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
+              ) -> tuple[int, tuple[int, ...]] | None:
+    """The best shanten any discard of 14 tiles leaves at this table and, by xiangting, the
+    distinct discards that leave it; None where efficiency.py must answer."""
+    if not exact(counts, melds, rules, table):
+        return None
+    rn, bits = _xt.calculate_unnecessary_tiles(counts, _FOUR)
+    s = rn - 1
+    if melds:
+        return s, _kinds(bits)
+    if s >= ORPHANS_FAR or table.honours:
+        if _orphans_differ(counts, rules, table, s):
+            return None
+    if rules.seven_pairs:
+        if not rules.seven_pairs_quads:
+            return s, _kinds(bits)
+        pairs = 6 - min(7, counts.count(2) + counts.count(3) + 2 * counts.count(4))
+        if s < pairs:
+            return s, _kinds(bits)
+        odd = _odd_kinds(counts)
+        return (s, _union(_kinds(bits), odd)) if s == pairs else (pairs, odd)
+    if _distinct_pairs(counts) > s:
+        return s, _kinds(bits)
+    return None
 
-    >>> _pairs_at_most((2, 3, 4, 1) + (0,) * 30)
-    4
+
+def _orphans_differ(counts: bytes, rules: ShapeRules, table: Table, s: int) -> bool:
+    """Whether thirteen orphans, counted by xiangting but not at this table, may be as near as
+    xiangting's answer `s`."""
+    if rules.thirteen_orphans and table.honours and table.missing is None:
+        return False   # the table's, as xiangting counts them
+    return thirteen_orphans_shanten(counts) <= s
+
+
+def _distinct_pairs(counts: bytes) -> int:
+    """Seven pairs' shanten, of distinct kinds (as seven_pairs_shanten counts it), of 13 or 14
+    tiles.
+
+    >>> _distinct_pairs(bytes((2, 2, 0, 2, 0, 2, 0, 2, 0, 2, 1) + (0,) * 23))
+    0
     """
-    return counts.count(2) + counts.count(3) + 2 * counts.count(4)
+    kinds = NUM_KINDS - counts.count(0)
+    pairs = kinds - counts.count(1)
+    return 13 - 2 * pairs - min(7 - pairs, kinds - pairs)
 
 
 def improving_kinds(counts: Sequence[int], melds: int, rules: ShapeRules, table: Table
                     ) -> tuple[int, tuple[int, ...]]:
     """A 13-tile hand's shanten and, when it is not ready, the kinds whose draw lowers it (held
     four times or not: the caller weighs the copies left); at 0 or -1 no kinds."""
-    if exact(counts, melds, rules, table):
-        rn, bits = _xt.calculate_necessary_tiles(counts, _FOUR)
-        if _trusted(counts, rules, table, rn):
-            return rn - 1, (_kinds(bits, table) if rn > 1 else ())
-        joined = _beside_pairs(counts, rules, table, rn)
-        if joined is not None:
-            standard, pairs = joined
-            best = min(standard, pairs)
-            if best <= 0:
-                return best, ()
-            return best, _union(_kinds(bits, table) if standard == best else (),
-                                _odd_kinds(counts, table) if pairs == best else ())
-    return _slow_improving(counts, melds, rules, table)
+    found = _thirteen(_bytes(counts), melds, rules, table) if _xt is not None else None
+    if found is None:
+        return _slow_improving(counts, melds, rules, table)
+    return found if found[0] > 0 else (found[0], ())
 
 
 def state_kinds(counts: Sequence[int], melds: int, rules: ShapeRules, table: Table,
                 near: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     """improving_kinds, but at 0 (ready) the kinds that complete the hand (waiting_kinds,
     `near` as there): one xiangting answer gives both where it stands."""
-    if exact(counts, melds, rules, table):
-        rn, bits = _xt.calculate_necessary_tiles(counts, _FOUR)
-        if rn > 0 and _trusted(counts, rules, table, rn):
-            return rn - 1, _kinds(bits, table)
-    s, kinds = improving_kinds(counts, melds, rules, table)
-    return s, (waiting_kinds(counts, melds, rules, table, near) if s == 0 else kinds)
+    found = _thirteen(_bytes(counts), melds, rules, table) if _xt is not None else None
+    if found is not None:
+        return found
+    s, kinds = _slow_improving(counts, melds, rules, table)
+    return s, (_slow_waits(counts, melds, rules, table, near) if s == 0 else kinds)
 
 
-def _beside_pairs(counts: Sequence[int], rules: ShapeRules, table: Table, rn: int
-                  ) -> tuple[int, int] | None:
-    """(the standard form's shanten, seven pairs' with four alike as two) under rules whose
-    seven pairs count four alike as two, when xiangting's replacement number `rn` tells the
-    standard form's: it is, when seven pairs of distinct kinds and thirteen orphans are both
-    further; and when those seven pairs are nearer than any form xiangting counts, its answer
-    (at most the standard form's) stands for it, as only the pairs then count. None otherwise
-    (efficiency.py answers)."""
-    if not (rules.seven_pairs and rules.seven_pairs_quads):
-        return None
-    s = rn - 1
-    pairs = seven_pairs_shanten(counts, True, table)
-    if pairs < s:
-        return s, pairs
-    far = ORPHANS_FAR if not table.honours else thirteen_orphans_shanten(counts)
-    if far <= s or seven_pairs_shanten(counts, False, table) <= s:
-        return None
-    return s, pairs
-
-
-def _odd_kinds(counts: Sequence[int], table: Table | None = None) -> tuple[int, ...]:
+def _odd_kinds(counts: bytes, table: Table | None = None) -> tuple[int, ...]:
     """The kinds held once or three times (a draw of one makes a pair more, four alike
-    counting as two; a discard of one keeps the pairs), those the table lets be drawn."""
-    return tuple(k for k, n in enumerate(counts) if n & 1 and (table is None or table.drawable(k)))
+    counting as two; a discard of one keeps the pairs), those the table lets be drawn.
+
+    >>> _odd_kinds(bytes((1, 2, 3, 4) + (0,) * 29 + (1,))), _odd_kinds(
+    ...     bytes((1, 2, 3, 4) + (0,) * 29 + (1,)), Table(honours=False))
+    ((0, 2, 33), (0, 2))
+    """
+    odd = tuple(compress(_KINDS, counts.translate(_ODD)))
+    if table is not None and not (table.honours and table.missing is None) and odd:
+        drawable = _drawable_bits(table.honours, table.missing)
+        return tuple(k for k in odd if drawable >> k & 1)
+    return odd
+
+
+_KINDS = range(NUM_KINDS)
+_ODD = bytes(n & 1 for n in range(256))
 
 
 def _union(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(sorted(set(a) | set(b))) if a and b else a or b
+    return tuple(sorted(set(a).union(b))) if a and b else a or b
+
+
+def _bytes(counts: Sequence[int]) -> bytes:
+    return counts if type(counts) is bytes else bytes(counts)
 
 
 def _slow_improving(counts, melds, rules, table) -> tuple[int, tuple[int, ...]]:
@@ -166,15 +203,13 @@ def waiting_kinds(counts: Sequence[int], melds: int, rules: ShapeRules, table: T
                   near: Sequence[int]) -> tuple[int, ...]:
     """The kinds that complete a ready 13-tile hand, of `near` (every kind that could: the
     caller's list, for efficiency.py's whole-hand test of each)."""
-    if exact(counts, melds, rules, table):
-        rn, bits = _xt.calculate_necessary_tiles(counts, _FOUR)
-        if rn == 1 and _trusted(counts, rules, table, rn):
-            return _kinds(bits, table)
-        joined = _beside_pairs(counts, rules, table, rn)
-        if joined is not None and min(joined) == 0:
-            standard, pairs = joined
-            return _union(_kinds(bits, table) if standard == 0 else (),
-                          _odd_kinds(counts, table) if pairs == 0 else ())
+    found = _thirteen(_bytes(counts), melds, rules, table) if _xt is not None else None
+    if found is not None and found[0] == 0:
+        return found[1]
+    return _slow_waits(counts, melds, rules, table, near)
+
+
+def _slow_waits(counts, melds, rules, table, near) -> tuple[int, ...]:
     found = []
     grown = list(counts)
     for k in near:
@@ -189,15 +224,10 @@ def keeping_discards(counts: Sequence[int], melds: int, rules: ShapeRules, table
                      shanten: int) -> tuple[int, ...]:
     """The distinct discards of 14 tiles that leave `shanten`, which must be the 14 tiles' own
     (the best any discard leaves)."""
-    if shanten >= 0 and exact(counts, melds, rules, table):
-        rn, bits = _xt.calculate_unnecessary_tiles(counts, _FOUR)
-        if rn - 1 == shanten and _trusted(counts, rules, table, rn):
-            return _kinds(bits)
-        joined = _beside_pairs(counts, rules, table, rn)
-        if joined is not None and min(joined) == shanten:
-            standard, pairs = joined
-            return _union(_kinds(bits) if standard == shanten else (),
-                          _odd_kinds(counts) if pairs == shanten else ())
+    if shanten >= 0 and _xt is not None:
+        found = _fourteen(_bytes(counts), melds, rules, table)
+        if found is not None and found[0] == shanten:
+            return found[1]
     return tuple(d for d, after in discard_shanten(counts, melds, rules, table).items()
                  if after == shanten)
 
@@ -211,7 +241,7 @@ def _kinds(bits: int, table: Table | None = None) -> tuple[int, ...]:
     >>> _kinds(1 << 33 | 1 << 27 | 1 << 9), _kinds(1 << 33 | 1 << 9, Table(honours=False))
     ((9, 27, 33), (9,))
     """
-    if table is not None:
+    if table is not None and not (table.honours and table.missing is None):
         bits &= _drawable_bits(table.honours, table.missing)
     return (_BYTE_KINDS[0][bits & 255] + _BYTE_KINDS[1][bits >> 8 & 255]
             + _BYTE_KINDS[2][bits >> 16 & 255] + _BYTE_KINDS[3][bits >> 24 & 255]
