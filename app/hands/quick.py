@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import compress
 
 from .efficiency import (
     Table,
@@ -74,61 +73,78 @@ def _thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
               ) -> tuple[int, tuple[int, ...]] | None:
     """A 13-tile hand's shanten at this table and, by xiangting, the kinds whose draw lowers
     it (at 0: completes it); None where efficiency.py must answer."""
-    if not exact(counts, melds, rules, table):
-        return None
+    missing = table.missing
+    if missing is None:
+        drawable = _EVERY if table.honours else _SUITED
+    else:
+        lo = SUIT_OFFSET[missing]
+        if counts[lo:lo + 9] != _NONE:
+            return None
+        drawable = _drawable_bits(table.honours, missing)
     rn, bits = _xt.calculate_necessary_tiles(counts, _FOUR)
     s = rn - 1
-    if melds:
-        return s, _kinds(bits, table)
-    if s >= ORPHANS_FAR or table.honours:   # thirteen orphans may be as near as its answer
+    if not melds:
         if _orphans_differ(counts, rules, table, s):
             return None
-    if rules.seven_pairs:
-        if not rules.seven_pairs_quads:
-            return s, _kinds(bits, table)
-        # four alike as two pairs: 6 less the pairs, at most six in 13 tiles
-        pairs = 6 - counts.count(2) - counts.count(3) - 2 * counts.count(4)
-        if s < pairs:
-            return s, _kinds(bits, table)
-        odd = _odd_kinds(counts, table)
-        return (s, _union(_kinds(bits, table), odd)) if s == pairs else (pairs, odd)
-    if _distinct_pairs(counts) > s:
-        return s, _kinds(bits, table)
-    return None
+        if rules.seven_pairs:
+            if rules.seven_pairs_quads:   # four alike as two pairs: 6 less the pairs in 13 tiles
+                pairs = 6 - counts.count(2) - counts.count(3) - 2 * counts.count(4)
+                if s >= pairs:
+                    odd = _odd_bits(counts)
+                    s, bits = (s, bits | odd) if s == pairs else (pairs, odd)
+        elif _distinct_pairs(counts) <= s:
+            return None
+    return s, _kinds(bits & drawable)
 
 
 def _fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
               ) -> tuple[int, tuple[int, ...]] | None:
     """The best shanten any discard of 14 tiles leaves at this table and, by xiangting, the
     distinct discards that leave it; None where efficiency.py must answer."""
-    if not exact(counts, melds, rules, table):
-        return None
+    missing = table.missing
+    if missing is not None:
+        lo = SUIT_OFFSET[missing]
+        if counts[lo:lo + 9] != _NONE:
+            return None
     rn, bits = _xt.calculate_unnecessary_tiles(counts, _FOUR)
     s = rn - 1
-    if melds:
-        return s, _kinds(bits)
-    if s >= ORPHANS_FAR or table.honours:
+    if not melds:
         if _orphans_differ(counts, rules, table, s):
             return None
-    if rules.seven_pairs:
-        if not rules.seven_pairs_quads:
-            return s, _kinds(bits)
-        pairs = 6 - min(7, counts.count(2) + counts.count(3) + 2 * counts.count(4))
-        if s < pairs:
-            return s, _kinds(bits)
-        odd = _odd_kinds(counts)
-        return (s, _union(_kinds(bits), odd)) if s == pairs else (pairs, odd)
-    if _distinct_pairs(counts) > s:
-        return s, _kinds(bits)
-    return None
+        if rules.seven_pairs:
+            if rules.seven_pairs_quads:   # 6 less the pairs, at most seven, in 14 tiles
+                pairs = 6 - min(7, counts.count(2) + counts.count(3) + 2 * counts.count(4))
+                if s >= pairs:
+                    odd = _odd_bits(counts)
+                    s, bits = (s, bits | odd) if s == pairs else (pairs, odd)
+        elif _distinct_pairs(counts) <= s:
+            return None
+    return s, _kinds(bits)
 
 
 def _orphans_differ(counts: bytes, rules: ShapeRules, table: Table, s: int) -> bool:
     """Whether thirteen orphans, counted by xiangting but not at this table, may be as near as
-    xiangting's answer `s`."""
-    if rules.thirteen_orphans and table.honours and table.missing is None:
-        return False   # the table's, as xiangting counts them
+    xiangting's answer `s` (without honours they are at least six tiles from ready)."""
+    if table.honours:
+        if rules.thirteen_orphans and table.missing is None:
+            return False   # the table's, as xiangting counts them
+    elif s < ORPHANS_FAR:
+        return False
     return thirteen_orphans_shanten(counts) <= s
+
+
+def _odd_bits(counts: bytes) -> int:
+    """The bit set of the kinds held once or three times (a draw of one makes a pair more,
+    four alike counting as two; a discard of one keeps the pairs).
+
+    >>> bin(_odd_bits(bytes((1, 2, 3, 4) + (0,) * 29 + (1,))))
+    '0b1000000000000000000000000000000101'
+    """
+    return int(counts.translate(_ODD_DIGITS)[::-1], 2)
+
+
+_NONE = bytes(9)
+_ODD_DIGITS = bytes(b"01"[n & 1] for n in range(256))   # a count -> "1" when odd, else "0"
 
 
 def _distinct_pairs(counts: bytes) -> int:
@@ -162,29 +178,6 @@ def state_kinds(counts: Sequence[int], melds: int, rules: ShapeRules, table: Tab
         return found
     s, kinds = _slow_improving(counts, melds, rules, table)
     return s, (_slow_waits(counts, melds, rules, table, near) if s == 0 else kinds)
-
-
-def _odd_kinds(counts: bytes, table: Table | None = None) -> tuple[int, ...]:
-    """The kinds held once or three times (a draw of one makes a pair more, four alike
-    counting as two; a discard of one keeps the pairs), those the table lets be drawn.
-
-    >>> _odd_kinds(bytes((1, 2, 3, 4) + (0,) * 29 + (1,))), _odd_kinds(
-    ...     bytes((1, 2, 3, 4) + (0,) * 29 + (1,)), Table(honours=False))
-    ((0, 2, 33), (0, 2))
-    """
-    odd = tuple(compress(_KINDS, counts.translate(_ODD)))
-    if table is not None and not (table.honours and table.missing is None) and odd:
-        drawable = _drawable_bits(table.honours, table.missing)
-        return tuple(k for k in odd if drawable >> k & 1)
-    return odd
-
-
-_KINDS = range(NUM_KINDS)
-_ODD = bytes(n & 1 for n in range(256))
-
-
-def _union(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(sorted(set(a).union(b))) if a and b else a or b
 
 
 def _bytes(counts: Sequence[int]) -> bytes:
@@ -258,3 +251,6 @@ def _drawable_bits(honours: bool, missing: str | None) -> int:
     """The bit set of the kinds a table lets be drawn and kept."""
     table = Table(honours=honours, missing=missing)
     return sum(1 << k for k in range(NUM_KINDS) if table.drawable(k))
+
+
+_EVERY, _SUITED = _drawable_bits(True, None), _drawable_bits(False, None)
