@@ -31,10 +31,13 @@ from functools import lru_cache
 
 from .efficiency import (
     Table,
+    _PairsAfter,
     complete,
     discard_shanten,
     form_shanten,
     improving_tiles,
+    seven_pairs_shanten,
+    standard_shanten,
     thirteen_orphans_shanten,
 )
 from .readings import ShapeRules
@@ -79,7 +82,7 @@ def _thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
     else:
         lo = SUIT_OFFSET[missing]
         if counts[lo:lo + 9] != _NONE:
-            return None
+            return _dead_thirteen(counts, melds, rules, table, lo)
         drawable = _drawable_bits(table.honours, missing)
     rn, bits = _xt.calculate_necessary_tiles(counts, _FOUR)
     s = rn - 1
@@ -105,7 +108,7 @@ def _fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
     if missing is not None:
         lo = SUIT_OFFSET[missing]
         if counts[lo:lo + 9] != _NONE:
-            return None
+            return _dead_fourteen(counts, melds, rules, table, lo)
     rn, bits = _xt.calculate_unnecessary_tiles(counts, _FOUR)
     s = rn - 1
     if not melds:
@@ -120,6 +123,95 @@ def _fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
         elif _distinct_pairs(counts) <= s:
             return None
     return s, _kinds(bits)
+
+
+def _live(counts: bytes, melds: int, rules: ShapeRules, table: Table, lo: int
+          ) -> tuple[bytes, int, bytes] | None:
+    """The live tiles of a hand holding some of its missing suit, how many of that suit it
+    holds (dead: each must go), and the live tiles with one honour of a kind for each dead
+    tile (xiangting's hand); None where that does not give efficiency.py's standard form.
+
+    efficiency.py counts the standard form of the live tiles alone (however few), then no
+    nearer than the dead tiles (one fewer with 14: one is the discard to come). An honour
+    held once is a loose tile as a dead one is, so the sets and partial sets are the same:
+    so long as no honour is in play (they are free to stand in) and no live kind is held four
+    times (a loose fourth copy, which can never be a pair, counts a step further, and a loose
+    honour would hide that).
+    """
+    if table.honours or counts[27:] != _NO_HONOURS:
+        return None
+    live = counts[:lo] + _NONE + counts[lo + 9:]
+    dead = sum(counts[lo:lo + 9])
+    if dead > 7 or live.count(4):
+        return None
+    return live, dead, live[:27] + _PADS[dead]
+
+
+def _dead_thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table, lo: int
+                   ) -> tuple[int, tuple[int, ...]] | None:
+    """_thirteen for 13 tiles holding some of the missing suit (never ready: each dead tile
+    is a tile to change). The standard form is the live tiles' (`_live`), no nearer than the
+    dead tiles: while it is nearer, every draw of a live kind lowers it (the draw is kept, a
+    dead tile thrown), else those xiangting finds; the fourth copy of a kind held three times
+    is asked of efficiency.py (a loose fourth copy counts otherwise). Seven pairs count the
+    live tiles, as seven_pairs_shanten does."""
+    found = _live(counts, melds, rules, table, lo)
+    if found is None:
+        return None
+    live, dead, padded = found
+    rn, bits = _xt.calculate_necessary_tiles(padded, _FOUR)
+    own = rn - 1   # the live tiles' standard form
+    special = not melds and rules.seven_pairs
+    if not melds and (_distinct_pairs(padded) <= own or thirteen_orphans_shanten(padded) <= own):
+        return None   # xiangting's answer may be a special form's
+    standard = max(own, dead)
+    pairs = seven_pairs_shanten(counts, rules.seven_pairs_quads, table) if special else 99
+    best = min(standard, pairs)
+    drawable = _drawable_bits(False, table.missing)
+    kinds = 0
+    if standard == best:
+        triples = _bits_of(live, 3) & drawable
+        kinds = (bits if own >= dead else drawable) & ~triples
+        for k in _kinds(triples):
+            if standard_shanten(_plus(counts, k), melds, table) < best:
+                kinds |= 1 << k
+    if pairs == best:
+        after = _PairsAfter(live, rules.seven_pairs_quads)
+        for n in range(4):
+            i = live.find(_COUNT[n], 0, 27)
+            if i >= 0 and after.after(i) < best:
+                kinds |= _bits_of(live, n)
+    return best, _kinds(kinds & drawable)
+
+
+def _dead_fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table, lo: int
+                   ) -> tuple[int, tuple[int, ...]] | None:
+    """_fourteen for 14 tiles holding some of the missing suit. A dead tile thrown leaves the
+    live tiles as they are, and no discard leaves less (the standard form of the live tiles
+    can only grow with one fewer, and the dead tiles' bound is one more): every dead kind held
+    keeps the best. A live tile thrown keeps it where the live tiles' standard form is the
+    bound and does not grow (those xiangting keeps of the live tiles). Seven pairs held back
+    by the dead tiles (too few live tiles to make them) lose by any live discard; where they
+    are the bound otherwise, efficiency.py answers (xiangting's own seven pairs are then as
+    near, in practice, so it would anyway)."""
+    found = _live(counts, melds, rules, table, lo)
+    if found is None:
+        return None
+    live, dead, padded = found
+    rn, bits = _xt.calculate_unnecessary_tiles(padded, _FOUR)
+    own = rn - 1   # the live tiles' standard form, as when a dead tile is thrown
+    if not melds and (_distinct_pairs(padded) <= own or thirteen_orphans_shanten(padded) <= own):
+        return None
+    bound = max(own, dead - 1)
+    pairs = (seven_pairs_shanten(counts, rules.seven_pairs_quads, table)
+             if not melds and rules.seven_pairs else 99)
+    best = min(bound, pairs)
+    if pairs == best and pairs != dead - 1:
+        return None   # seven pairs not held back by the dead tiles may keep a live discard
+    keep = _held_bits(counts) & ~_held_bits(live)   # the dead kinds held
+    if own >= dead and bound == best:
+        keep |= bits & _held_bits(live)
+    return best, _kinds(keep)
 
 
 def _orphans_differ(counts: bytes, rules: ShapeRules, table: Table, s: int) -> bool:
@@ -143,8 +235,31 @@ def _odd_bits(counts: bytes) -> int:
     return int(counts.translate(_ODD_DIGITS)[::-1], 2)
 
 
+def _bits_of(counts: bytes, n: int) -> int:
+    """The bit set of the kinds held exactly n times.
+
+    >>> bin(_bits_of(bytes((1, 2, 3, 2) + (0,) * 30), 2))
+    '0b1010'
+    """
+    return int(counts.translate(_EQUAL_DIGITS[n])[::-1], 2)
+
+
+def _held_bits(counts: bytes) -> int:
+    """The bit set of the kinds held."""
+    return int(counts.translate(_HELD_DIGITS)[::-1], 2)
+
+
+def _plus(counts: bytes, k: int) -> bytes:
+    return counts[:k] + bytes((counts[k] + 1,)) + counts[k + 1:]
+
+
 _NONE = bytes(9)
+_NO_HONOURS = bytes(7)
+_PADS = tuple(bytes((1,) * n + (0,) * (7 - n)) for n in range(8))   # n honours held once
+_COUNT = tuple(bytes((n,)) for n in range(5))
 _ODD_DIGITS = bytes(b"01"[n & 1] for n in range(256))   # a count -> "1" when odd, else "0"
+_EQUAL_DIGITS = tuple(bytes(b"01"[i == n] for i in range(256)) for n in range(5))
+_HELD_DIGITS = bytes(b"01"[i > 0] for i in range(256))
 
 
 def _distinct_pairs(counts: bytes) -> int:
