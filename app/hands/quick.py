@@ -152,9 +152,8 @@ def _dead_thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table, l
     """_thirteen for 13 tiles holding some of the missing suit (never ready: each dead tile
     is a tile to change). The standard form is the live tiles' (`_live`), no nearer than the
     dead tiles: while it is nearer, every draw of a live kind lowers it (the draw is kept, a
-    dead tile thrown), else those xiangting finds; the fourth copy of a kind held three times
-    is asked of efficiency.py (a loose fourth copy counts otherwise). Seven pairs count the
-    live tiles, as seven_pairs_shanten does."""
+    dead tile thrown), else those xiangting finds. Seven pairs count the live tiles, as
+    seven_pairs_shanten does."""
     found = _live(counts, melds, rules, table, lo)
     if found is None:
         return None
@@ -170,10 +169,17 @@ def _dead_thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table, l
     drawable = _drawable_bits(False, table.missing)
     kinds = 0
     if standard == best:
+        # the fourth copy of a kind held three times: the live tiles' standard form after it
+        # is xiangting's or a step further; where that step decides, efficiency.py's
         triples = _bits_of(live, 3) & drawable
-        kinds = (bits if own >= dead else drawable) & ~triples
-        for k in _kinds(triples):
-            if standard_shanten(_plus(counts, k), melds, table) < best:
+        if own >= dead:
+            kinds, unsure = bits & ~triples, bits & triples
+        else:
+            kinds, unsure = drawable, (triples if own == dead - 1 else 0)
+        for k in _kinds(unsure):
+            if standard_shanten(_plus(counts, k), melds, table) >= best:
+                kinds &= ~(1 << k)
+            else:
                 kinds |= 1 << k
     if pairs == best:
         after = _PairsAfter(live, rules.seven_pairs_quads)
