@@ -83,15 +83,16 @@ def _thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
         lo = SUIT_OFFSET[missing]
         if counts[lo:lo + 9] != _NONE:
             return _dead_thirteen(counts, melds, rules, table, lo)
-        drawable = _drawable_bits(table.honours, missing)
+        drawable = _DRAWABLE_BITS[table.honours, missing]
     rn, bits = _xt.calculate_necessary_tiles(counts, _FOUR)
     s = rn - 1
     if not melds:
-        if _orphans_differ(counts, rules, table, s):
+        if not (rules.thirteen_orphans and table.honours and missing is None) and (
+                _orphans_differ(counts, table, s)):
             return None
         if rules.seven_pairs:
             if rules.seven_pairs_quads:   # four alike as two pairs: 6 less the pairs in 13 tiles
-                pairs = 6 - counts.count(2) - counts.count(3) - 2 * counts.count(4)
+                pairs = 6 - len(counts.translate(None, _LOOSE)) - counts.count(4)
                 if s >= pairs:
                     odd = _odd_bits(counts)
                     s, bits = (s, bits | odd) if s == pairs else (pairs, odd)
@@ -112,11 +113,12 @@ def _fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
     rn, bits = _xt.calculate_unnecessary_tiles(counts, _FOUR)
     s = rn - 1
     if not melds:
-        if _orphans_differ(counts, rules, table, s):
+        if not (rules.thirteen_orphans and table.honours and missing is None) and (
+                _orphans_differ(counts, table, s)):
             return None
         if rules.seven_pairs:
             if rules.seven_pairs_quads:   # 6 less the pairs, at most seven, in 14 tiles
-                pairs = 6 - min(7, counts.count(2) + counts.count(3) + 2 * counts.count(4))
+                pairs = 6 - min(7, len(counts.translate(None, _LOOSE)) + counts.count(4))
                 if s >= pairs:
                     odd = _odd_bits(counts)
                     s, bits = (s, bits | odd) if s == pairs else (pairs, odd)
@@ -220,15 +222,10 @@ def _dead_fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table, l
     return best, _kinds(keep)
 
 
-def _orphans_differ(counts: bytes, rules: ShapeRules, table: Table, s: int) -> bool:
+def _orphans_differ(counts: bytes, table: Table, s: int) -> bool:
     """Whether thirteen orphans, counted by xiangting but not at this table, may be as near as
     xiangting's answer `s` (without honours they are at least six tiles from ready)."""
-    if table.honours:
-        if rules.thirteen_orphans and table.missing is None:
-            return False   # the table's, as xiangting counts them
-    elif s < ORPHANS_FAR:
-        return False
-    return thirteen_orphans_shanten(counts) <= s
+    return (table.honours or s >= ORPHANS_FAR) and thirteen_orphans_shanten(counts) <= s
 
 
 def _odd_bits(counts: bytes) -> int:
@@ -260,6 +257,7 @@ def _plus(counts: bytes, k: int) -> bytes:
 
 
 _NONE = bytes(9)
+_LOOSE = bytes((0, 1))   # deleted, the kinds left are those held twice or more
 _NO_HONOURS = bytes(7)
 _PADS = tuple(bytes((1,) * n + (0,) * (7 - n)) for n in range(8))   # n honours held once
 _COUNT = tuple(bytes((n,)) for n in range(5))
@@ -374,4 +372,6 @@ def _drawable_bits(honours: bool, missing: str | None) -> int:
     return sum(1 << k for k in range(NUM_KINDS) if table.drawable(k))
 
 
-_EVERY, _SUITED = _drawable_bits(True, None), _drawable_bits(False, None)
+_DRAWABLE_BITS = {(honours, missing): _drawable_bits(honours, missing)
+                  for honours in (True, False) for missing in (None, *SUIT_OFFSET)}
+_EVERY, _SUITED = _DRAWABLE_BITS[True, None], _DRAWABLE_BITS[False, None]
