@@ -92,10 +92,11 @@ def _thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
             return None
         if rules.seven_pairs:
             if rules.seven_pairs_quads:   # four alike as two pairs: 6 less the pairs in 13 tiles
-                pairs = 6 - len(counts.translate(None, _LOOSE)) - counts.count(4)
+                odd = counts.translate(_ODD_DIGITS)   # the pairs: half the tiles not held oddly
+                pairs = 6 - (13 - odd.count(49)) // 2
                 if s >= pairs:
-                    odd = _odd_bits(counts)
-                    s, bits = (s, bits | odd) if s == pairs else (pairs, odd)
+                    odd_bits = int(odd[::-1], 2)
+                    s, bits = (s, bits | odd_bits) if s == pairs else (pairs, odd_bits)
         elif _distinct_pairs(counts) <= s:
             return None
     return s, _kinds(bits & drawable)
@@ -117,11 +118,12 @@ def _fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
                 _orphans_differ(counts, table, s)):
             return None
         if rules.seven_pairs:
-            if rules.seven_pairs_quads:   # 6 less the pairs, at most seven, in 14 tiles
-                pairs = 6 - min(7, len(counts.translate(None, _LOOSE)) + counts.count(4))
+            if rules.seven_pairs_quads:   # 6 less the pairs in 14 tiles
+                odd = counts.translate(_ODD_DIGITS)
+                pairs = 6 - (14 - odd.count(49)) // 2
                 if s >= pairs:
-                    odd = _odd_bits(counts)
-                    s, bits = (s, bits | odd) if s == pairs else (pairs, odd)
+                    odd_bits = int(odd[::-1], 2)
+                    s, bits = (s, bits | odd_bits) if s == pairs else (pairs, odd_bits)
         elif _distinct_pairs(counts) <= s:
             return None
     return s, _kinds(bits)
@@ -228,16 +230,6 @@ def _orphans_differ(counts: bytes, table: Table, s: int) -> bool:
     return (table.honours or s >= ORPHANS_FAR) and thirteen_orphans_shanten(counts) <= s
 
 
-def _odd_bits(counts: bytes) -> int:
-    """The bit set of the kinds held once or three times (a draw of one makes a pair more,
-    four alike counting as two; a discard of one keeps the pairs).
-
-    >>> bin(_odd_bits(bytes((1, 2, 3, 4) + (0,) * 29 + (1,))))
-    '0b1000000000000000000000000000000101'
-    """
-    return int(counts.translate(_ODD_DIGITS)[::-1], 2)
-
-
 def _bits_of(counts: bytes, n: int) -> int:
     """The bit set of the kinds held exactly n times.
 
@@ -257,7 +249,6 @@ def _plus(counts: bytes, k: int) -> bytes:
 
 
 _NONE = bytes(9)
-_LOOSE = bytes((0, 1))   # deleted, the kinds left are those held twice or more
 _NO_HONOURS = bytes(7)
 _PADS = tuple(bytes((1,) * n + (0,) * (7 - n)) for n in range(8))   # n honours held once
 _COUNT = tuple(bytes((n,)) for n in range(5))
