@@ -19,10 +19,16 @@ a form of the table's differs from its own, the table's answer follows from its 
   the pairs, as that counting has no need of seven kinds). Further than xiangting's answer,
   its answer stands; nearer, they alone count (kinds: those held once or three times, whose
   draw makes a pair more, whose discard keeps the pairs); as near, both count: its kinds and
-  those. (Its own seven pairs, when as near, are then these too, and their kinds among them.)
+  those. (xiangting's seven pairs of distinct kinds are never nearer than these; when as
+  near, no kind is held four times and seven are held, so their kinds are among these.)
+- tiles of the declared missing suit held (dead: each must go): xiangting is asked of the
+  live tiles with an honour held once in place of each dead tile (`_live`), which gives the
+  standard form efficiency.py counts of the live tiles alone; the dead tiles bound it.
 
-A hand holding tiles of its declared missing suit is efficiency.py's. Both engines give the
-same answers (tests/hands/test_quick.py holds them equal); xiangting is a speed-up, never a rule.
+Elsewhere (xiangting's seven pairs or thirteen orphans as near as its answer where the table
+counts them otherwise, a live kind held four times beside dead tiles, more than seven dead
+tiles) efficiency.py answers. Both engines give the same answers (tests/hands/test_quick.py
+holds them equal); xiangting is a speed-up, never a rule.
 """
 from __future__ import annotations
 
@@ -54,9 +60,9 @@ ORPHANS_FAR = 6   # without honours, thirteen orphans is at least this far from 
 
 
 def exact(counts: Sequence[int], melds: int, rules: ShapeRules, table: Table) -> bool:
-    """Whether xiangting may be asked about these tiles at this table (`_thirteen` and
+    """Whether xiangting may be asked about these tiles as they are (`_thirteen` and
     `_fourteen` then say whether and how its answer gives the table's): none of a declared
-    missing suit held.
+    missing suit held (else its live tiles are asked, `_live`).
 
     >>> exact([1] * 13 + [0] * 21, 0, _RIICHI, Table()) == (_xt is not None)
     True
