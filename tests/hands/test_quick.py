@@ -173,6 +173,30 @@ def test_keeping_discards_agree_on_fourteen_tiles(name, rules, table, kinds, dea
                          ), quick_ones
 
 
+READY_CASES = [c for c in CASES if c[0] in ("family", "sichuan", "hong-kong", "quads-with-honours")]
+
+
+@pytest.mark.parametrize("name, rules, table, kinds, dead", READY_CASES,
+                         ids=[c[0] for c in READY_CASES])
+def test_a_ready_hand_and_any_draw_keep_ready_by_the_discards_efficiency_finds(
+        name, rules, table, kinds, dead):
+    """A ready 13-tile hand and any draw: the 14 tiles' best discard leaves the hand ready
+    (throwing the draw does), so keeping_discards(..., 0) gives every discard that keeps it
+    ready, as discard_shanten finds them (the outlook's exchanges at a dead wait)."""
+    checked = 0
+    for melds, *counts in _hands(13, 600, name + "-ready", kinds, dead):
+        if _slow_improving(counts, melds, rules, table)[0] != 0:
+            continue
+        for k in kinds:
+            if counts[k] < 4:
+                grown = bytes(_plus(counts, k))
+                assert quick.keeping_discards(grown, melds, rules, table, 0) == tuple(
+                    d for d, s in discard_shanten(grown, melds, rules, table).items() if s == 0
+                ), (melds, counts, k)
+                checked += 1
+    assert checked > 1000
+
+
 def test_a_form_the_table_counts_otherwise_is_left_to_efficiency():
     seven_pairs = (2, 2, 0, 2, 0, 2, 0, 2, 0, 2, 1) + (0,) * 23   # ready as seven pairs only
     rn = quick._xt.calculate_replacement_number(list(seven_pairs), quick._FOUR)
