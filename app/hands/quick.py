@@ -93,9 +93,10 @@ def _thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
     rn, bits = _xt.calculate_necessary_tiles(counts, _FOUR)
     s = rn - 1
     if not melds:
-        if not (rules.thirteen_orphans and table.honours and missing is None) and (
-                _orphans_differ(counts, table, s)):
-            return None
+        if (table.honours or s >= ORPHANS_FAR) and not (
+                rules.thirteen_orphans and table.honours and missing is None) and (
+                thirteen_orphans_shanten(counts) <= s):
+            return None   # xiangting's thirteen orphans, not the table's, may be as near
         if rules.seven_pairs:
             if rules.seven_pairs_quads:   # four alike as two pairs: 6 less the pairs in 13 tiles
                 odd = counts.translate(_ODD_DIGITS)   # the pairs: half the tiles not held oddly
@@ -120,9 +121,10 @@ def _fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
     rn, bits = _xt.calculate_unnecessary_tiles(counts, _FOUR)
     s = rn - 1
     if not melds:
-        if not (rules.thirteen_orphans and table.honours and missing is None) and (
-                _orphans_differ(counts, table, s)):
-            return None
+        if (table.honours or s >= ORPHANS_FAR) and not (
+                rules.thirteen_orphans and table.honours and missing is None) and (
+                thirteen_orphans_shanten(counts) <= s):
+            return None   # xiangting's thirteen orphans, not the table's, may be as near
         if rules.seven_pairs:
             if rules.seven_pairs_quads:   # 6 less the pairs in 14 tiles
                 odd = counts.translate(_ODD_DIGITS)
@@ -228,12 +230,6 @@ def _dead_fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table, l
     if own >= dead and bound == best:
         keep |= bits & _held_bits(live)
     return best, _kinds(keep)
-
-
-def _orphans_differ(counts: bytes, table: Table, s: int) -> bool:
-    """Whether thirteen orphans, counted by xiangting but not at this table, may be as near as
-    xiangting's answer `s` (without honours they are at least six tiles from ready)."""
-    return (table.honours or s >= ORPHANS_FAR) and thirteen_orphans_shanten(counts) <= s
 
 
 def _bits_of(counts: bytes, n: int) -> int:
