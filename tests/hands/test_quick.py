@@ -1,12 +1,14 @@
 """app/hands/quick.py: where xiangting answers, it answers as efficiency.py does.
 
-Each question asked both ways on random hands built near complete (many ready, many holding
-a tile four times) at the tables the two engines share (the family rules' forms with
-honours; Sichuan's, no honours, bamboo missing), and on the corpus's 2,000 random hands.
+Each question asked both ways on random hands built near complete (many ready, many holding a
+tile three or four times, some with declared melds and fewer concealed tiles) at every table
+the families make and a few more (each family's forms with and without honours, Sichuan's
+with its missing suit declared, held or not), and on the corpus's 2,000 random hands.
 """
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -24,13 +26,40 @@ FAMILY = (ShapeRules(seven_pairs=True, seven_pairs_quads=False, thirteen_orphans
 SICHUAN = (ShapeRules(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=False),
            Table(honours=False, missing="s"))
 HONG_KONG = (ShapeRules(seven_pairs=False, seven_pairs_quads=False, thirteen_orphans=True), Table())
+SUITED = list(range(27))
+CHARACTERS = list(range(9))
+
+# (name, rules, table, the kinds hands are built of, and of the tiles swapped in: the
+# missing suit's, dead)
+CASES = [
+    ("family", *FAMILY, list(range(34)), ()),
+    ("sichuan", *SICHUAN, list(range(18)), ()),
+    # some of the missing suit held: its tiles are dead
+    ("sichuan-dead", *SICHUAN, list(range(18)), list(range(18, 27))),
+    ("sichuan-dead-characters", SICHUAN[0], Table(honours=False, missing="m"), list(range(9, 27)),
+     CHARACTERS),
+    ("dead-distinct-pairs", FAMILY[0], Table(honours=False, missing="m"), list(range(9, 27)),
+     CHARACTERS),
+    ("dead-no-pairs", HONG_KONG[0], Table(honours=False, missing="p"), CHARACTERS + list(
+        range(18, 27)), list(range(9, 18))),
+    ("sichuan-missing-held", *SICHUAN, SUITED, ()),   # a third of the tiles dead
+    ("sichuan-undeclared", SICHUAN[0], Table(honours=False), SUITED, ()),
+    ("hong-kong", *HONG_KONG, list(range(34)), ()),
+    ("orphans-near", *HONG_KONG, [0, 8, 9, 17, 18, 26, *range(27, 34)], ()),
+    ("no-orphans", ShapeRules(seven_pairs=True, thirteen_orphans=False), Table(),
+     [0, 8, 9, 17, 18, 26, *range(27, 34)], ()),
+    ("standard-only", ShapeRules(seven_pairs=False, thirteen_orphans=False), Table(), list(range(34)), ()),
+    ("quads-with-honours", ShapeRules(seven_pairs=True, seven_pairs_quads=True,
+                                      thirteen_orphans=True), Table(), list(range(34)), ()),
+    ("family-no-honours", FAMILY[0], Table(honours=False), SUITED, ()),
+]
 
 
 def _built(rng: random.Random, size: int, kinds: list[int]) -> list[int] | None:
     """`size` tiles of sets and a pair, or of pairs (a third of them: seven pairs' form), with
     a few swapped: near complete, often holding a tile three or four times."""
     counts = [0] * 34
-    pairs = rng.random() < 1 / 3
+    pairs = size >= 13 and rng.random() < 1 / 3
     while sum(counts) < size - 2:
         k = rng.choice(kinds)
         run = k < 27 and k % 9 < 7 and k + 2 in kinds and rng.random() < 0.5
@@ -45,110 +74,148 @@ def _built(rng: random.Random, size: int, kinds: list[int]) -> list[int] | None:
     return counts if max(counts) <= 4 else None
 
 
-def _hands(size: int, count: int, seed: str, kinds: list[int]) -> list[tuple[int, ...]]:
+def _hands(size: int, count: int, seed: str, kinds: list[int], dead: list[int] = ()
+           ) -> list[tuple[int, int, ...]]:
+    """(melds, counts...) of `count` hands: most with no melds, some with one to four (and
+    three fewer concealed tiles each); with `dead` kinds, most hold one to five of them."""
     rng = random.Random(seed)
     found: list[tuple[int, ...]] = []
     while len(found) < count:
-        counts = _built(rng, size, kinds)
-        if counts is not None and sum(counts) == size:
-            found.append(tuple(counts))
+        melds = rng.choice((0, 0, 0, 0, 1, 1, 2, 3, 4))
+        counts = _built(rng, size - 3 * melds, kinds)
+        for _ in range(rng.choice((0, 1, 1, 1, 2, 2, 3, 4, 5)) if dead and counts else 0):
+            counts[rng.choice([i for i in range(34) if counts[i]])] -= 1
+            counts[rng.choice(dead)] += 1
+        if counts is not None and max(counts) <= 4 and sum(counts) == size - 3 * melds:
+            found.append((melds, *counts))
     return found
 
 
-def _slow_improving(counts, rules, table):
-    forms = form_shanten(counts, 0, rules, table)
-    kinds = (tuple(int(i.tile) for i in improving_tiles(counts, 0, rules, table, counts, forms))
+def _slow_improving(counts, melds, rules, table):
+    forms = form_shanten(counts, melds, rules, table)
+    kinds = (tuple(int(i.tile) for i in improving_tiles(counts, melds, rules, table, counts, forms))
              if forms.best > 0 else ())
     return forms.best, kinds
 
 
-CASES = [("family", *FAMILY, list(range(34))), ("sichuan", *SICHUAN, list(range(18))),
-         ("hong-kong", *HONG_KONG, list(range(34))),
-         ("orphans-near", *HONG_KONG, [0, 8, 9, 17, 18, 26, *range(27, 34)])]
+def _waits(counts, melds, rules, table):
+    return tuple(k for k in range(34) if counts[k] < 4 and complete(
+        _plus(counts, k), melds, rules, table))
 
 
-@pytest.mark.parametrize("name, rules, table, kinds", CASES)
-def test_improving_kinds_and_waits_agree_on_thirteen_tiles(name, rules, table, kinds):
-    hands = _hands(13, 1500, name, kinds)
+def _way(counts: tuple[int, ...], melds: int, rules, table) -> str:
+    """Which way quick.py answers 13 tiles: efficiency.py's, xiangting's alone, or joined
+    with Sichuan's seven pairs (nearer, or as near)."""
+    found = quick._thirteen(bytes(counts), melds, rules, table)
+    if found is None:
+        return "efficiency"
+    if not quick.exact(counts, melds, rules, table):
+        return "dead"
+    if melds or not rules.seven_pairs_quads:
+        return "melds" if melds else "xiangting"
+    rn = quick._xt.calculate_replacement_number(list(counts), quick._FOUR)
+    return "xiangting" if found[0] == rn - 1 and found[1] == quick._kinds(
+        quick._xt.calculate_necessary_tiles(list(counts), quick._FOUR)[1], table) else "joined"
+
+
+@pytest.mark.parametrize("name, rules, table, kinds, dead", CASES, ids=[c[0] for c in CASES])
+def test_improving_kinds_and_waits_agree_on_thirteen_tiles(name, rules, table, kinds, dead):
+    hands = _hands(13, 2000, name, kinds, dead)
     if name in ("family", "hong-kong"):
-        hands += [tuple(_counts(e["hand"])) for e in load_corpus("random13.json")]
-    fast = [h for h in hands if quick.exact(h, 0, rules, table) and quick._trusted(
-        h, rules, table, quick._xt.calculate_replacement_number(list(h), quick._FOUR))]
-    assert len(fast) > len(hands) // 3   # many take xiangting's way, so this checks it
+        hands += [(0, *_counts(e["hand"])) for e in load_corpus("random13.json")]
+    ways: Counter[str] = Counter()
     ready = 0
-    for counts in hands:
-        s, useful = quick.improving_kinds(counts, 0, rules, table)
-        assert (s, useful) == _slow_improving(counts, rules, table), counts
+    for melds, *counts in hands:
+        counts = tuple(counts)
+        ways[_way(counts, melds, rules, table)] += 1
+        s, useful = quick.improving_kinds(counts, melds, rules, table)
+        assert (s, useful) == _slow_improving(counts, melds, rules, table), (melds, counts)
+        waits = None
         if s == 0:
             ready += 1
-            waits = quick.waiting_kinds(counts, 0, rules, table, range(34))
-            assert waits == tuple(k for k in range(34) if counts[k] < 4 and complete(
-                _plus(counts, k), 0, rules, table)), counts
+            waits = quick.waiting_kinds(counts, melds, rules, table, range(34))
+            assert waits == _waits(counts, melds, rules, table), (melds, counts)
         # the outlook's one question (its hands as bytes): the waits when ready, else the same
-        assert quick.state_kinds(bytes(counts), 0, rules, table, range(34)) == (
-            (s, waits) if s == 0 else (s, useful)), counts
-    assert ready > 50
+        assert quick.state_kinds(bytes(counts), melds, rules, table, range(34)) == (
+            (s, waits) if s == 0 else (s, useful)), (melds, counts)
+    assert ready > (0 if dead else 50)
+    _check_ways(name, ways, len(hands))
 
 
-@pytest.mark.parametrize("name, rules, table, kinds", CASES)
-def test_keeping_discards_agree_on_fourteen_tiles(name, rules, table, kinds):
-    hands = _hands(14, 2500, name + "-14", kinds)
-    assert sum(quick.exact(h, 0, rules, table) and quick._trusted(
-        h, rules, table, quick._xt.calculate_replacement_number(list(h), quick._FOUR))
-        for h in hands) > len(hands) // 3
-    for counts in hands:
-        after = discard_shanten(counts, 0, rules, table)
+def _check_ways(name: str, ways: Counter, total: int) -> None:
+    """Many hands take each way this table allows, so each is checked (and xiangting answers
+    most of them)."""
+    if name == "sichuan-missing-held":   # most hold too many dead tiles to be xiangting's
+        assert ways["efficiency"] > total // 4 and ways["dead"] > total // 10, ways
+        return
+    if "dead" in name:   # the rest hold a live kind four times, or are near seven pairs
+        assert ways["dead"] > total // 3 and ways["melds"] > total // 20, ways
+        return
+    assert ways["efficiency"] < total // 2 and ways["xiangting"] > total // 4, ways
+    assert ways["melds"] > total // 10, ways
+    if name.startswith("sichuan") or name == "quads-with-honours":
+        assert ways["joined"] > total // 20, ways
+
+
+@pytest.mark.parametrize("name, rules, table, kinds, dead", CASES, ids=[c[0] for c in CASES])
+def test_keeping_discards_agree_on_fourteen_tiles(name, rules, table, kinds, dead):
+    hands = _hands(14, 3000, name + "-14", kinds, dead)
+    quick_ones = 0
+    for melds, *counts in hands:
+        counts = tuple(counts)
+        after = discard_shanten(counts, melds, rules, table)
         best = min(after.values())
-        assert quick.keeping_discards(counts, 0, rules, table, best) == tuple(
-            d for d, s in after.items() if s == best), counts
+        found = quick._fourteen(bytes(counts), melds, rules, table)
+        quick_ones += found is not None and found[0] == best
+        assert quick.keeping_discards(counts, melds, rules, table, best) == tuple(
+            d for d, s in after.items() if s == best), (melds, counts)
+    assert quick_ones > (len(hands) // 10 if name == "sichuan-missing-held" else len(hands) // 2
+                         ), quick_ones
+
+
+READY_CASES = [c for c in CASES if c[0] in ("family", "sichuan", "hong-kong", "quads-with-honours")]
+
+
+@pytest.mark.parametrize("name, rules, table, kinds, dead", READY_CASES,
+                         ids=[c[0] for c in READY_CASES])
+def test_a_ready_hand_and_any_draw_keep_ready_by_the_discards_efficiency_finds(
+        name, rules, table, kinds, dead):
+    """A ready 13-tile hand and any draw: the 14 tiles' best discard leaves the hand ready
+    (throwing the draw does), so keeping_discards(..., 0) gives every discard that keeps it
+    ready, as discard_shanten finds them (the outlook's exchanges at a dead wait)."""
+    checked = 0
+    for melds, *counts in _hands(13, 600, name + "-ready", kinds, dead):
+        if _slow_improving(counts, melds, rules, table)[0] != 0:
+            continue
+        for k in kinds:
+            if counts[k] < 4:
+                grown = bytes(_plus(counts, k))
+                assert quick.keeping_discards(grown, melds, rules, table, 0) == tuple(
+                    d for d, s in discard_shanten(grown, melds, rules, table).items() if s == 0
+                ), (melds, counts, k)
+                checked += 1
+    assert checked > 1000
 
 
 def test_a_form_the_table_counts_otherwise_is_left_to_efficiency():
     seven_pairs = (2, 2, 0, 2, 0, 2, 0, 2, 0, 2, 1) + (0,) * 23   # ready as seven pairs only
     rn = quick._xt.calculate_replacement_number(list(seven_pairs), quick._FOUR)
-    assert rn == 1 and not quick._trusted(seven_pairs, *HONG_KONG, rn)
+    assert rn == 1 and quick._thirteen(bytes(seven_pairs), 0, *HONG_KONG) is None
     assert quick.improving_kinds(seven_pairs, 0, *HONG_KONG) == _slow_improving(
-        seven_pairs, *HONG_KONG)
-    # 111m33m55m77m99m2p4p in Sichuan: seven pairs one from ready, as 1111m counts two pairs
-    pong = (3, 0, 2, 0, 2, 0, 2, 0, 2, 0, 1, 0, 1) + (0,) * 21
-    rn = quick._xt.calculate_replacement_number(list(pong), quick._FOUR)
-    assert rn == 2 and not quick._trusted(pong, *SICHUAN, rn)
-    assert 0 in quick.improving_kinds(pong, 0, *SICHUAN)[1]
+        seven_pairs, 0, *HONG_KONG)
     bamboo = (1,) * 12 + (0,) * 6 + (1,) + (0,) * 15
     assert not quick.exact(bamboo, 0, *SICHUAN)
 
 
-def test_sichuan_seven_pairs_beside_the_standard_form_are_joined_as_efficiency_joins_them():
-    """Where seven pairs counting four alike as two are as near as the sets and a pair, but
-    seven pairs of distinct kinds are not, xiangting's answer (the standard form's) is joined
-    with the pairs' own counting; where they are nearer than any form xiangting counts, they
-    alone count. Many hands take each way, and each answers as efficiency.py."""
-    rules, table = SICHUAN
-    joined = nearer = 0   # nearer: the pairs nearer than any form xiangting counts
-    for size in (13, 14):
-        for counts in _hands(size, 3000, f"joined-{size}", list(range(18))):
-            if not quick.exact(counts, 0, rules, table):
-                continue
-            rn = quick._xt.calculate_replacement_number(list(counts), quick._FOUR)
-            found = None if quick._trusted(counts, rules, table, rn) else quick._beside_pairs(
-                counts, rules, table, rn)
-            if found is None:
-                continue
-            joined += 1
-            nearer += found[1] < found[0]
-            if size == 13:
-                s, useful = quick.improving_kinds(counts, 0, rules, table)
-                assert (s, useful) == _slow_improving(counts, rules, table), counts
-                if s == 0:
-                    assert quick.waiting_kinds(counts, 0, rules, table, range(34)) == tuple(
-                        k for k in range(34) if counts[k] < 4 and complete(
-                            _plus(counts, k), 0, rules, table)), counts
-            else:
-                after = discard_shanten(counts, 0, rules, table)
-                best = min(after.values())
-                assert quick.keeping_discards(counts, 0, rules, table, best) == tuple(
-                    d for d, s in after.items() if s == best), counts
-    assert joined - nearer > 300 and nearer > 300
+def test_sichuan_seven_pairs_are_counted_beside_xiangting_answer():
+    """111m33m55m77m99m2p4p in Sichuan: seven pairs one from ready (a fourth 1m makes two
+    pairs), as near as the standard form xiangting counts: both forms' kinds."""
+    pong = (3, 0, 2, 0, 2, 0, 2, 0, 2, 0, 1, 0, 1) + (0,) * 21
+    rn, bits = quick._xt.calculate_necessary_tiles(list(pong), quick._FOUR)
+    assert rn == 2 and 0 not in quick._kinds(bits)
+    s, kinds = quick.improving_kinds(pong, 0, *SICHUAN)
+    assert s == 1 and 0 in kinds and set(quick._kinds(bits, SICHUAN[1])) <= set(kinds)
+    assert (s, kinds) == _slow_improving(pong, 0, *SICHUAN)
 
 
 def _plus(counts, k):
