@@ -38,7 +38,6 @@ from operator import gt
 
 from app.base.errors import HandError
 from app.base.i18n import Msg
-from app.hands.efficiency import discard_shanten
 from app.hands.hand import Hand, WinBy
 from app.hands.phrases import tile_said
 from app.hands.quick import keeping_discards, state_kinds, waiting_kinds
@@ -471,9 +470,10 @@ class Search:
             over_grown = self._grown(over, grown, k)
             cut = bytearray(grown)
             live = []
-            for d, after_shanten in discard_shanten(grown, self.melds, self.rules,
-                                                    self.table).items():
-                if after_shanten == 0 and d != k:
+            # the 13 tiles are ready, so the 14's best discard leaves them ready: the
+            # discards that keep that are those that leave the hand ready
+            for d in keeping_discards(grown, self.melds, self.rules, self.table, 0):
+                if d != k:
                     cut[d] -= 1
                     kept = bytes(cut)
                     cut[d] += 1
