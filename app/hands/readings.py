@@ -362,17 +362,21 @@ class _StatusTable(_Table):
         return self.keep(counts, status)
 
 
-class _PlaceTable(_Table):
-    """(counts of one suit, place of the winning tile in it) -> for each split of the suit,
-    the places the winning tile can take: ((position, wait), ...). The same in every suit, so
-    shared by all three. Identical sets count once: they sit side by side in a split, so only
-    the first of them is a place."""
+class _Places(dict):
+    """The place of the winning tile in one suit's counts -> for each split of the suit, the
+    places the winning tile can take: ((position, wait), ...), filled on first sight. Identical
+    sets count once: they sit side by side in a split, so only the first of them is a place."""
 
-    def __missing__(self, key: tuple[tuple[int, ...], int]):
-        counts, win = key
-        waits_by_code = _WAITS_BY_CODE[len(counts)]
+    __slots__ = ("counts",)
+
+    def __init__(self, counts: tuple[int, ...]) -> None:
+        super().__init__()
+        self.counts = counts
+
+    def __missing__(self, win: int):
+        waits_by_code = _WAITS_BY_CODE[len(self.counts)]
         found = []
-        for split in _splits(counts):
+        for split in _splits(self.counts):
             places = []
             before = -1
             for i, code in enumerate(split):
@@ -380,18 +384,18 @@ class _PlaceTable(_Table):
                     places.append((i, wait))
                 before = code
             found.append(tuple(places))
-        if len(self) >= self.limit:
-            self.clear()
-        self[key] = found = tuple(found)
+        self[win] = found = tuple(found)
         return found
 
 
 class _SuitTable(_Table):
-    """One suit's counts -> (status, splits, suit bit or 0 when none held), in one lookup.
+    """One suit's counts (bytes) -> (status, splits, suit bit or 0 when none held, the winning
+    tile's places (_Places), forms), in one lookup.
 
     Each split is (groups, packed facts, its place among the splits): the facts are the
-    groups' summed (see Profile); the place finds the winning tile's places in the split
-    (see _PlaceTable).
+    groups' summed (see Profile); the place finds the winning tile's places in the split. The
+    forms say which special shapes the suit leaves possible: PAIRS_FORM when no count is odd
+    (seven pairs), ORPHANS_FORM when it holds no tile ranked 2 to 8 (thirteen orphans).
     """
 
     def __init__(self, lo: int) -> None:
@@ -400,17 +404,23 @@ class _SuitTable(_Table):
         self.group_of = _BY_CODE[lo].__getitem__
         self.facts_of = tuple(0 if g is None else g.facts for g in _BY_CODE[lo]).__getitem__
 
-    def __missing__(self, counts: tuple[int, ...]):
+    def __missing__(self, raw: bytes):
+        counts = tuple(raw)
         splits = _splits(counts)
         group_of, facts_of = self.group_of, self.facts_of
         options = tuple([(tuple(map(group_of, split)), sum(map(facts_of, split)), k)
                          for k, split in enumerate(splits)])
+        forms = (0 if any(n % 2 for n in counts) else PAIRS_FORM) | (
+            0 if len(counts) == 9 and any(counts[1:8]) else ORPHANS_FORM)
         found = ((WITH_PAIR if sum(counts) % 3 == 2 else SETS) if splits else IMPOSSIBLE,
-                 options, self.bit if any(counts) else 0)
+                 options, self.bit if any(counts) else 0, _Places(counts), forms)
         if len(self) >= self.limit:   # as keep(), inline: this is the first sight of a suit
             self.clear()
-        self[counts] = found
+        self[raw] = found
         return found
+
+
+PAIRS_FORM, ORPHANS_FORM = 1, 2
 
 
 def _waits_by_code(lo: int) -> tuple[dict[int, Wait], ...]:
@@ -421,13 +431,12 @@ def _waits_by_code(lo: int) -> tuple[dict[int, Wait], ...]:
 
 
 _STATUS = _StatusTable()
-_PLACES = _PlaceTable()
 _SUITS = tuple(_SuitTable(lo) for lo in (0, 9, 18, 27))   # characters, dots, bamboo, honours
 
 
 def clear_tables() -> None:
     """Forget every suit seen so far (for benchmarks that time a cold start)."""
-    for table in (_STATUS, _PLACES, _PAIRS, *_SUITS):
+    for table in (_STATUS, _PAIRS, *_SUITS):
         table.clear()
 
 
@@ -438,14 +447,14 @@ def _standard_complete(c: list[int] | tuple[int, ...]) -> bool:
         tuple(c[27:34])] == COMPLETE_SUM
 
 
-def _seven_pairs(counts: list[int] | tuple[int, ...], quads: bool) -> bool:
+def _seven_pairs(counts: bytes | list[int] | tuple[int, ...], quads: bool) -> bool:
     """Seven pairs (with `quads`, four alike as two): every count 0, 2 (or 4), 14 tiles."""
     if 1 in counts or 3 in counts or sum(counts) != 14 or max(counts) > 4:
         return False
     return quads or 4 not in counts
 
 
-def _thirteen_orphans(counts: list[int] | tuple[int, ...]) -> bool:
+def _thirteen_orphans(counts: bytes | list[int] | tuple[int, ...]) -> bool:
     if any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26]) or sum(counts) != 14:
         return False
     return all(counts[i] >= 1 for i in TERMINALS_AND_HONOURS) and sum(
@@ -510,18 +519,28 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
     win = hand.win
     if win is None:
         raise ValueError("readings need the winning tile")
-    concealed = hand.concealed_counts
-    own = tuple(concealed)
-    melds = tuple(map(meld_group, hand.melds)) if hand.melds else ()
-    counts_t = _with_melds(concealed, melds) if melds else own
+    return readings_of(bytes(hand.concealed_counts), win,
+                       tuple(map(meld_group, hand.melds)) if hand.melds else (), rules)
+
+
+def readings_of(own: bytes, win: Tile, melds: tuple[Group, ...] = (),
+                rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...]:
+    """readings() of a hand given as values: the 34 counts of its concealed tiles as bytes (the
+    winning tile among them), the winning tile, and its melds' groups (meld_group), in order.
+
+    >>> from app.hands.tiles import tile
+    >>> own = bytes((0, 0, 3) + (0,) * 6 + (3, 3, 3) + (0,) * 6 + (2,) + (0,) * 15)
+    >>> [r.grouping for r in readings_of(own, tile("3m"))]
+    [('333m', '111p', '222p', '333p', '11s'), ('333m', '123p', '123p', '123p', '11s')]
+    """
+    counts_t = _with_melds(own, melds) if melds else tuple(own)
     found: list[Reading] = []
-    parts = own[0:9], own[9:18], own[18:27], own[27:34]
-    m, p, s, z = (_SUITS[0][parts[0]], _SUITS[1][parts[1]], _SUITS[2][parts[2]],
-                  _SUITS[3][parts[3]])
+    m, p, s, z = (_SUITS[0][own[0:9]], _SUITS[1][own[9:18]], _SUITS[2][own[18:27]],
+                  _SUITS[3][own[27:34]])
     suits = m[2] | p[2] | s[2] | z[2] | (_meld_suits(melds) if melds else 0)
     if m[0] + p[0] + s[0] + z[0] == COMPLETE_SUM:
         suit = win // 9 if win < 27 else 3
-        places = _PLACES[parts[suit], win - _SUIT_OFFSETS[suit]]
+        places = (m, p, s, z)[suit][3][win - _SUIT_OFFSETS[suit]]
         meld_facts = sum(g.facts for g in melds) if melds else 0
         for (g0, f0, k0), (g1, f1, k1), (g2, f2, k2), (g3, f3, k3) in product(m[1], p[1], s[1],
                                                                               z[1]):
@@ -533,12 +552,14 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
                 found.append(tuple.__new__(Reading, (STANDARD, groups, win, head + i, wait,
                                                      counts_t, suits, split)))
     if not melds:
-        if rules.seven_pairs and _seven_pairs(concealed, rules.seven_pairs_quads):
+        forms = m[4] & p[4] & s[4] & z[4]   # the special shapes no suit rules out
+        if forms & PAIRS_FORM and rules.seven_pairs and _seven_pairs(own,
+                                                                     rules.seven_pairs_quads):
             pairs, profile, first = _PAIRS[own]
             found.append(tuple.__new__(Reading, (Shape.SEVEN_PAIRS, pairs, win, first[win.index],
                                                  Wait.SINGLE, counts_t, suits, profile)))
-        if rules.thirteen_orphans and _thirteen_orphans(concealed):
-            found.append(_orphans_reading(concealed, win, counts_t, suits))
+        if forms & ORPHANS_FORM and rules.thirteen_orphans and _thirteen_orphans(own):
+            found.append(_orphans_reading(own, win, counts_t, suits))
     return tuple(found)
 
 
@@ -548,7 +569,7 @@ class _PairsTable(dict):
 
     limit = 4096
 
-    def __missing__(self, counts: tuple[int, ...]) -> tuple:
+    def __missing__(self, counts: bytes) -> tuple:
         pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(counts)
                       for _ in range(c // 2))
         first: dict[int, int] = {}
@@ -563,11 +584,11 @@ class _PairsTable(dict):
 _PAIRS = _PairsTable()
 
 
-def _with_melds(concealed: list[int], melds: tuple[Group, ...]) -> tuple[int, ...]:
+def _with_melds(concealed: bytes, melds: tuple[Group, ...]) -> tuple[int, ...]:
     """Counts of every tile held: concealed ones plus those of the declared melds."""
     if not melds:
         return tuple(concealed)
-    counts = concealed.copy()
+    counts = list(concealed)
     for g in melds:
         if g.kind is GroupKind.CHOW:
             counts[g.index] += 1
@@ -603,7 +624,7 @@ def _wait_of(group: Group, win: int) -> Wait:
 _WAITS_BY_CODE = {9: _waits_by_code(0), 7: _waits_by_code(27)}   # by the suit's size
 
 
-def _orphans_reading(concealed: list[int], win: Tile, counts: tuple[int, ...],
+def _orphans_reading(concealed: bytes, win: Tile, counts: tuple[int, ...],
                      suits: int) -> Reading:
     groups = tuple(
         _CONCEALED[GroupKind.PAIR if concealed[i] == 2 else GroupKind.SINGLE, i]

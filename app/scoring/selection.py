@@ -115,7 +115,12 @@ def price(hand: Hand, how: Pricing) -> Score:
     found = readings(hand, how.rules)
     if not found:
         raise HandError([FieldError("hand", not_a_win(hand, how.ruleset, how.settings))])
-    ctx = hand.context
+    return price_readings(found, hand.context, how)
+
+
+def price_readings(found: tuple[Reading, ...], ctx: WinContext, how: Pricing) -> Score:
+    """Price the readings of one hand (not none) won in `ctx`: the reading worth the most, as
+    `how` prices it; a HandError when a reading holds an instant win made another way."""
     detected, packages = how.plan
     choices = how.choices
     packaged = choices.packaged
@@ -190,10 +195,11 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
     """Refuse tiles, bonus tiles and events that this ruleset does not have."""
     errors: list[FieldError] = []
     ctx = hand.context
+    honour_kinds, missing_kinds = barred_kinds(ruleset, ctx.missing)
     tiles = hand.concealed + tuple(t for m in hand.melds for t in m.tiles) if (
-        not ruleset.honours or ctx.missing) else ()
-    if not ruleset.honours:
-        honours = sorted({t for t in tiles if t >= 27})
+        honour_kinds or ctx.missing) else ()
+    if honour_kinds:
+        honours = sorted({t for t in tiles if t in honour_kinds})
         if honours:
             errors.append(_without_honours(ruleset, tuple(honours)))
     if not ruleset.claimed_chows:
@@ -206,9 +212,8 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
     if (ctx.flowers or ctx.seasons) and not ruleset.flowers_in_play(settings.options):
         errors.append(FieldError("flowers", Msg("{rules} is played without flowers and seasons",
                                                 rules=plain(ruleset.name))))
-    if ctx.missing and ruleset.missing_suit:
-        lo = SUIT_OFFSET[ctx.missing]
-        held = sorted({t for t in tiles if lo <= t < lo + 9})
+    if missing_kinds:
+        held = sorted({t for t in tiles if t in missing_kinds})
         if held:
             errors.append(FieldError("hand", Msg("the hand holds its declared missing suit"
                                                  " ({tiles}); it cannot win until that suit is"
@@ -231,6 +236,18 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
                                                    way=way_of(ruleset, spec.by), name=spec.name)))
     if errors:
         raise HandError(errors)
+
+
+_NO_KINDS: frozenset[int] = frozenset()
+_HONOUR_KINDS = frozenset(range(27, 34))
+_SUIT_KINDS = {suit: frozenset(range(lo, lo + 9)) for suit, lo in SUIT_OFFSET.items()}
+
+
+def barred_kinds(ruleset: Ruleset, missing: str | None) -> tuple[frozenset[int], frozenset[int]]:
+    """The tile kinds check_tiles refuses in a hand, melds included: the honours in a family
+    played without them, and the declared missing suit where the family declares one."""
+    return (_NO_KINDS if ruleset.honours else _HONOUR_KINDS,
+            _SUIT_KINDS[missing] if missing and ruleset.missing_suit else _NO_KINDS)
 
 
 # A family without honours refuses every hand holding one (most of a mixed corpus under
