@@ -61,9 +61,15 @@ class Group:
     index: int
     meld: MeldKind | None = None
     facts: int = field(init=False, repr=False, compare=False)   # packed, see _group_facts
+    kinds: tuple[int, ...] = field(init=False, repr=False, compare=False)   # each tile's kind
+    suit_bit: int = field(init=False, repr=False, compare=False)   # as in Reading.suits
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "facts", _group_facts(self.kind, self.index, self.meld))
+        i = self.index
+        object.__setattr__(self, "kinds", (i, i + 1, i + 2) if self.kind is GroupKind.CHOW
+                           else (i,) * _SIZE[self.kind])
+        object.__setattr__(self, "suit_bit", 8 if i >= 27 else 1 << (i // 9))
 
     @property
     def first(self) -> Tile:
@@ -231,6 +237,8 @@ _CONCEALED: dict[tuple[GroupKind, int], Group] = {
     + ((GroupKind.CHOW,) if i < 27 and i % 9 <= 6 else ())
 }
 _SUIT_OFFSETS = (0, 9, 18, 27)
+# each kind's suit (0-3, honours 3) and place in it, for the winning tile
+_WIN_AT = tuple((min(k // 9, 3), k - _SUIT_OFFSETS[min(k // 9, 3)]) for k in range(NUM_KINDS))
 
 
 # A set or pair within one suit, as one small int: 3 x its first tile's place in the suit plus
@@ -367,16 +375,15 @@ class _Places(dict):
     places the winning tile can take: ((position, wait), ...), filled on first sight. Identical
     sets count once: they sit side by side in a split, so only the first of them is a place."""
 
-    __slots__ = ("counts",)
+    __slots__ = ("splits", "waits_by_code")
 
-    def __init__(self, counts: tuple[int, ...]) -> None:
-        super().__init__()
-        self.counts = counts
+    def __init__(self, splits: tuple[tuple[int, ...], ...], size: int) -> None:
+        self.splits, self.waits_by_code = splits, _WAITS_BY_CODE[size]   # dict() made it empty
 
     def __missing__(self, win: int):
-        waits_by_code = _WAITS_BY_CODE[len(self.counts)]
+        waits_by_code = self.waits_by_code
         found = []
-        for split in _splits(self.counts):
+        for split in self.splits:
             places = []
             before = -1
             for i, code in enumerate(split):
@@ -394,7 +401,7 @@ class _SuitTable(_Table):
 
     Each split is (groups, packed facts, its place among the splits): the facts are the
     groups' summed (see Profile); the place finds the winning tile's places in the split. The
-    forms say which special shapes the suit leaves possible: PAIRS_FORM when no count is odd
+    forms say which special shapes the suit leaves possible: PAIRS_FORM when no count is 1 or 3
     (seven pairs), ORPHANS_FORM when it holds no tile ranked 2 to 8 (thirteen orphans).
     """
 
@@ -407,13 +414,19 @@ class _SuitTable(_Table):
     def __missing__(self, raw: bytes):
         counts = tuple(raw)
         splits = _splits(counts)
-        group_of, facts_of = self.group_of, self.facts_of
-        options = tuple([(tuple(map(group_of, split)), sum(map(facts_of, split)), k)
-                         for k, split in enumerate(splits)])
-        forms = (0 if any(n % 2 for n in counts) else PAIRS_FORM) | (
-            0 if len(counts) == 9 and any(counts[1:8]) else ORPHANS_FORM)
-        found = ((WITH_PAIR if sum(counts) % 3 == 2 else SETS) if splits else IMPOSSIBLE,
-                 options, self.bit if any(counts) else 0, _Places(counts), forms)
+        if splits:
+            group_of, facts_of = self.group_of, self.facts_of
+            options = tuple([(tuple(map(group_of, split)), sum(map(facts_of, split)), k)
+                             for k, split in enumerate(splits)])
+            status = WITH_PAIR if sum(raw) % 3 == 2 else SETS
+            places = _PLACES.get(raw)   # shared by the suits: the same counts, the same places
+            if places is None:
+                places = _PLACES.keep(raw, _Places(splits, len(raw)))
+        else:
+            options, status, places = (), IMPOSSIBLE, _NO_PLACES
+        forms = (0 if 1 in raw or 3 in raw else PAIRS_FORM) | (
+            0 if len(raw) == 9 and any(raw[1:8]) else ORPHANS_FORM)
+        found = (status, options, self.bit if any(raw) else 0, places, forms)
         if len(self) >= self.limit:   # as keep(), inline: this is the first sight of a suit
             self.clear()
         self[raw] = found
@@ -421,6 +434,7 @@ class _SuitTable(_Table):
 
 
 PAIRS_FORM, ORPHANS_FORM = 1, 2
+_NO_PLACES: dict[int, tuple] = {}   # a suit that does not split: never read
 
 
 def _waits_by_code(lo: int) -> tuple[dict[int, Wait], ...]:
@@ -431,12 +445,13 @@ def _waits_by_code(lo: int) -> tuple[dict[int, Wait], ...]:
 
 
 _STATUS = _StatusTable()
+_PLACES = _Table()   # one suit's counts (bytes) -> its _Places, shared by the three suits
 _SUITS = tuple(_SuitTable(lo) for lo in (0, 9, 18, 27))   # characters, dots, bamboo, honours
 
 
 def clear_tables() -> None:
     """Forget every suit seen so far (for benchmarks that time a cold start)."""
-    for table in (_STATUS, _PAIRS, *_SUITS):
+    for table in (_STATUS, _PLACES, _PAIRS, *_SUITS):
         table.clear()
 
 
@@ -519,7 +534,10 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
     win = hand.win
     if win is None:
         raise ValueError("readings need the winning tile")
-    return readings_of(bytes(hand.concealed_counts), win,
+    own = bytearray(34)
+    for t in hand.concealed:   # hand.concealed_counts, as bytes, made directly
+        own[t] += 1
+    return readings_of(bytes(own), win,
                        tuple(map(meld_group, hand.melds)) if hand.melds else (), rules)
 
 
@@ -533,21 +551,38 @@ def readings_of(own: bytes, win: Tile, melds: tuple[Group, ...] = (),
     >>> [r.grouping for r in readings_of(own, tile("3m"))]
     [('333m', '111p', '222p', '333p', '11s'), ('333m', '123p', '123p', '123p', '11s')]
     """
-    counts_t = _with_melds(own, melds) if melds else tuple(own)
-    found: list[Reading] = []
     m, p, s, z = (_SUITS[0][own[0:9]], _SUITS[1][own[9:18]], _SUITS[2][own[18:27]],
                   _SUITS[3][own[27:34]])
-    suits = m[2] | p[2] | s[2] | z[2] | (_meld_suits(melds) if melds else 0)
+    suits = m[2] | p[2] | s[2] | z[2]
+    if melds:   # the melds' tiles, suits and facts, in one pass
+        held = list(own)
+        meld_facts = 0
+        for g in melds:
+            for k in g.kinds:
+                held[k] += 1
+            suits |= g.suit_bit
+            meld_facts += g.facts
+        counts_t = tuple(held)
+    else:
+        counts_t = tuple(own)
+        meld_facts = 0
+    found: list[Reading] = []
     if m[0] + p[0] + s[0] + z[0] == COMPLETE_SUM:
-        suit = win // 9 if win < 27 else 3
-        places = (m, p, s, z)[suit][3][win - _SUIT_OFFSETS[suit]]
-        meld_facts = sum(g.facts for g in melds) if melds else 0
+        suit, place = _WIN_AT[win]
+        places = (m, p, s, z)[suit][3][place]
         for (g0, f0, k0), (g1, f1, k1), (g2, f2, k2), (g3, f3, k3) in product(m[1], p[1], s[1],
                                                                               z[1]):
             groups = g0 + g1 + g2 + g3 + melds
             split = Profile(f0 + f1 + f2 + f3 + meld_facts)
-            head = (0, len(g0), len(g0) + len(g1), len(g0) + len(g1) + len(g2))[suit]
-            for i, wait in places[(k0, k1, k2, k3)[suit]]:
+            if suit == 0:   # where the winning tile's suit starts among the groups
+                head, k = 0, k0
+            elif suit == 1:
+                head, k = len(g0), k1
+            elif suit == 2:
+                head, k = len(g0) + len(g1), k2
+            else:
+                head, k = len(g0) + len(g1) + len(g2), k3
+            for i, wait in places[k]:
                 # tuple.__new__: NamedTuple's own __new__ is Python, and this is the hot path
                 found.append(tuple.__new__(Reading, (STANDARD, groups, win, head + i, wait,
                                                      counts_t, suits, split)))
@@ -584,29 +619,6 @@ class _PairsTable(dict):
 _PAIRS = _PairsTable()
 
 
-def _with_melds(concealed: bytes, melds: tuple[Group, ...]) -> tuple[int, ...]:
-    """Counts of every tile held: concealed ones plus those of the declared melds."""
-    if not melds:
-        return tuple(concealed)
-    counts = list(concealed)
-    for g in melds:
-        if g.kind is GroupKind.CHOW:
-            counts[g.index] += 1
-            counts[g.index + 1] += 1
-            counts[g.index + 2] += 1
-        else:
-            counts[g.index] += _SIZE[g.kind]
-    return tuple(counts)
-
-
-def _meld_suits(melds: tuple[Group, ...]) -> int:
-    """Bit mask of the suits the melds hold: 1 characters, 2 dots, 4 bamboo, 8 honours."""
-    mask = 0
-    for g in melds:
-        mask |= 8 if g.index >= 27 else 1 << (g.index // 9)
-    return mask
-
-
 def _wait_of(group: Group, win: int) -> Wait:
     if group.kind is GroupKind.PAIR:
         return Wait.SINGLE
@@ -638,7 +650,7 @@ def _orphans_reading(concealed: bytes, win: Tile, counts: tuple[int, ...],
 def is_nine_gates(reading: Reading) -> bool:
     """Whether the hand is 1112345678999 of one suit plus one more, all concealed (九子連環)."""
     if (reading.suits not in (1, 2, 4) or reading.shape is not Shape.STANDARD
-            or any(g.meld is not None for g in reading.groups)):
+            or reading.profile & _DECLARED):   # a declared group: its split's profile counts it
         return False
     lo = reading.win.index - reading.win.rank + 1
     return all(have >= need for have, need in zip(reading.counts[lo:lo + 9], _NINE_GATES, strict=True))
@@ -655,6 +667,7 @@ def is_pure_nine_gates(reading: Reading) -> bool:
 
 
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+_DECLARED = profile_bits("declared")
 
 
 @dataclass(frozen=True, slots=True)

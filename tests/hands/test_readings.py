@@ -208,7 +208,7 @@ def test_special_shapes_have_profiles_too(text):
 
 def test_the_suit_tables_forget_everything_past_their_limit_and_still_answer(monkeypatch):
     from app.hands import readings as module
-    tables = (module._STATUS, *module._SUITS)   # a suit's places live in its entry (at most 9)
+    tables = (module._STATUS, module._PLACES, *module._SUITS)
     hands = [parse_hand({"hand": f"123m456p{k}{k + 1}{k + 2}s789s{j}{j}m", "win": f"{j}m"})
              for k in range(1, 6) for j in (5, 9)]
     hands += [parse_hand({"hand": "111222333m456p77s", "win": "7s"})]
