@@ -141,7 +141,8 @@ def price_readings(found: tuple[Reading, ...], ctx: WinContext, how: Pricing) ->
             best, chosen = choice, reading
     if held & how.instant:   # any reading holding an instant win refuses the other ways
         refuse_other_ways(held, how.ruleset, how.settings, ctx.by)
-    return tuple.__new__(Score, (how.ruleset, how.settings, chosen, *best[1:]))
+    return tuple.__new__(Score, (how.ruleset, how.settings, chosen, best[1], best[2], best[3],
+                                 best[4], best[5]))
 
 
 class Pricing(NamedTuple):
