@@ -33,7 +33,7 @@ from app.rules.conditions import (
 from app.rules.model import Ruleset
 from app.rules.words import way_of
 
-from .budget import charge
+from .budget import charge, charger
 from .payments import Payment, Table, settle
 from .selection import (
     Pricing,
@@ -266,13 +266,13 @@ def counts_pricer(ask: Ask, melds: tuple[Meld, ...] = ()
     except HandError:
         return _refused(ruleset)
     how, rows, groups = found.pricing, found.rows, tuple(map(meld_group, melds))
-    rules = how.rules
+    rules, charge_one = how.rules, charger(ruleset)
     # the kinds check_tiles refuses among the concealed tiles, as runs of kinds (lo, hi)
     barred = tuple((min(kinds), max(kinds) + 1) for kinds in (
         barred_kinds(ruleset, context.missing) if found.check_tiles else ()) if kinds)
 
     def priced(counts: bytes, kind: int) -> tuple[Score, tuple[Payment, ...]] | None:
-        charge(1, ruleset)
+        charge_one()
         for lo, hi in barred:
             if any(counts[lo:hi]):
                 return None

@@ -375,9 +375,23 @@ def key_of(present: Mapping[str, int], ruleset: Ruleset) -> int:
 
 
 def present_in(key: int, ruleset: Ruleset) -> dict[str, int]:
-    """The patterns of a found key by id, in ruleset order."""
-    counts = ((p.id, key >> COUNT_BITS * p.position & MOST_COUNT) for p in ruleset.patterns)
-    return {pid: count for pid, count in counts if count}
+    """The patterns of a found key by id, in ruleset order (that of their positions)."""
+    ids = _ids_by_position(ruleset)
+    present = {}
+    while key:   # the lowest pattern present, each in turn: a few of the ruleset's dozens
+        shift = (key & -key).bit_length() - 1
+        shift -= shift % COUNT_BITS
+        present[ids[shift // COUNT_BITS]] = key >> shift & MOST_COUNT
+        key &= ~(MOST_COUNT << shift)
+    return present
+
+
+@lru_cache(maxsize=64)
+def _ids_by_position(ruleset: Ruleset) -> tuple[str, ...]:
+    ids = [""] * len(ruleset.patterns)
+    for p in ruleset.patterns:
+        ids[p.position] = p.id
+    return tuple(ids)
 
 
 # What tile mode checks: a function (reading, context) -> found key running the detectors,
