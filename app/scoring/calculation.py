@@ -41,6 +41,7 @@ from .selection import (
     Settings,
     barred_kinds,
     check_tiles,
+    context_plan,
     price,
     price_readings,
     pricing,
@@ -180,7 +181,7 @@ class Frame(NamedTuple):
     ruleset: Ruleset
     settings: Settings
     context: WinContext
-    pricing: Pricing
+    pricing: Pricing    # its plan made for this context (context_plan)
     check_tiles: bool   # the tiles can be refused: no honours, a missing suit, no claimed chows
     table: Table
     assumed: tuple[Assumption, ...]
@@ -207,7 +208,10 @@ def frame(ruleset: Ruleset, settings: Settings, context: WinContext, seats: Seat
     if table.liable is not None:
         return None
     taken = next((a.reason for a in table_assumed if a.field == "discarder"), None)
-    return Frame(ruleset, settings, context, pricing(ruleset, settings, context.events, context.by),
+    how = pricing(ruleset, settings, context.events, context.by)
+    # its hands are won in this one context: what reads the context alone is found once
+    how = how._replace(plan=context_plan(ruleset, context))
+    return Frame(ruleset, settings, context, how,
                  not ruleset.honours or bool(context.missing) or not ruleset.claimed_chows,
                  table, assumed + table_assumed, taken, {})
 

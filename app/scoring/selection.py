@@ -407,6 +407,42 @@ def _plan(ruleset: Ruleset, events: frozenset[str]) -> Plan:
     A pattern resting on events alone is present whenever one of them happened; the
     detectors are grouped behind their gates and run in one function made for the plan.
     """
+    checks, packages = _checks(ruleset, events)
+    return _detection(ruleset.id, checks), packages
+
+
+# The detectors and gates that read the win's context alone, never the reading: for hands
+# won in one context (a Frame's), context_plan works them out once.
+CONTEXT_ONLY = frozenset({"self_draw", "no_bonus_tiles", "own_flower", "own_season",
+                          "all_flowers", "all_seasons", "all_bonus_tiles", "always",
+                          "bonus_tiles"})
+
+
+@lru_cache(maxsize=256)
+def context_plan(ruleset: Ruleset, ctx: WinContext) -> Plan:
+    """_plan for the hands won in this one context: the same detectors behind the same gates
+    find the same key, but those reading only the context (CONTEXT_ONLY) run once, here (on
+    no reading), and start every key with what they found."""
+    checks, packages = _checks(ruleset, ctx.events)
+    start = 0
+    kept: dict[str | None, list[tuple[int, Detector]]] = {}
+    for gate, found in checks.items():
+        if gate in CONTEXT_ONLY:
+            if not GATES[gate](None, ctx):   # type: ignore[arg-type]
+                continue   # closed for every hand in this context
+            gate = None
+        for shift, detector in found:
+            if gate is None and detector.__name__ in CONTEXT_ONLY:   # behind no reading's gate
+                start |= detector(None, ctx) << shift   # type: ignore[arg-type]
+            else:
+                kept.setdefault(gate, []).append((shift, detector))
+    return _detection(ruleset.id, kept, start), packages
+
+
+def _checks(ruleset: Ruleset, events: frozenset[str]
+            ) -> tuple[dict[str | None, list[tuple[int, Detector]]], Packages]:
+    """The detectors of a plan by their gate (None: ungated), each with its pattern's shift,
+    and the packages (see Plan)."""
     checks: dict[str | None, list[tuple[int, Detector]]] = {}
     for p in ruleset.patterns:
         if p.requires or not (p.detect or p.events):
@@ -418,11 +454,11 @@ def _plan(ruleset: Ruleset, events: frozenset[str]) -> Plan:
         checks.setdefault(gate, []).append((COUNT_BITS * p.position, detector))
     shift = {p.id: COUNT_BITS * p.position for p in ruleset.patterns}
     packages = tuple((shift[p.id], tuple(shift[q] for q in p.requires)) for p in ruleset.packages)
-    return _detection(ruleset.id, checks), packages
+    return checks, packages
 
 
-def _detection(name: str, checks: Mapping[str | None, Sequence[tuple[int, Detector]]]
-               ) -> Callable[[Reading, WinContext], int]:
+def _detection(name: str, checks: Mapping[str | None, Sequence[tuple[int, Detector]]],
+               start: int = 0) -> Callable[[Reading, WinContext], int]:
     """One function that runs these detectors behind their gates and packs what they find.
 
     Written out and compiled once per plan, so that scoring a reading is one call with the
@@ -437,7 +473,7 @@ def _detection(name: str, checks: Mapping[str | None, Sequence[tuple[int, Detect
                 if n: key |= n << 6
             return key
     """
-    lines = ["def detected(r, ctx):", "    key = 0"]
+    lines = ["def detected(r, ctx):", f"    key = {start}"]
     for gate, found in checks.items():
         indent = "    "
         if gate is not None:

@@ -15,9 +15,11 @@ from dataclasses import replace
 import pytest
 
 from app.base.errors import HandError
-from app.hands.hand import Hand
+from app.hands.hand import Hand, WinBy, WinContext
+from app.hands.readings import readings
+from app.rules.detectors import DETECTORS, GATES
 from app.rules.loader import registry
-from app.scoring import calculation
+from app.scoring import calculation, selection
 from app.scoring.calculation import calculate, counts_pricer
 from app.vocabulary.hand import describe
 from app.vocabulary.request import read_ask
@@ -95,3 +97,31 @@ def test_plain_contexts_never_build_a_hand(monkeypatch):
 
 def _never(*args):
     raise AssertionError("the values path built a Calculation")
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_a_plan_made_for_one_context_finds_what_the_plan_finds(rules):
+    """A frame's plan (context_plan) works out once what reads only the context; on every
+    reading of the drawn hands, in their own contexts (bonus tiles, seats, ways of winning,
+    events), it finds the same key as the plan every context shares."""
+    ruleset = RULESETS[rules]
+    compared = 0
+    for ask in asks(ruleset):
+        hand = ask.hand
+        general, _ = selection._plan(ruleset, hand.context.events)
+        for_context, _ = selection.context_plan(ruleset, hand.context)
+        for reading in readings(hand, ruleset.shape_rules(ask.settings.options)):
+            assert for_context(reading, hand.context) == general(reading, hand.context), (
+                hand.description, hand.context)
+            compared += 1
+    assert compared > 1000
+
+
+def test_what_reads_only_the_context_needs_no_reading():
+    """Each detector and gate marked CONTEXT_ONLY answers without a reading (context_plan
+    calls them on none): one that read the reading would fail here, not price wrongly."""
+    contexts = [WinContext(), WinContext(by=WinBy.SELF_DRAW, seat="S", flowers=(1, 2, 3, 4),
+                                         seasons=(2,))]
+    for name in selection.CONTEXT_ONLY:
+        check = DETECTORS.get(name) or GATES[name]
+        assert {int(check(None, ctx)) for ctx in contexts} <= {0, 1}
