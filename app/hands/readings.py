@@ -212,7 +212,7 @@ class Reading(NamedTuple):
     win: Tile
     win_group: int
     wait: Wait
-    counts: tuple[int, ...]   # copies of each of the 34 kinds, melds included
+    counts: bytes             # copies of each of the 34 kinds, melds included
     suits: int                # bit mask of what is held: 1 m, 2 p, 4 s, 8 honours
     profile: Profile = NO_SETS   # the split's counts, for the detectors
 
@@ -562,9 +562,9 @@ def readings_of(own: bytes, win: Tile, melds: tuple[Group, ...] = (),
                 held[k] += 1
             suits |= g.suit_bit
             meld_facts += g.facts
-        counts_t = tuple(held)
+        counts_t = bytes(held)
     else:
-        counts_t = tuple(own)
+        counts_t = own
         meld_facts = 0
     found: list[Reading] = []
     if m[0] + p[0] + s[0] + z[0] == COMPLETE_SUM:
@@ -636,7 +636,7 @@ def _wait_of(group: Group, win: int) -> Wait:
 _WAITS_BY_CODE = {9: _waits_by_code(0), 7: _waits_by_code(27)}   # by the suit's size
 
 
-def _orphans_reading(concealed: bytes, win: Tile, counts: tuple[int, ...],
+def _orphans_reading(concealed: bytes, win: Tile, counts: bytes,
                      suits: int) -> Reading:
     groups = tuple(
         _CONCEALED[GroupKind.PAIR if concealed[i] == 2 else GroupKind.SINGLE, i]
