@@ -36,16 +36,15 @@ from dataclasses import dataclass, replace
 from itertools import compress
 from operator import gt
 
-from app.base.errors import HandError
 from app.base.i18n import Msg
 from app.hands.hand import Hand, WinBy
 from app.hands.phrases import tile_said
 from app.hands.quick import keeping_discards, state_kinds, waiting_kinds
 from app.hands.readings import ShapeRules
-from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile
+from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, Tile
 from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork, opened, step_aside, units
-from app.scoring.calculation import pricer
+from app.scoring.calculation import counts_pricer
 from app.scoring.payments import fmt
 
 from .discard import DiscardChoice, DiscardResult, suit_name
@@ -292,12 +291,11 @@ class Search:
         kinds = tuple(range(NUM_KINDS if ruleset.honours else 27))
         asked = result.ask   # the waits' request, won by self-draw: nobody discards
         context = replace(asked.hand.context, by=WinBy.SELF_DRAW)
-        calculate = pricer(replace(asked, hand=Hand((), context=context), by_given=True,
-                                   seats=replace(asked.seats, discarder=None)))
+        calculate = counts_pricer(replace(asked, hand=Hand((), context=context), by_given=True,
+                                          seats=replace(asked.seats, discarder=None)), hand.melds)
         priced: dict[tuple, tuple[float, frozenset[str]] | None] = {}
         figures: dict[tuple[int, int], tuple] = {}   # (payments, items) -> what they say
         search: Search
-        melds = hand.melds
 
         def price(counts: bytes, kind: int) -> tuple[float, frozenset[str]] | None:
             """What the winner collects and the patterns counted, or None when refused."""
@@ -305,13 +303,12 @@ class Search:
             if found is not False:
                 return found
             search._scorings += 1
-            try:   # one scoring, counted in the outlook's budget (_weigh)
-                calc = calculate(Hand(_tiles(counts), melds, TILES[kind], context))
-            except HandError:
-                calc = None
+            # one scoring, counted in the outlook's budget (_weigh): the counts priced as
+            # values, the scoring core's readings, selection and payments (None: refused)
+            calc = calculate(counts, kind)
             value = None
-            if calc is not None and not calc.score.below_minimum:
-                value = _said(calc.payments, calc.score.items, figures)
+            if calc is not None and not calc[0].below_minimum:
+                value = _said(calc[1], calc[0].items, figures)
             priced[(counts, kind)] = value
             return value
 
@@ -558,32 +555,6 @@ def _plus(counts: bytes, k: int) -> bytes:
 
 
 _ONE_MORE = tuple(bytes((n + 1,)) for n in range(5))
-class _SuitTiles(dict):
-    """One suit's counts -> its tiles in order, made on first sight (at most 5^9 entries)."""
-
-    def __init__(self, offset: int) -> None:
-        super().__init__()
-        self.offset = offset
-
-    def __missing__(self, counts: bytes) -> tuple[Tile, ...]:
-        found = self[counts] = tuple(TILES[self.offset + i] for i, n in enumerate(counts)
-                                     for _ in range(n))
-        return found
-
-
-_M, _P, _S, _Z = (_SuitTiles(o) for o in (0, 9, 18, 27))
-
-
-def _tiles(counts: bytes) -> tuple[Tile, ...]:
-    """tiles_of, for the outlook's hot path: the tiles of 34 counts in tile order, joined from
-    each suit's (remembered).
-
-    >>> _tiles(bytes((2, 0, 1) + (0,) * 31))
-    (Tile(1m), Tile(1m), Tile(3m))
-    """
-    return _M[counts[0:9]] + _P[counts[9:18]] + _S[counts[18:27]] + _Z[counts[27:34]]
-
-
 class _Near:
     """_near_kinds, worked out only when waiting_kinds iterates it (xiangting, where it
     answers, needs no list of the kinds to try)."""
