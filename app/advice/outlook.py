@@ -283,6 +283,7 @@ class Search:
         self._solved: Solved | None = None
         self._solved_at = 0
         self._scorings = 0
+        self._pending: list[tuple] = []   # ready states whose wins are not yet priced (_settle)
 
     @classmethod
     def of(cls, result: DiscardResult, draws: int, rulesets, max_states: int,
@@ -367,6 +368,8 @@ class Search:
         searched so far is solved at once (recurrence.py), again only when more were searched."""
         counts = bytes(counts)
         node = self._node(counts, self._over(counts))
+        self._settle()
+        node = self._memo[counts]   # a dead wait settled is another state
         if self._solved is None or self._solved_at != len(self.graph.done):
             self._solved = solve(self.graph)
             self._solved_at = len(self.graph.done)
@@ -379,6 +382,7 @@ class Search:
 
     def alive_of(self, counts: Sequence[int]) -> frozenset[str]:
         """The patterns of the wins a searched 13-tile state can still reach."""
+        self._settle()
         return self._alive(self._memo[bytes(counts)])
 
     def _alive(self, i: int) -> frozenset[str]:
@@ -446,13 +450,46 @@ class Search:
 
     def _ready(self, counts, over, left, total, waits) -> int:
         """A ready hand: each winning draw wins; any other is thrown and the hand waits on,
-        unless no draw can win (a dead wait): then it may exchange (_exchanges)."""
-        p_win, gain, alive = self._wins(counts, left, total, waits)
+        unless no draw can win (a dead wait): then it may exchange (_exchanges). Its wins are
+        priced when the walk is done (_settle), all together, unless they already were."""
+        known = self._win_memo.get(counts)
+        if known is None:
+            node = self.graph.state(READY)
+            self._pending.append((node, counts, over, left, total, waits))
+            return node
+        return self._waiting(counts, over, left, total, known)
+
+    def _waiting(self, counts, over, left, total, wins) -> int:
+        """A ready hand whose wins are priced: READY, or a dead wait's exchanges."""
+        p_win, gain, alive = wins
         if p_win == 0:
             return self._exchanges(counts, over, left, total)
         node = self.graph.state(READY, p_win=p_win, gain=gain)
         self._ready_alive[node] = alive
         return node
+
+    def _settle(self) -> None:
+        """Price the wins of the ready states the walk left pending, one after another (the
+        scoring core's tables and code stay at hand, about an eighth sooner than a scoring
+        between two hands walked), and give each state its figures. A dead wait (no win can
+        be declared) becomes the state of its exchanges: the choices that led to it lead there
+        instead, and it is finished where it was (recurrence's order: what a state leads to is
+        finished before it)."""
+        graph = self.graph
+        while self._pending:
+            pending, self._pending = self._pending, []
+            for node, counts, over, left, total, waits in pending:
+                p_win, gain, alive = self._wins(counts, left, total, waits)
+                if p_win:
+                    graph.stay[node] = 1.0 - p_win
+                    graph.gain[node] = gain
+                    graph.p_win[node] = p_win
+                    self._ready_alive[node] = alive
+                    continue
+                done = len(graph.done)
+                dead = self._exchanges(counts, over, left, total)
+                graph.move(node, dead, done)
+                self._memo[counts] = dead
 
     def _exchanges(self, counts, over, left, total) -> int:
         """A ready hand none of whose draws can win (below the minimum, a form refused): each

@@ -63,6 +63,17 @@ class Graph:
         self.done.append(i)
         return i
 
+    def move(self, old: int, new: int, since: int) -> None:
+        """State `old` is state `new` from now on (finished with what it leads to from
+        `since` in the finishing order): the choices that led to `old` lead to `new`, which
+        is finished where `old` was. `old` stays, led to by nothing."""
+        self.choices = [tuple(new if s == old else s for s in c) if old in c else c
+                        for c in self.choices]
+        moved = self.done[since:]
+        del self.done[since:]
+        at = self.done.index(old) + 1
+        self.done[at:at] = moved
+
     def choice(self, states: Sequence[int]) -> int:
         """A choice finished: the best of these states is kept; its number."""
         c = len(self.choices)
