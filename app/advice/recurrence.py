@@ -219,29 +219,39 @@ def _solve_arrays(graph: Graph, np):
     child3, ec3, en3 = (np.concatenate([a, a + size, a + 2 * size])
                         for a, size in ((child, n), (ec, k), (en, n)))
     bins = np.concatenate([np.arange(3 * n), en3])   # each figure's own term, then options
+    weights = np.empty(3 * n + 3 * e)   # what bincount adds: the own terms, then the options'
+    mine, theirs = weights[:3 * n], weights[3 * n:].reshape(3, e)
+    lt, eq = np.empty(3 * e, dtype=bool), np.empty(3 * e, dtype=bool)
+    below = np.empty(e, dtype=bool)
+    greatest = np.empty(3 * k)   # each choice's best: values, then wins, then readies
     for t in range(1, graph.draws + 1):
+        np.multiply(stay, here, out=mine)
         if m:
             c = here.take(child3)
-            best = _greatest(np, c[:m], c[m:2 * m], c[2 * m:], starts, of).take(ec3)
+            _greatest(np, c[:m], c[m:2 * m], c[2 * m:], starts, of, greatest)
+            best = greatest.take(ec3)
             own = here.take(en3)
-            lt, eq = best < own, best == own
-            below = lt[:e] | (eq[:e] & (lt[e:2 * e] | (eq[e:2 * e] & lt[2 * e:])))
-            taken = (np.where(below, own.reshape(3, e), best.reshape(3, e)) * ep).ravel()
-        else:
-            taken = np.zeros(0)
-        here = np.bincount(bins, np.concatenate([stay * here, taken]), 3 * n)
+            np.less(best, own, out=lt)
+            np.equal(best, own, out=eq)
+            np.logical_and(eq[e:2 * e], lt[2 * e:], out=below)
+            below |= lt[e:2 * e]
+            below &= eq[:e]
+            below |= lt[:e]
+            np.multiply(np.where(below, own.reshape(3, e), best.reshape(3, e)), ep, out=theirs)
+        here = np.bincount(bins, weights, 3 * n)
         here += added
         here[ready] = 1.0
         table[t] = here.reshape(3, n)
     return table
 
 
-def _greatest(np, cv, cw, cr, starts, of):
+def _greatest(np, cv, cw, cr, starts, of, out) -> None:
     """Each choice's greatest (value, win, ready) of its states' (held in runs from `starts`;
-    `of` each one's choice): the values, then the wins, then the readies, in one array."""
-    m0 = np.maximum.reduceat(cv, starts)
+    `of` each one's choice), into `out`: the values, then the wins, then the readies."""
+    k = len(starts)
+    m0, m1, m2 = out[:k], out[k:2 * k], out[2 * k:]
+    np.maximum.reduceat(cv, starts, out=m0)
     tie = cv == m0[of]
-    m1 = np.maximum.reduceat(np.where(tie, cw, -1.0), starts)
+    np.maximum.reduceat(np.where(tie, cw, -1.0), starts, out=m1)
     tie &= cw == m1[of]
-    m2 = np.maximum.reduceat(np.where(tie, cr, -1.0), starts)
-    return np.concatenate([m0, m1, m2])
+    np.maximum.reduceat(np.where(tie, cr, -1.0), starts, out=m2)
