@@ -294,24 +294,20 @@ class Search:
         context = replace(asked.hand.context, by=WinBy.SELF_DRAW)
         calculate = counts_pricer(replace(asked, hand=Hand((), context=context), by_given=True,
                                           seats=replace(asked.seats, discarder=None)), hand.melds)
-        priced: dict[tuple, tuple[float, frozenset[str]] | None] = {}
         figures: dict[tuple[int, int], tuple] = {}   # (payments, items) -> what they say
         search: Search
 
         def price(counts: bytes, kind: int) -> tuple[float, frozenset[str]] | None:
-            """What the winner collects and the patterns counted, or None when refused."""
-            found = priced.get((counts, kind), False)
-            if found is not False:
-                return found
+            """What the winner collects and the patterns counted, or None when refused. Each
+            winning hand and tile is asked once: a ready hand's wins are remembered (_wins),
+            and the 14 tiles less the winning tile are that hand."""
             search._scorings += 1
             # one scoring, counted in the outlook's budget (_weigh): the counts priced as
             # values, the scoring core's readings, selection and payments (None: refused)
             calc = calculate(counts, kind)
-            value = None
-            if calc is not None and not calc[0].below_minimum:
-                value = _said(calc[1], calc[0].items, figures)
-            priced[(counts, kind)] = value
-            return value
+            if calc is None or calc[0].below_minimum:
+                return None
+            return _said(calc[1], calc[0].items, figures)
 
         melded = [0] * NUM_KINDS   # the copies in the player's melds: never drawn again
         for meld in hand.melds:
