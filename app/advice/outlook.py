@@ -432,15 +432,19 @@ class Search:
         if waits is None:
             waits = waiting_kinds(counts, self.melds, self.rules, self.table,
                                   _Near(counts, self.kinds))
+        price, patterns = self.price, []
         for k in waits:
-            if not left[k]:
+            n = left[k]
+            if not n:
                 continue
-            priced = self.price(_plus(counts, k), k)
+            priced = price(counts[:k] + _ONE_MORE[counts[k]] + counts[k + 1:], k)
             if priced is not None:
-                p = left[k] / total
+                p = n / total
                 p_win += p
                 gain += p * priced[0]
-                alive |= priced[1]
+                patterns.append(priced[1])
+        if patterns:
+            alive = alive.union(*patterns)
         found = self._win_memo[counts] = (p_win, gain, alive)
         return found
 
