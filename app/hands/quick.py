@@ -14,7 +14,8 @@ a form of the table's differs from its own, the table's answer follows from its 
 - thirteen orphans where the table has none (Sichuan, Hong Kong's course without it): its
   answer stands while they are further from ready (without honours they are at least six
   tiles from it);
-- no seven pairs (Hong Kong): its answer stands while its seven pairs are further;
+- no seven pairs (Hong Kong): its answer stands while its seven pairs are further; as near,
+  the standard form alone is found from it (below);
 - seven pairs where four alike count as two (Sichuan): counted from the pairs alone (6 less
   the pairs, as that counting has no need of seven kinds). Further than xiangting's answer,
   its answer stands; nearer, they alone count (kinds: those held once or three times, whose
@@ -25,10 +26,37 @@ a form of the table's differs from its own, the table's answer follows from its 
   live tiles with an honour held once in place of each dead tile (`_live`), which gives the
   standard form efficiency.py counts of the live tiles alone; the dead tiles bound it.
 
+The standard form alone, of a hand without melds holding no kind four times
+(`_without_sets`): xiangting counts only the standard form of fewer than 13 tiles, as of a
+hand with melds declared, so each distinct set held (three alike, a run) is taken out in
+turn, as if declared, and the rest is asked. The form's shanten is 8 - 2 x sets - partial
+sets (the head among them), of at most four sets and partial sets besides the head: without
+a set it is at least 3. So where it is 2 or less:
+
+- every best split of the hand holds a set S, and a split of the rest with S is a split of
+  the hand: the hand's shanten is the least of the rests' over the sets held;
+- a draw that lowers it to 1 or less leaves a best split with two sets or more, one of them
+  without the drawn tile, so held before the draw; with that set out, the rest is at the
+  least and the draw lowers it. The kinds that lower the hand are those that lower a rest at
+  the least (the union of xiangting's kinds over those sets);
+- of 14 tiles, a discard that leaves 2 or less leaves a best split with a set the discard
+  does not touch, and a discard that keeps a rest's shanten keeps the hand's: the discards
+  that keep it are the union of those that keep a rest at the least.
+
+efficiency.py's one rule that reads more than the tiles' shape, a kind held four times (its
+pair waits on no third copy, its loose tile becomes no head, an honour held four times is
+dead), would be hidden by a set of it taken out: so no kind may be held four times, and the
+fourth copy of a kind held three times, found only with a set of its kind out, is asked of
+the 14 tiles themselves. Thirteen orphans, which these tables count, are never as near: 2 or
+less from them, a hand holds ten terminals and honours of distinct kinds, no two of which
+make a partial set, so every set (two of them), partial set or head takes one of the other
+three or four tiles: the standard form's value is at most 4, its shanten at least 4.
+
 Elsewhere (xiangting's seven pairs or thirteen orphans as near as its answer where the table
-counts them otherwise, a live kind held four times beside dead tiles, more than seven dead
-tiles) efficiency.py answers. Both engines give the same answers (tests/hands/test_quick.py
-holds them equal); xiangting is a speed-up, never a rule.
+counts them otherwise and the standard form is not found as above, a live kind held four
+times beside dead tiles, more than seven dead tiles) efficiency.py answers. Both engines give
+the same answers (tests/hands/test_quick.py holds them equal); xiangting is a speed-up,
+never a rule.
 """
 from __future__ import annotations
 
@@ -104,8 +132,11 @@ def _thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
                 if s >= pairs:
                     odd_bits = int(odd[::-1], 2)
                     s, bits = (s, bits | odd_bits) if s == pairs else (pairs, odd_bits)
-        elif _distinct_pairs(counts) <= s:
-            return None
+        elif _distinct_pairs(counts) <= s:   # xiangting's seven pairs may be its answer
+            found = _standard_thirteen(counts, table)
+            if found is None:
+                return None
+            s, bits = found
     return s, _kinds(bits & drawable)
 
 
@@ -133,8 +164,80 @@ def _fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
                     odd_bits = int(odd[::-1], 2)
                     s, bits = (s, bits | odd_bits) if s == pairs else (pairs, odd_bits)
         elif _distinct_pairs(counts) <= s:
-            return None
+            found = _standard_fourteen(counts)
+            if found is None:
+                return None
+            s, bits = found
     return s, _kinds(bits)
+
+
+def _without_sets(counts: bytes, ask) -> tuple[int, int, int]:
+    """xiangting's answer (`ask`: its necessary or unnecessary tiles) of the tiles left when
+    each distinct set held (three alike, a run) is taken out as if declared, at its best over
+    the sets: the replacement number (99 when no set is held), the union of its kinds over
+    the sets that reach it, and that union leaving out each set's own kinds. The hand holds
+    no kind four times."""
+    hand = bytearray(counts)
+    best = 99
+    kinds = safe = 0
+    for k in _kinds(_bits_of(counts, 3)):
+        hand[k] = 0
+        rn, bits = ask(hand, _FOUR)
+        hand[k] = 3
+        if rn <= best:
+            if rn < best:
+                best, kinds, safe = rn, 0, 0
+            kinds |= bits
+            safe |= bits & ~(1 << k)
+    held = _held_bits(counts)
+    for k in _kinds(held & held >> 1 & held >> 2 & _RUN_STARTS):
+        hand[k] -= 1
+        hand[k + 1] -= 1
+        hand[k + 2] -= 1
+        rn, bits = ask(hand, _FOUR)
+        hand[k] += 1
+        hand[k + 1] += 1
+        hand[k + 2] += 1
+        if rn <= best:
+            if rn < best:
+                best, kinds, safe = rn, 0, 0
+            kinds |= bits
+            safe |= bits & ~(7 << k)
+    return best, kinds, safe
+
+
+def _standard_thirteen(counts: bytes, table: Table) -> tuple[int, int] | None:
+    """The standard form's shanten of 13 concealed tiles and the bit set of the kinds whose
+    draw lowers it, where it is at most 2 and no kind is held four times (the module's
+    account); None elsewhere."""
+    if 4 in counts:
+        return None
+    rn, kinds, safe = _without_sets(counts, _xt.calculate_necessary_tiles)
+    s = rn - 1
+    if s > 2:
+        return None
+    # a kind held three times, found only once a set of it is out: its fourth copy is asked
+    # of the 14 tiles themselves (xiangting's answer, unless its seven pairs are as near)
+    for k in _kinds(kinds & ~safe & _bits_of(counts, 3)):
+        grown = _plus(counts, k)
+        after = _xt.calculate_replacement_number(grown, _FOUR) - 1
+        if after < s and _distinct_pairs(grown) <= after:   # xiangting's may be seven pairs
+            after = standard_shanten(grown, 0, table)
+        if after >= s:
+            kinds &= ~(1 << k)
+    return s, kinds
+
+
+def _standard_fourteen(counts: bytes) -> tuple[int, int] | None:
+    """The standard form's shanten of 14 concealed tiles (the best a discard leaves) and the
+    bit set of the discards that keep it, where it is at most 2; None as _standard_thirteen."""
+    if 4 in counts:
+        return None
+    rn, kinds, _ = _without_sets(counts, _xt.calculate_unnecessary_tiles)
+    s = rn - 1
+    if s > 2:
+        return None
+    return s, kinds
 
 
 def _live(counts: bytes, melds: int, rules: ShapeRules, table: Table, lo: int
@@ -251,6 +354,7 @@ def _plus(counts: bytes, k: int) -> bytes:
 
 
 _NONE = bytes(9)
+_RUN_STARTS = sum(1 << (9 * suit + i) for suit in range(3) for i in range(7))   # 1-7 of a suit
 _NO_HONOURS = bytes(7)
 _PADS = tuple(bytes((1,) * n + (0,) * (7 - n)) for n in range(8))   # n honours held once
 _COUNT = tuple(bytes((n,)) for n in range(5))
