@@ -43,14 +43,22 @@ a set it is at least 3. So where it is 2 or less:
   does not touch, and a discard that keeps a rest's shanten keeps the hand's: the discards
   that keep it are the union of those that keep a rest at the least.
 
-efficiency.py's one rule that reads more than the tiles' shape, a kind held four times (its
-pair waits on no third copy, its loose tile becomes no head, an honour held four times is
-dead), would be hidden by a set of it taken out: so no kind may be held four times, and the
-fourth copy of a kind held three times, found only with a set of its kind out, is asked of
-the 14 tiles themselves. Thirteen orphans, which these tables count, are never as near: 2 or
-less from them, a hand holds ten terminals and honours of distinct kinds, no two of which
-make a partial set, so every set (two of them), partial set or head takes one of the other
-three or four tiles: the standard form's value is at most 4, its shanten at least 4.
+efficiency.py's one rule that reads more than the tiles' shape, of a kind held four times
+(its pair waits on no third copy, its loose tile becomes no head, an honour held four times
+is dead), is hidden by a set of that kind taken out (the rest holds fewer of it), by no
+other set: a rest with such a set out only bounds the hand's shanten from below (a best
+split of the hand, less the set, is a split of the rest; the converse may fail). So the least over the sets is the hand's shanten where a set of
+no kind held four times reaches it too, else where efficiency.py's own count of the hand
+agrees (`standard_shanten`, once); the kinds found only with a set of a kind held four
+times out, or only with a set of a kind held three times out (its fourth copy, drawn,
+would hide the rule), are each asked of efficiency.py's count of the 14 tiles themselves
+(of 14 tiles, the discards found only with a set of a kind held four times out, of the 13);
+a kind held four times is never drawn.
+
+Thirteen orphans, which these tables count, are never as near: 2 or less from them, a hand
+holds ten terminals and honours of distinct kinds, no two of which make a partial set, so
+every set (two of them), partial set or head takes one of the other three or four tiles:
+the standard form's value is at most 4, its shanten at least 4.
 
 Elsewhere (xiangting's seven pairs or thirteen orphans as near as its answer where the table
 counts them otherwise and the standard form is not found as above, a live kind held four
@@ -164,79 +172,81 @@ def _fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
                     odd_bits = int(odd[::-1], 2)
                     s, bits = (s, bits | odd_bits) if s == pairs else (pairs, odd_bits)
         elif _distinct_pairs(counts) <= s:
-            found = _standard_fourteen(counts)
+            found = _standard_fourteen(counts, table)
             if found is None:
                 return None
             s, bits = found
     return s, _kinds(bits)
 
 
-def _without_sets(counts: bytes, ask) -> tuple[int, int, int]:
+def _without_sets(counts: bytes, ask) -> tuple[int, int, int, int] | None:
     """xiangting's answer (`ask`: its necessary or unnecessary tiles) of the tiles left when
-    each distinct set held (three alike, a run) is taken out as if declared, at its best over
-    the sets: the replacement number (99 when no set is held), the union of its kinds over
-    the sets that reach it, and that union leaving out each set's own kinds. The hand holds
-    no kind four times."""
+    each distinct set held (three alike, a run) is taken out as if declared: its least
+    replacement number over the sets; its least over the sets of no kind held four times;
+    the union of its kinds over the sets at the least; and of those, the kinds found with a
+    set of no kind held four times, other than a kind of the set held three times (sure, by
+    the module's account). None when no set is held."""
     hand = bytearray(counts)
-    best = 99
-    kinds = safe = 0
-    for k in _kinds(_bits_of(counts, 3)):
-        hand[k] = 0
-        rn, bits = ask(hand, _FOUR)
-        hand[k] = 3
-        if rn <= best:
-            if rn < best:
-                best, kinds, safe = rn, 0, 0
-            kinds |= bits
-            safe |= bits & ~(1 << k)
+    quads = _bits_of(counts, 4) if 4 in counts else 0
+    triples = _bits_of(counts, 3)
+    found = []
+    for k in _kinds(triples | quads):
+        hand[k] -= 3
+        found.append((*ask(hand, _FOUR), 1 << k))
+        hand[k] += 3
     held = _held_bits(counts)
     for k in _kinds(held & held >> 1 & held >> 2 & _RUN_STARTS):
         hand[k] -= 1
         hand[k + 1] -= 1
         hand[k + 2] -= 1
-        rn, bits = ask(hand, _FOUR)
+        found.append((*ask(hand, _FOUR), 7 << k))
         hand[k] += 1
         hand[k + 1] += 1
         hand[k + 2] += 1
-        if rn <= best:
-            if rn < best:
-                best, kinds, safe = rn, 0, 0
+    if not found:
+        return None
+    least = min(found)[0]
+    clear = min((rn for rn, _, own in found if not own & quads), default=99)
+    kinds = sure = 0
+    for rn, bits, own in found:
+        if rn == least:
             kinds |= bits
-            safe |= bits & ~(7 << k)
-    return best, kinds, safe
+            if not own & quads:
+                sure |= bits & ~(own & triples)
+    return least, clear, kinds, sure
 
 
 def _standard_thirteen(counts: bytes, table: Table) -> tuple[int, int] | None:
     """The standard form's shanten of 13 concealed tiles and the bit set of the kinds whose
-    draw lowers it, where it is at most 2 and no kind is held four times (the module's
-    account); None elsewhere."""
+    draw lowers it, where it is at most 2 (the module's account); None elsewhere."""
+    found = _without_sets(counts, _xt.calculate_necessary_tiles)
+    if found is None:
+        return None
+    least, clear, kinds, sure = found
+    s = least - 1
+    if s > 2 or clear != least and standard_shanten(counts, 0, table) != s:
+        return None
     if 4 in counts:
-        return None
-    rn, kinds, safe = _without_sets(counts, _xt.calculate_necessary_tiles)
-    s = rn - 1
-    if s > 2:
-        return None
-    # a kind held three times, found only once a set of it is out: its fourth copy is asked
-    # of the 14 tiles themselves (xiangting's answer, unless its seven pairs are as near)
-    for k in _kinds(kinds & ~safe & _bits_of(counts, 3)):
-        grown = _plus(counts, k)
-        after = _xt.calculate_replacement_number(grown, _FOUR) - 1
-        if after < s and _distinct_pairs(grown) <= after:   # xiangting's may be seven pairs
-            after = standard_shanten(grown, 0, table)
-        if after >= s:
+        kinds &= ~_bits_of(counts, 4)   # none left to draw
+    for k in _kinds(kinds & ~sure):   # asked of the 14 tiles themselves
+        if standard_shanten(_plus(counts, k), 0, table) >= s:
             kinds &= ~(1 << k)
     return s, kinds
 
 
-def _standard_fourteen(counts: bytes) -> tuple[int, int] | None:
+def _standard_fourteen(counts: bytes, table: Table) -> tuple[int, int] | None:
     """The standard form's shanten of 14 concealed tiles (the best a discard leaves) and the
-    bit set of the discards that keep it, where it is at most 2; None as _standard_thirteen."""
-    if 4 in counts:
+    bit set of the discards that keep it, where it is at most 2; None elsewhere."""
+    found = _without_sets(counts, _xt.calculate_unnecessary_tiles)
+    if found is None:
         return None
-    rn, kinds, _ = _without_sets(counts, _xt.calculate_unnecessary_tiles)
-    s = rn - 1
-    if s > 2:
+    least, clear, kinds, sure = found
+    s = least - 1
+    if s > 2 or clear != least and standard_shanten(counts, 0, table) != s:
         return None
+    for k in _kinds(kinds & ~sure):   # asked of the 13 tiles themselves
+        if standard_shanten(_minus(counts, k), 0, table) > s:
+            kinds &= ~(1 << k)
     return s, kinds
 
 
@@ -351,6 +361,10 @@ def _held_bits(counts: bytes) -> int:
 
 def _plus(counts: bytes, k: int) -> bytes:
     return counts[:k] + bytes((counts[k] + 1,)) + counts[k + 1:]
+
+
+def _minus(counts: bytes, k: int) -> bytes:
+    return counts[:k] + bytes((counts[k] - 1,)) + counts[k + 1:]
 
 
 _NONE = bytes(9)

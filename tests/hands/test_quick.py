@@ -181,13 +181,14 @@ def test_keeping_discards_agree_on_fourteen_tiles(name, rules, table, kinds, dea
 
 
 def _near_both(rng: random.Random, size: int) -> list[int] | None:
-    """`size` concealed tiles of one to three sets and pairs, a few swapped: near seven
-    pairs and the standard form at once, often holding a kind three times."""
+    """`size` concealed tiles of one to three sets (some four alike) and pairs, a few
+    swapped: near seven pairs and the standard form at once, often holding a kind three or
+    four times."""
     counts = [0] * 34
     for _ in range(rng.choice((1, 2, 2, 3))):
         k = rng.randrange(34)
         run = k < 27 and k % 9 < 7 and rng.random() < 0.6
-        for j in ((k, k + 1, k + 2) if run else (k, k, k)):
+        for j in ((k, k + 1, k + 2) if run else (k,) * rng.choice((3, 3, 3, 4))):
             counts[j] += 1
     while sum(counts) < size - 1:
         counts[rng.randrange(34)] += 2
@@ -211,7 +212,7 @@ def test_hands_near_seven_pairs_where_the_table_has_none(name, rules, table):
     (`_without_sets`) for the standard form alone. Most such hands are answered so, some
     through a kind held three times whose fourth copy is weighed on its own."""
     rng = random.Random(name + "-near-both")
-    routed = fourth = 0
+    routed = alone = quads = 0
     for _ in range(2500):
         counts = _near_both(rng, 13)
         if counts is None:
@@ -226,15 +227,16 @@ def test_hands_near_seven_pairs_where_the_table_has_none(name, rules, table):
         if _way(tuple(counts), 0, rules, table) == "sets":
             found = quick._thirteen(bytes(counts), 0, rules, table)
             routed += found is not None
-            _, kinds, safe = quick._without_sets(bytes(counts), quick._xt.calculate_necessary_tiles)
-            fourth += found is not None and bool(kinds & ~safe & quick._bits_of(bytes(counts), 3))
-    assert routed > 500 and fourth > 20, (routed, fourth)
+            _, _, kinds, sure = quick._without_sets(bytes(counts), quick._xt.calculate_necessary_tiles)
+            alone += found is not None and bool(kinds & ~sure)
+            quads += found is not None and 4 in counts
+    assert routed > 500 and alone > 20 and quads > 20, (routed, alone, quads)
 
 
 @pytest.mark.parametrize("name, rules, table", NO_PAIRS_CASES, ids=[c[0] for c in NO_PAIRS_CASES])
 def test_keeping_discards_near_seven_pairs_where_the_table_has_none(name, rules, table):
     rng = random.Random(name + "-near-both-14")
-    routed = 0
+    routed = alone = quads = 0
     for _ in range(2500):
         counts = _near_both(rng, 14)
         if counts is None:
@@ -245,9 +247,78 @@ def test_keeping_discards_near_seven_pairs_where_the_table_has_none(name, rules,
             d for d, s in after.items() if s == best), counts
         rn, _ = quick._xt.calculate_unnecessary_tiles(bytes(counts), quick._FOUR)
         found = quick._fourteen(bytes(counts), 0, rules, table)
-        routed += (quick._distinct_pairs(bytes(counts)) <= rn - 1 and found is not None
-                   and found[0] == best)
-    assert routed > 500, routed
+        if quick._distinct_pairs(bytes(counts)) <= rn - 1 and found is not None and found[0] == best:
+            routed += 1
+            _, _, kinds, sure = quick._without_sets(bytes(counts),
+                                                    quick._xt.calculate_unnecessary_tiles)
+            alone += bool(kinds & ~sure)
+            quads += 4 in counts
+    assert routed > 500 and alone > 20 and quads > 20, (routed, alone, quads)
+
+
+def _sets_and_quads(rng: random.Random, size: int) -> list[int] | None:
+    """`size` concealed tiles of a few kinds: sets, often four alike, and ones and pairs."""
+    counts = [0] * 34
+    kinds = rng.sample(range(34), rng.choice((5, 7, 9, 12)))
+    for _ in range(rng.choice((1, 2, 2, 3))):
+        k = rng.choice(kinds)
+        run = k < 27 and k % 9 < 7 and rng.random() < 0.5
+        for j in ((k, k + 1, k + 2) if run else (k,) * rng.choice((3, 4, 4))):
+            counts[j] += 1
+    while sum(counts) < size:
+        counts[rng.choice(kinds)] += rng.choice((1, 2, 2))
+    while sum(counts) > size:
+        counts[rng.choice([i for i in range(34) if counts[i]])] -= 1
+    return counts if max(counts) <= 4 else None
+
+
+STANDARD_ONLY = (ShapeRules(seven_pairs=False, thirteen_orphans=False), Table())
+
+
+def test_the_standard_form_with_each_set_taken_out_as_efficiency_counts_it():
+    """_standard_thirteen and _standard_fourteen on any hand (near seven pairs or not), as
+    efficiency.py counts the standard form alone: kinds held four times make most of these
+    hands, where a set taken out would hide the rule of four (the least without one, the
+    kinds asked of the hand itself, the hand's own shanten where the sets of it are nearer)."""
+    rng = random.Random("sets-and-quads")
+    ways: Counter[str] = Counter()
+    for _ in range(6000):
+        size = rng.choice((13, 14))
+        counts = _sets_and_quads(rng, size)
+        if counts is None:
+            continue
+        hand = bytes(counts)
+        ask = (quick._xt.calculate_necessary_tiles if size == 13
+               else quick._xt.calculate_unnecessary_tiles)
+        taken = quick._without_sets(hand, ask)
+        if taken is None or taken[0] > 3:
+            continue
+        least, clear, kinds, sure = taken
+        if size == 13:
+            found = quick._standard_thirteen(hand, STANDARD_ONLY[1])
+            if found is not None:
+                s, useful = found[0], quick._kinds(found[1])
+                assert (s, useful if s > 0 else ()) == _slow_improving(counts, 0, *STANDARD_ONLY)
+                if s == 0:
+                    assert useful == _waits(counts, 0, *STANDARD_ONLY), counts
+                ways["kinds dropped"] += found[1] != kinds & ~quick._bits_of(hand, 4)
+        else:
+            found = quick._standard_fourteen(hand, STANDARD_ONLY[1])
+            if found is not None:
+                after = discard_shanten(counts, 0, *STANDARD_ONLY)
+                best = min(after.values())
+                if found[0] == best:
+                    assert quick._kinds(found[1]) == tuple(d for d, s in after.items()
+                                                           if s == best), counts
+                else:   # complete: every discard leaves it ready
+                    assert (found[0], best) == (-1, 0), counts
+                ways["discards dropped"] += found[1] != kinds
+        ways["answered"] += found is not None
+        ways["four alike"] += found is not None and 4 in counts
+        ways["unclear, answered"] += found is not None and clear != least
+        ways["unclear, not"] += found is None and clear != least
+    assert min(ways[w] for w in ("kinds dropped", "discards dropped", "unclear, answered",
+                                 "unclear, not")) > 20 and ways["four alike"] > 500, ways
 
 
 READY_CASES = [c for c in CASES if c[0] in ("family", "sichuan", "hong-kong", "quads-with-honours")]
