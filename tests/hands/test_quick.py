@@ -3,7 +3,10 @@
 Each question asked both ways on random hands built near complete (many ready, many holding a
 tile three or four times, some with declared melds and fewer concealed tiles) at every table
 the families make and a few more (each family's forms with and without honours, Sichuan's
-with its missing suit declared, held or not), and on the corpus's 2,000 random hands.
+with its missing suit declared, held or not), and on the corpus's 2,000 random hands; at the
+tables without seven pairs, hands near seven pairs and the standard form at once (xiangting's
+answer may be its seven pairs: quick.py takes each set out in turn), and the standard form so
+found on hands of few kinds, many held four times.
 """
 from __future__ import annotations
 
