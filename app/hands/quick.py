@@ -140,7 +140,7 @@ def _thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
                 if s >= pairs:
                     odd_bits = int(odd[::-1], 2)
                     s, bits = (s, bits | odd_bits) if s == pairs else (pairs, odd_bits)
-        elif (_from_bytes(counts.translate(_PAIRED)).bit_count() >= 6 - s   # pairs held
+        elif (len(counts.translate(None, _BELOW_PAIR)) >= 6 - s   # the kinds paired
               and _distinct_pairs(counts) <= s):   # xiangting's seven pairs may be its answer
             found = _standard_thirteen(counts, table)
             if found is None:
@@ -172,7 +172,7 @@ def _fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
                 if s >= pairs:
                     odd_bits = int(odd[::-1], 2)
                     s, bits = (s, bits | odd_bits) if s == pairs else (pairs, odd_bits)
-        elif (_from_bytes(counts.translate(_PAIRED)).bit_count() >= 6 - s
+        elif (len(counts.translate(None, _BELOW_PAIR)) >= 6 - s
               and _distinct_pairs(counts) <= s):
             found = _standard_fourteen(counts, table)
             if found is None:
@@ -377,14 +377,13 @@ _COUNT = tuple(bytes((n,)) for n in range(5))
 _ODD_DIGITS = bytes(b"01"[n & 1] for n in range(256))   # a count -> "1" when odd, else "0"
 _EQUAL_DIGITS = tuple(bytes(b"01"[i == n] for i in range(256)) for n in range(5))
 _HELD_DIGITS = bytes(b"01"[i > 0] for i in range(256))
-_PAIRED = bytes(i >= 2 for i in range(256))   # a count -> 1 when a pair is held, else 0
-_from_bytes = int.from_bytes
+_BELOW_PAIR = bytes((0, 1))   # the counts deleted to leave one byte a kind held twice or more
 
 
 def _distinct_pairs(counts: bytes) -> int:
     """Seven pairs' shanten, of distinct kinds (as seven_pairs_shanten counts it), of 13 or 14
     tiles: 13 - 2 x pairs - the kinds held once (at most 7 - pairs), so never less than 6 -
-    pairs (the kinds held twice or more, `_PAIRED` counts them quickly first).
+    pairs (the kinds held twice or more, which `_BELOW_PAIR` counts quickly first).
 
     >>> _distinct_pairs(bytes((2, 2, 0, 2, 0, 2, 0, 2, 0, 2, 1) + (0,) * 23))
     0
