@@ -26,8 +26,7 @@ a form of the table's differs from its own, the table's answer follows from its 
   live tiles with an honour held once in place of each dead tile (`_live`), which gives the
   standard form efficiency.py counts of the live tiles alone; the dead tiles bound it.
 
-The standard form alone, of a hand without melds holding no kind four times
-(`_without_sets`): xiangting counts only the standard form of fewer than 13 tiles, as of a
+The standard form alone, of a hand without melds (`_without_sets`): xiangting counts only the standard form of fewer than 13 tiles, as of a
 hand with melds declared, so each distinct set held (three alike, a run) is taken out in
 turn, as if declared, and the rest is asked. The form's shanten is 8 - 2 x sets - partial
 sets (the head among them), of at most four sets and partial sets besides the head: without
@@ -47,13 +46,13 @@ efficiency.py's one rule that reads more than the tiles' shape, of a kind held f
 (its pair waits on no third copy, its loose tile becomes no head, an honour held four times
 is dead), is hidden by a set of that kind taken out (the rest holds fewer of it), by no
 other set: a rest with such a set out only bounds the hand's shanten from below (a best
-split of the hand, less the set, is a split of the rest; the converse may fail). So the least over the sets is the hand's shanten where a set of
-no kind held four times reaches it too, else where efficiency.py's own count of the hand
-agrees (`standard_shanten`, once); the kinds found only with a set of a kind held four
-times out, or only with a set of a kind held three times out (its fourth copy, drawn,
-would hide the rule), are each asked of efficiency.py's count of the 14 tiles themselves
-(of 14 tiles, the discards found only with a set of a kind held four times out, of the 13);
-a kind held four times is never drawn.
+split of the hand, less the set, is a split of the rest; the converse may fail). So the
+least over the sets is the hand's shanten where a set of no kind held four times reaches it
+too, else where efficiency.py's own count of the hand agrees (`standard_shanten`, once); the
+kinds found only with a set of a kind held four times out, or only with a set of a kind
+held three times out (its fourth copy, drawn, would hide the rule), are each asked of
+efficiency.py's count of the 14 tiles themselves (of 14 tiles, the discards found only with
+a set of a kind held four times out, of the 13); a kind held four times is never drawn.
 
 Thirteen orphans, which these tables count, are never as near: 2 or less from them, a hand
 holds ten terminals and honours of distinct kinds, no two of which make a partial set, so
