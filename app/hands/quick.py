@@ -26,11 +26,11 @@ a form of the table's differs from its own, the table's answer follows from its 
   live tiles with an honour held once in place of each dead tile (`_live`), which gives the
   standard form efficiency.py counts of the live tiles alone; the dead tiles bound it.
 
-The standard form alone, of a hand without melds (`_without_sets`): xiangting counts only the standard form of fewer than 13 tiles, as of a
-hand with melds declared, so each distinct set held (three alike, a run) is taken out in
-turn, as if declared, and the rest is asked. The form's shanten is 8 - 2 x sets - partial
-sets (the head among them), of at most four sets and partial sets besides the head: without
-a set it is at least 3. So where it is 2 or less:
+The standard form alone, of a hand without melds (`_without_sets`): xiangting counts only
+the standard form of fewer than 13 tiles, as of a hand with melds declared, so each distinct
+set held (three alike, a run) is taken out in turn, as if declared, and the rest is asked.
+The form's shanten is 8 - 2 x sets - partial sets (the head among them), of at most four
+sets and partial sets besides the head: without a set it is at least 3. So where it is 2 or less:
 
 - every best split of the hand holds a set S, and a split of the rest with S is a split of
   the hand: the hand's shanten is the least of the rests' over the sets held;

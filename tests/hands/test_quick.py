@@ -230,7 +230,8 @@ def test_hands_near_seven_pairs_where_the_table_has_none(name, rules, table):
         if _way(tuple(counts), 0, rules, table) == "sets":
             found = quick._thirteen(bytes(counts), 0, rules, table)
             routed += found is not None
-            _, _, kinds, sure = quick._without_sets(bytes(counts), quick._xt.calculate_necessary_tiles)
+            _, _, kinds, sure = quick._without_sets(bytes(counts),
+                                                    quick._xt.calculate_necessary_tiles)
             alone += found is not None and bool(kinds & ~sure)
             quads += found is not None and 4 in counts
     assert routed > 500 and alone > 20 and quads > 20, (routed, alone, quads)
@@ -250,7 +251,8 @@ def test_keeping_discards_near_seven_pairs_where_the_table_has_none(name, rules,
             d for d, s in after.items() if s == best), counts
         rn, _ = quick._xt.calculate_unnecessary_tiles(bytes(counts), quick._FOUR)
         found = quick._fourteen(bytes(counts), 0, rules, table)
-        if quick._distinct_pairs(bytes(counts)) <= rn - 1 and found is not None and found[0] == best:
+        if (quick._distinct_pairs(bytes(counts)) <= rn - 1 and found is not None
+                and found[0] == best):
             routed += 1
             _, _, kinds, sure = quick._without_sets(bytes(counts),
                                                     quick._xt.calculate_unnecessary_tiles)
