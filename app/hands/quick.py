@@ -14,7 +14,8 @@ a form of the table's differs from its own, the table's answer follows from its 
 - thirteen orphans where the table has none (Sichuan, Hong Kong's course without it): its
   answer stands while they are further from ready (without honours they are at least six
   tiles from it);
-- no seven pairs (Hong Kong): its answer stands while its seven pairs are further;
+- no seven pairs (Hong Kong): its answer stands while its seven pairs are further; as near,
+  the standard form alone is found from it (below);
 - seven pairs where four alike count as two (Sichuan): counted from the pairs alone (6 less
   the pairs, as that counting has no need of seven kinds). Further than xiangting's answer,
   its answer stands; nearer, they alone count (kinds: those held once or three times, whose
@@ -25,10 +26,44 @@ a form of the table's differs from its own, the table's answer follows from its 
   live tiles with an honour held once in place of each dead tile (`_live`), which gives the
   standard form efficiency.py counts of the live tiles alone; the dead tiles bound it.
 
+The standard form alone, of a hand without melds (`_without_sets`): xiangting counts only
+the standard form of fewer than 13 tiles, as of a hand with melds declared, so each distinct
+set held (three alike, a run) is taken out in turn, as if declared, and the rest is asked.
+The form's shanten is 8 - 2 x sets - partial sets (the head among them), of at most four
+sets and partial sets besides the head: without a set it is at least 3. So where it is 2 or less:
+
+- every best split of the hand holds a set S, and a split of the rest with S is a split of
+  the hand: the hand's shanten is the least of the rests' over the sets held;
+- a draw that lowers it to 1 or less leaves a best split with two sets or more, one of them
+  without the drawn tile, so held before the draw; with that set out, the rest is at the
+  least and the draw lowers it. The kinds that lower the hand are those that lower a rest at
+  the least (the union of xiangting's kinds over those sets);
+- of 14 tiles, a discard that leaves 2 or less leaves a best split with a set the discard
+  does not touch, and a discard that keeps a rest's shanten keeps the hand's: the discards
+  that keep it are the union of those that keep a rest at the least.
+
+efficiency.py's one rule that reads more than the tiles' shape, of a kind held four times
+(its pair waits on no third copy, its loose tile becomes no head, an honour held four times
+is dead), is hidden by a set of that kind taken out (the rest holds fewer of it), by no
+other set: a rest with such a set out only bounds the hand's shanten from below (a best
+split of the hand, less the set, is a split of the rest; the converse may fail). So the
+least over the sets is the hand's shanten where a set of no kind held four times reaches it
+too, else where efficiency.py's own count of the hand agrees (`standard_shanten`, once); the
+kinds found only with a set of a kind held four times out, or only with a set of a kind
+held three times out (its fourth copy, drawn, would hide the rule), are each asked of
+efficiency.py's count of the 14 tiles themselves (of 14 tiles, the discards found only with
+a set of a kind held four times out, of the 13); a kind held four times is never drawn.
+
+Thirteen orphans, which these tables count, are never as near: 2 or less from them, a hand
+holds ten terminals and honours of distinct kinds, no two of which make a partial set, so
+every set (two of them), partial set or head takes one of the other three or four tiles:
+the standard form's value is at most 4, its shanten at least 4.
+
 Elsewhere (xiangting's seven pairs or thirteen orphans as near as its answer where the table
-counts them otherwise, a live kind held four times beside dead tiles, more than seven dead
-tiles) efficiency.py answers. Both engines give the same answers (tests/hands/test_quick.py
-holds them equal); xiangting is a speed-up, never a rule.
+counts them otherwise and the standard form is not found as above, a live kind held four
+times beside dead tiles, more than seven dead tiles) efficiency.py answers. Both engines give
+the same answers (tests/hands/test_quick.py holds them equal); xiangting is a speed-up,
+never a rule.
 """
 from __future__ import annotations
 
@@ -104,8 +139,12 @@ def _thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
                 if s >= pairs:
                     odd_bits = int(odd[::-1], 2)
                     s, bits = (s, bits | odd_bits) if s == pairs else (pairs, odd_bits)
-        elif _distinct_pairs(counts) <= s:
-            return None
+        elif (len(counts.translate(None, _BELOW_PAIR)) >= 6 - s   # the kinds paired
+              and _distinct_pairs(counts) <= s):   # xiangting's seven pairs may be its answer
+            found = _standard_thirteen(counts, table)
+            if found is None:
+                return None
+            s, bits = found
     return s, _kinds(bits & drawable)
 
 
@@ -132,9 +171,84 @@ def _fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
                 if s >= pairs:
                     odd_bits = int(odd[::-1], 2)
                     s, bits = (s, bits | odd_bits) if s == pairs else (pairs, odd_bits)
-        elif _distinct_pairs(counts) <= s:
-            return None
+        elif (len(counts.translate(None, _BELOW_PAIR)) >= 6 - s
+              and _distinct_pairs(counts) <= s):
+            found = _standard_fourteen(counts, table)
+            if found is None:
+                return None
+            s, bits = found
     return s, _kinds(bits)
+
+
+def _without_sets(counts: bytes, ask) -> tuple[int, int, int, int] | None:
+    """xiangting's answer (`ask`: its necessary or unnecessary tiles) of the tiles left when
+    each distinct set held (three alike, a run) is taken out as if declared: its least
+    replacement number over the sets; its least over the sets of no kind held four times;
+    the union of its kinds over the sets at the least; and of those, the kinds found with a
+    set of no kind held four times, other than a kind of the set held three times (sure, by
+    the module's account). None when no set is held."""
+    hand = bytearray(counts)
+    quads = _bits_of(counts, 4) if 4 in counts else 0
+    triples = _bits_of(counts, 3)
+    found = []
+    for k in _kinds(triples | quads):
+        hand[k] -= 3
+        found.append((*ask(hand, _FOUR), 1 << k))
+        hand[k] += 3
+    held = _held_bits(counts)
+    for k in _kinds(held & held >> 1 & held >> 2 & _RUN_STARTS):
+        hand[k] -= 1
+        hand[k + 1] -= 1
+        hand[k + 2] -= 1
+        found.append((*ask(hand, _FOUR), 7 << k))
+        hand[k] += 1
+        hand[k + 1] += 1
+        hand[k + 2] += 1
+    if not found:
+        return None
+    least = min(found)[0]
+    clear = min((rn for rn, _, own in found if not own & quads), default=99)
+    kinds = sure = 0
+    for rn, bits, own in found:
+        if rn == least:
+            kinds |= bits
+            if not own & quads:
+                sure |= bits & ~(own & triples)
+    return least, clear, kinds, sure
+
+
+def _standard_thirteen(counts: bytes, table: Table) -> tuple[int, int] | None:
+    """The standard form's shanten of 13 concealed tiles and the bit set of the kinds whose
+    draw lowers it, where it is at most 2 (the module's account); None elsewhere."""
+    found = _without_sets(counts, _xt.calculate_necessary_tiles)
+    if found is None:
+        return None
+    least, clear, kinds, sure = found
+    s = least - 1
+    if s > 2 or clear != least and standard_shanten(counts, 0, table) != s:
+        return None
+    if 4 in counts:
+        kinds &= ~_bits_of(counts, 4)   # none left to draw
+    for k in _kinds(kinds & ~sure):   # asked of the 14 tiles themselves
+        if standard_shanten(_plus(counts, k), 0, table) >= s:
+            kinds &= ~(1 << k)
+    return s, kinds
+
+
+def _standard_fourteen(counts: bytes, table: Table) -> tuple[int, int] | None:
+    """The standard form's shanten of 14 concealed tiles (the best a discard leaves) and the
+    bit set of the discards that keep it, where it is at most 2; None elsewhere."""
+    found = _without_sets(counts, _xt.calculate_unnecessary_tiles)
+    if found is None:
+        return None
+    least, clear, kinds, sure = found
+    s = least - 1
+    if s > 2 or clear != least and standard_shanten(counts, 0, table) != s:
+        return None
+    for k in _kinds(kinds & ~sure):   # asked of the 13 tiles themselves
+        if standard_shanten(_minus(counts, k), 0, table) > s:
+            kinds &= ~(1 << k)
+    return s, kinds
 
 
 def _live(counts: bytes, melds: int, rules: ShapeRules, table: Table, lo: int
@@ -250,18 +364,25 @@ def _plus(counts: bytes, k: int) -> bytes:
     return counts[:k] + bytes((counts[k] + 1,)) + counts[k + 1:]
 
 
+def _minus(counts: bytes, k: int) -> bytes:
+    return counts[:k] + bytes((counts[k] - 1,)) + counts[k + 1:]
+
+
 _NONE = bytes(9)
+_RUN_STARTS = sum(1 << (9 * suit + i) for suit in range(3) for i in range(7))   # 1-7 of a suit
 _NO_HONOURS = bytes(7)
 _PADS = tuple(bytes((1,) * n + (0,) * (7 - n)) for n in range(8))   # n honours held once
 _COUNT = tuple(bytes((n,)) for n in range(5))
 _ODD_DIGITS = bytes(b"01"[n & 1] for n in range(256))   # a count -> "1" when odd, else "0"
 _EQUAL_DIGITS = tuple(bytes(b"01"[i == n] for i in range(256)) for n in range(5))
 _HELD_DIGITS = bytes(b"01"[i > 0] for i in range(256))
+_BELOW_PAIR = bytes((0, 1))   # the counts deleted to leave one byte a kind held twice or more
 
 
 def _distinct_pairs(counts: bytes) -> int:
     """Seven pairs' shanten, of distinct kinds (as seven_pairs_shanten counts it), of 13 or 14
-    tiles.
+    tiles: 13 - 2 x pairs - the kinds held once (at most 7 - pairs), so never less than 6 -
+    pairs (the kinds held twice or more, which `_BELOW_PAIR` counts quickly first).
 
     >>> _distinct_pairs(bytes((2, 2, 0, 2, 0, 2, 0, 2, 0, 2, 1) + (0,) * 23))
     0

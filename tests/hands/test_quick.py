@@ -3,7 +3,10 @@
 Each question asked both ways on random hands built near complete (many ready, many holding a
 tile three or four times, some with declared melds and fewer concealed tiles) at every table
 the families make and a few more (each family's forms with and without honours, Sichuan's
-with its missing suit declared, held or not), and on the corpus's 2,000 random hands.
+with its missing suit declared, held or not), and on the corpus's 2,000 random hands; at the
+tables without seven pairs, hands near seven pairs and the standard form at once (xiangting's
+answer may be its seven pairs: quick.py takes each set out in turn), and the standard form so
+found on hands of few kinds, many held four times.
 """
 from __future__ import annotations
 
@@ -111,8 +114,13 @@ def _way(counts: tuple[int, ...], melds: int, rules, table) -> str:
         return "efficiency"
     if not quick.exact(counts, melds, rules, table):
         return "dead"
-    if melds or not rules.seven_pairs_quads:
-        return "melds" if melds else "xiangting"
+    if melds:
+        return "melds"
+    if not rules.seven_pairs:   # xiangting's seven pairs as near: the sets taken out one by one
+        rn, _ = quick._xt.calculate_necessary_tiles(bytes(counts), quick._FOUR)
+        return "sets" if quick._distinct_pairs(bytes(counts)) <= rn - 1 else "xiangting"
+    if not rules.seven_pairs_quads:
+        return "xiangting"
     rn = quick._xt.calculate_replacement_number(list(counts), quick._FOUR)
     return "xiangting" if found[0] == rn - 1 and found[1] == quick._kinds(
         quick._xt.calculate_necessary_tiles(list(counts), quick._FOUR)[1], table) else "joined"
@@ -153,6 +161,8 @@ def _check_ways(name: str, ways: Counter, total: int) -> None:
         return
     assert ways["efficiency"] < total // 2 and ways["xiangting"] > total // 4, ways
     assert ways["melds"] > total // 10, ways
+    if name in ("hong-kong", "orphans-near", "standard-only"):
+        assert ways["sets"] > total // 50, ways
     if name.startswith("sichuan") or name == "quads-with-honours":
         assert ways["joined"] > total // 20, ways
 
@@ -171,6 +181,149 @@ def test_keeping_discards_agree_on_fourteen_tiles(name, rules, table, kinds, dea
             d for d, s in after.items() if s == best), (melds, counts)
     assert quick_ones > (len(hands) // 10 if name == "sichuan-missing-held" else len(hands) // 2
                          ), quick_ones
+
+
+def _near_both(rng: random.Random, size: int) -> list[int] | None:
+    """`size` concealed tiles of one to three sets (some four alike) and pairs, a few
+    swapped: near seven pairs and the standard form at once, often holding a kind three or
+    four times."""
+    counts = [0] * 34
+    for _ in range(rng.choice((1, 2, 2, 3))):
+        k = rng.randrange(34)
+        run = k < 27 and k % 9 < 7 and rng.random() < 0.6
+        for j in ((k, k + 1, k + 2) if run else (k,) * rng.choice((3, 3, 3, 4))):
+            counts[j] += 1
+    while sum(counts) < size - 1:
+        counts[rng.randrange(34)] += 2
+    for _ in range(rng.choice((0, 1, 1, 2))):
+        counts[rng.choice([i for i in range(34) if counts[i]])] -= 1
+        counts[rng.randrange(34)] += 1
+    while sum(counts) > size:
+        counts[rng.choice([i for i in range(34) if counts[i]])] -= 1
+    while sum(counts) < size:
+        counts[rng.randrange(34)] += 1
+    return counts if max(counts) <= 4 else None
+
+
+NO_PAIRS_CASES = [("hong-kong", *HONG_KONG), ("standard-only", ShapeRules(
+    seven_pairs=False, thirteen_orphans=False), Table())]
+
+
+@pytest.mark.parametrize("name, rules, table", NO_PAIRS_CASES, ids=[c[0] for c in NO_PAIRS_CASES])
+def test_hands_near_seven_pairs_where_the_table_has_none(name, rules, table):
+    """xiangting's answer may be its seven pairs: quick.py takes each set held out in turn
+    (`_without_sets`) for the standard form alone. Most such hands are answered so, some
+    through a kind held three times whose fourth copy is weighed on its own."""
+    rng = random.Random(name + "-near-both")
+    routed = alone = quads = 0
+    for _ in range(2500):
+        counts = _near_both(rng, 13)
+        if counts is None:
+            continue
+        s, useful = quick.improving_kinds(counts, 0, rules, table)
+        assert (s, useful) == _slow_improving(counts, 0, rules, table), counts
+        if s == 0:
+            assert quick.waiting_kinds(counts, 0, rules, table, range(34)) == _waits(
+                counts, 0, rules, table), counts
+        assert quick.state_kinds(bytes(counts), 0, rules, table, range(34)) == (
+            (s, _waits(counts, 0, rules, table)) if s == 0 else (s, useful)), counts
+        if _way(tuple(counts), 0, rules, table) == "sets":
+            found = quick._thirteen(bytes(counts), 0, rules, table)
+            routed += found is not None
+            _, _, kinds, sure = quick._without_sets(bytes(counts),
+                                                    quick._xt.calculate_necessary_tiles)
+            alone += found is not None and bool(kinds & ~sure)
+            quads += found is not None and 4 in counts
+    assert routed > 500 and alone > 20 and quads > 20, (routed, alone, quads)
+
+
+@pytest.mark.parametrize("name, rules, table", NO_PAIRS_CASES, ids=[c[0] for c in NO_PAIRS_CASES])
+def test_keeping_discards_near_seven_pairs_where_the_table_has_none(name, rules, table):
+    rng = random.Random(name + "-near-both-14")
+    routed = alone = quads = 0
+    for _ in range(2500):
+        counts = _near_both(rng, 14)
+        if counts is None:
+            continue
+        after = discard_shanten(counts, 0, rules, table)
+        best = min(after.values())
+        assert quick.keeping_discards(counts, 0, rules, table, best) == tuple(
+            d for d, s in after.items() if s == best), counts
+        rn, _ = quick._xt.calculate_unnecessary_tiles(bytes(counts), quick._FOUR)
+        found = quick._fourteen(bytes(counts), 0, rules, table)
+        if (quick._distinct_pairs(bytes(counts)) <= rn - 1 and found is not None
+                and found[0] == best):
+            routed += 1
+            _, _, kinds, sure = quick._without_sets(bytes(counts),
+                                                    quick._xt.calculate_unnecessary_tiles)
+            alone += bool(kinds & ~sure)
+            quads += 4 in counts
+    assert routed > 500 and alone > 20 and quads > 20, (routed, alone, quads)
+
+
+def _sets_and_quads(rng: random.Random, size: int) -> list[int] | None:
+    """`size` concealed tiles of a few kinds: sets, often four alike, and ones and pairs."""
+    counts = [0] * 34
+    kinds = rng.sample(range(34), rng.choice((5, 7, 9, 12)))
+    for _ in range(rng.choice((1, 2, 2, 3))):
+        k = rng.choice(kinds)
+        run = k < 27 and k % 9 < 7 and rng.random() < 0.5
+        for j in ((k, k + 1, k + 2) if run else (k,) * rng.choice((3, 4, 4))):
+            counts[j] += 1
+    while sum(counts) < size:
+        counts[rng.choice(kinds)] += rng.choice((1, 2, 2))
+    while sum(counts) > size:
+        counts[rng.choice([i for i in range(34) if counts[i]])] -= 1
+    return counts if max(counts) <= 4 else None
+
+
+STANDARD_ONLY = (ShapeRules(seven_pairs=False, thirteen_orphans=False), Table())
+
+
+def test_the_standard_form_with_each_set_taken_out_as_efficiency_counts_it():
+    """_standard_thirteen and _standard_fourteen on any hand (near seven pairs or not), as
+    efficiency.py counts the standard form alone: kinds held four times make most of these
+    hands, where a set taken out would hide the rule of four (the least without one, the
+    kinds asked of the hand itself, the hand's own shanten where the sets of it are nearer)."""
+    rng = random.Random("sets-and-quads")
+    ways: Counter[str] = Counter()
+    for _ in range(6000):
+        size = rng.choice((13, 14))
+        counts = _sets_and_quads(rng, size)
+        if counts is None:
+            continue
+        hand = bytes(counts)
+        ask = (quick._xt.calculate_necessary_tiles if size == 13
+               else quick._xt.calculate_unnecessary_tiles)
+        taken = quick._without_sets(hand, ask)
+        if taken is None or taken[0] > 3:
+            continue
+        least, clear, kinds, sure = taken
+        if size == 13:
+            found = quick._standard_thirteen(hand, STANDARD_ONLY[1])
+            if found is not None:
+                s, useful = found[0], quick._kinds(found[1])
+                assert (s, useful if s > 0 else ()) == _slow_improving(counts, 0, *STANDARD_ONLY)
+                if s == 0:
+                    assert useful == _waits(counts, 0, *STANDARD_ONLY), counts
+                ways["kinds dropped"] += found[1] != kinds & ~quick._bits_of(hand, 4)
+        else:
+            found = quick._standard_fourteen(hand, STANDARD_ONLY[1])
+            if found is not None:
+                after = discard_shanten(counts, 0, *STANDARD_ONLY)
+                best = min(after.values())
+                if found[0] == best:
+                    assert quick._kinds(found[1]) == tuple(d for d, s in after.items()
+                                                           if s == best), counts
+                else:   # complete: every discard leaves it ready
+                    assert (found[0], best) == (-1, 0), counts
+                ways["discards dropped"] += found[1] != kinds
+        ways["answered"] += found is not None
+        ways["four alike"] += found is not None and 4 in counts
+        ways["unclear, answered"] += found is not None and clear != least
+        ways["unclear, not"] += found is None and clear != least
+    assert min(ways[w] for w in ("kinds dropped", "discards dropped", "unclear, answered",
+                                 "unclear, not")) > 20 and ways["four alike"] > 500, ways
 
 
 READY_CASES = [c for c in CASES if c[0] in ("family", "sichuan", "hong-kong", "quads-with-honours")]
