@@ -199,12 +199,14 @@ def _solve_arrays(graph: Graph, np):
     solver adds them."""
     n = len(graph.kind)
     kind = np.array(graph.kind, dtype=np.int8)
-    table = np.empty((graph.draws + 1, 3, n))
     here = np.concatenate([np.zeros(2 * n), (kind != FAR).astype(float)])
-    table[0] = here.reshape(3, n)
-    stay = np.tile(np.array(graph.stay), 3)
-    added = np.concatenate([np.array(graph.gain), np.array(graph.p_win), np.zeros(n)])
-    ready = np.flatnonzero(kind == READY) + 2 * n   # a READY state's chance to be ready: 1
+    rows = [here]   # each t's figures, values then wins then readies
+    # a READY state's chance to be ready is 1 at every t: its own term 0 times, plus 1
+    is_ready = kind == READY
+    stay = np.concatenate([np.tile(np.array(graph.stay), 2),
+                           np.where(is_ready, 0.0, np.array(graph.stay))])
+    added = np.concatenate([np.array(graph.gain), np.array(graph.p_win),
+                            is_ready.astype(float)])
     sizes = np.fromiter(map(len, graph.choices), dtype=np.intp, count=len(graph.choices))
     child = np.fromiter((s for c in graph.choices for s in c), dtype=np.intp,
                         count=int(sizes.sum()))
@@ -219,37 +221,42 @@ def _solve_arrays(graph: Graph, np):
     child3, ec3, en3 = (np.concatenate([a, a + size, a + 2 * size])
                         for a, size in ((child, n), (ec, k), (en, n)))
     bins = np.concatenate([np.arange(3 * n), en3])   # each figure's own term, then options
+    # the arrays each step writes, made once, and the views it reads of them
     weights = np.empty(3 * n + 3 * e)   # what bincount adds: the own terms, then the options'
     mine, theirs = weights[:3 * n], weights[3 * n:].reshape(3, e)
+    c = np.empty(3 * m)   # the choices' states' figures
+    greatest = np.empty(3 * k)   # each choice's best
+    best, own = np.empty(3 * e), np.empty(3 * e)   # each option's best, and its state's own
     lt, eq = np.empty(3 * e, dtype=bool), np.empty(3 * e, dtype=bool)
     below = np.empty(e, dtype=bool)
-    greatest = np.empty(3 * k)   # each choice's best: values, then wins, then readies
-    for t in range(1, graph.draws + 1):
+    figures = (c[:m], c[m:2 * m], c[2 * m:]), (greatest[:k], greatest[k:2 * k], greatest[2 * k:])
+    lt0, lt1, lt2, eq0, eq1 = lt[:e], lt[e:2 * e], lt[2 * e:], eq[:e], eq[e:2 * e]
+    own3, best3 = own.reshape(3, e), best.reshape(3, e)
+    for _ in range(graph.draws):
         np.multiply(stay, here, out=mine)
         if m:
-            c = here.take(child3)
-            _greatest(np, c[:m], c[m:2 * m], c[2 * m:], starts, of, greatest)
-            best = greatest.take(ec3)
-            own = here.take(en3)
+            here.take(child3, out=c)
+            _greatest(np, *figures, starts, of)
+            greatest.take(ec3, out=best)
+            here.take(en3, out=own)
             np.less(best, own, out=lt)
             np.equal(best, own, out=eq)
-            np.logical_and(eq[e:2 * e], lt[2 * e:], out=below)
-            below |= lt[e:2 * e]
-            below &= eq[:e]
-            below |= lt[:e]
-            np.multiply(np.where(below, own.reshape(3, e), best.reshape(3, e)), ep, out=theirs)
+            np.logical_and(eq1, lt2, out=below)
+            below |= lt1
+            below &= eq0
+            below |= lt0
+            np.multiply(np.where(below, own3, best3), ep, out=theirs)
         here = np.bincount(bins, weights, 3 * n)
         here += added
-        here[ready] = 1.0
-        table[t] = here.reshape(3, n)
-    return table
+        rows.append(here)
+    return np.stack(rows).reshape(graph.draws + 1, 3, n)
 
 
-def _greatest(np, cv, cw, cr, starts, of, out) -> None:
-    """Each choice's greatest (value, win, ready) of its states' (held in runs from `starts`;
-    `of` each one's choice), into `out`: the values, then the wins, then the readies."""
-    k = len(starts)
-    m0, m1, m2 = out[:k], out[k:2 * k], out[2 * k:]
+def _greatest(np, c, out, starts, of) -> None:
+    """Each choice's greatest (value, win, ready) of its states' (`c`: their values, wins and
+    readies, each held in runs from `starts`; `of` each one's choice), into `out` (the same)."""
+    cv, cw, cr = c
+    m0, m1, m2 = out
     np.maximum.reduceat(cv, starts, out=m0)
     tie = cv == m0[of]
     np.maximum.reduceat(np.where(tie, cw, -1.0), starts, out=m1)
