@@ -36,17 +36,15 @@ from dataclasses import dataclass, replace
 from itertools import compress
 from operator import gt
 
-from app.base.errors import HandError
 from app.base.i18n import Msg
-from app.hands.efficiency import discard_shanten
 from app.hands.hand import Hand, WinBy
 from app.hands.phrases import tile_said
 from app.hands.quick import keeping_discards, state_kinds, waiting_kinds
 from app.hands.readings import ShapeRules
-from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, Tile
+from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, Tile
 from app.rules.model import Ruleset
 from app.scoring.budget import TooMuchWork, opened, step_aside, units
-from app.scoring.calculation import pricer
+from app.scoring.calculation import counts_pricer
 from app.scoring.payments import fmt
 
 from .discard import DiscardChoice, DiscardResult, suit_name
@@ -285,6 +283,7 @@ class Search:
         self._solved: Solved | None = None
         self._solved_at = 0
         self._scorings = 0
+        self._pending: list[tuple] = []   # ready states whose wins are not yet priced (_settle)
 
     @classmethod
     def of(cls, result: DiscardResult, draws: int, rulesets, max_states: int,
@@ -293,28 +292,22 @@ class Search:
         kinds = tuple(range(NUM_KINDS if ruleset.honours else 27))
         asked = result.ask   # the waits' request, won by self-draw: nobody discards
         context = replace(asked.hand.context, by=WinBy.SELF_DRAW)
-        calculate = pricer(replace(asked, hand=Hand((), context=context), by_given=True,
-                                   seats=replace(asked.seats, discarder=None)))
-        priced: dict[tuple, tuple[float, frozenset[str]] | None] = {}
+        calculate = counts_pricer(replace(asked, hand=Hand((), context=context), by_given=True,
+                                          seats=replace(asked.seats, discarder=None)), hand.melds)
         figures: dict[tuple[int, int], tuple] = {}   # (payments, items) -> what they say
         search: Search
-        melds = hand.melds
 
         def price(counts: bytes, kind: int) -> tuple[float, frozenset[str]] | None:
-            """What the winner collects and the patterns counted, or None when refused."""
-            found = priced.get((counts, kind), False)
-            if found is not False:
-                return found
+            """What the winner collects and the patterns counted, or None when refused. Each
+            winning hand and tile is asked once: a ready hand's wins are remembered (_wins),
+            and the 14 tiles less the winning tile are that hand."""
             search._scorings += 1
-            try:   # one scoring, counted in the outlook's budget (_weigh)
-                calc = calculate(Hand(_tiles(counts), melds, TILES[kind], context))
-            except HandError:
-                calc = None
-            value = None
-            if calc is not None and not calc.score.below_minimum:
-                value = _said(calc.payments, calc.score.items, figures)
-            priced[(counts, kind)] = value
-            return value
+            # one scoring, counted in the outlook's budget (_weigh): the counts priced as
+            # values, the scoring core's readings, selection and payments (None: refused)
+            calc = calculate(counts, kind)
+            if calc is None or calc[0].below_minimum:
+                return None
+            return _said(calc[1], calc[0].items, figures)
 
         melded = [0] * NUM_KINDS   # the copies in the player's melds: never drawn again
         for meld in hand.melds:
@@ -334,14 +327,19 @@ class Search:
         """The hands searched, 13 tiles or 14 (the hand asked about among them), each once."""
         return 1 + len(self._memo) + len(self._best)
 
-    def _chance(self, counts: bytes) -> tuple[list[int], int]:
+    def _over(self, counts: bytes) -> tuple[int, ...]:
+        """The kinds of which the hand holds more than the starting tiles (a few at most: the
+        search passes them on from hand to hand, _grown and _cut)."""
+        return tuple(compress(_KINDS, map(gt, counts, self.start)))
+
+    def _chance(self, counts: bytes, over: tuple[int, ...]) -> tuple[list[int], int]:
         """Each kind's copies to draw (0 for kinds not in the set), and their sum."""
         # a kind's copies to draw: not seen, not melded, and in neither the starting tiles
-        # nor the hand; the hand holds more than the starting tiles of a few kinds only
+        # nor the hand; the hand holds more than the starting tiles of the kinds `over` only
         left = self._left.copy()
         total = self._total
         unseen = self._unseen
-        for k in compress(_KINDS, map(gt, counts, self.start)):
+        for k in over:
             n = unseen[k] - counts[k]
             if n < 0:
                 n = 0
@@ -349,10 +347,25 @@ class Search:
             left[k] = n
         return left, total
 
+    def _grown(self, over: tuple[int, ...], grown: bytes, k: int) -> tuple[int, ...]:
+        """`over` of a hand with one more of kind k (`grown`)."""
+        if k in over or grown[k] <= self.start[k]:
+            return over
+        return over + (k,)
+
+    def _cut(self, over: tuple[int, ...], kept: bytes, d: int) -> tuple[int, ...]:
+        """`over` of a hand with one fewer of kind d (`kept`)."""
+        if d not in over or kept[d] > self.start[d]:
+            return over
+        return tuple(k for k in over if k != d)
+
     def chances(self, counts: Sequence[int]) -> Chances:
         """The figures of a 13-tile state (after a discard), by draws left: every state
         searched so far is solved at once (recurrence.py), again only when more were searched."""
-        node = self._node(bytes(counts))
+        counts = bytes(counts)
+        node = self._node(counts, self._over(counts))
+        self._settle()
+        node = self._memo[counts]   # a dead wait settled is another state
         if self._solved is None or self._solved_at != len(self.graph.done):
             self._solved = solve(self.graph)
             self._solved_at = len(self.graph.done)
@@ -360,10 +373,12 @@ class Search:
 
     def search(self, counts: Sequence[int]) -> None:
         """Search a 13-tile state and all it leads to (chances then solves them at once)."""
-        self._node(bytes(counts))
+        counts = bytes(counts)
+        self._node(counts, self._over(counts))
 
     def alive_of(self, counts: Sequence[int]) -> frozenset[str]:
         """The patterns of the wins a searched 13-tile state can still reach."""
+        self._settle()
         return self._alive(self._memo[bytes(counts)])
 
     def _alive(self, i: int) -> frozenset[str]:
@@ -377,19 +392,20 @@ class Search:
             self._alive_memo[i] = found
         return found
 
-    def _node(self, counts: bytes) -> int:
-        """A 13-tile state searched (its draws and what they lead to), numbered."""
+    def _node(self, counts: bytes, over: tuple[int, ...]) -> int:
+        """A 13-tile state searched (its draws and what they lead to), numbered (`over`: the
+        kinds it holds more of than the starting tiles)."""
         found = self._memo.get(counts)
         if found is not None:
             return found
         self._count_state()
-        left, total = self._chance(counts)
+        left, total = self._chance(counts, over)
         s, kinds = state_kinds(counts, self.melds, self.rules, self.table,
                                _Near(counts, self.kinds))
         if s == 0:   # kinds: the waits
-            found = self._ready(counts, left, total, kinds)
+            found = self._ready(counts, over, left, total, kinds)
         else:        # kinds: the draws that lower the shanten
-            found = self._far(counts, s, [k for k in kinds if left[k]], left, total)
+            found = self._far(counts, over, s, kinds, left, total)
         self._memo[counts] = found
         return found
 
@@ -410,35 +426,72 @@ class Search:
         if found is not None:
             return found
         if left is None:
-            left, total = self._chance(counts)
+            left, total = self._chance(counts, self._over(counts))
         gain, p_win = 0.0, 0.0
         alive: frozenset[str] = frozenset()
         if waits is None:
             waits = waiting_kinds(counts, self.melds, self.rules, self.table,
                                   _Near(counts, self.kinds))
+        price, patterns = self.price, []
         for k in waits:
-            if not left[k]:
+            n = left[k]
+            if not n:
                 continue
-            priced = self.price(_plus(counts, k), k)
+            priced = price(counts[:k] + _ONE_MORE[counts[k]] + counts[k + 1:], k)
             if priced is not None:
-                p = left[k] / total
+                p = n / total
                 p_win += p
                 gain += p * priced[0]
-                alive |= priced[1]
+                patterns.append(priced[1])
+        if patterns:
+            alive = alive.union(*patterns)
         found = self._win_memo[counts] = (p_win, gain, alive)
         return found
 
-    def _ready(self, counts, left, total, waits) -> int:
+    def _ready(self, counts, over, left, total, waits) -> int:
         """A ready hand: each winning draw wins; any other is thrown and the hand waits on,
-        unless no draw can win (a dead wait): then it may exchange (_exchanges)."""
-        p_win, gain, alive = self._wins(counts, left, total, waits)
+        unless no draw can win (a dead wait): then it may exchange (_exchanges). Its wins are
+        priced when the walk is done (_settle), all together, unless they already were."""
+        known = self._win_memo.get(counts)
+        if known is None:
+            node = self.graph.state(READY)
+            self._pending.append((node, counts, over, left, total, waits))
+            return node
+        return self._waiting(counts, over, left, total, known)
+
+    def _waiting(self, counts, over, left, total, wins) -> int:
+        """A ready hand whose wins are priced: READY, or a dead wait's exchanges."""
+        p_win, gain, alive = wins
         if p_win == 0:
-            return self._exchanges(counts, left, total)
+            return self._exchanges(counts, over, left, total)
         node = self.graph.state(READY, p_win=p_win, gain=gain)
         self._ready_alive[node] = alive
         return node
 
-    def _exchanges(self, counts, left, total) -> int:
+    def _settle(self) -> None:
+        """Price the wins of the ready states the walk left pending, one after another (the
+        scoring core's tables and code stay at hand, about an eighth sooner than a scoring
+        between two hands walked), and give each state its figures. A dead wait (no win can
+        be declared) becomes the state of its exchanges: the choices that led to it lead there
+        instead, and it is finished where it was (recurrence's order: what a state leads to is
+        finished before it)."""
+        graph = self.graph
+        while self._pending:
+            pending, self._pending = self._pending, []
+            for node, counts, over, left, total, waits in pending:
+                p_win, gain, alive = self._wins(counts, left, total, waits)
+                if p_win:
+                    graph.stay[node] = 1.0 - p_win
+                    graph.gain[node] = gain
+                    graph.p_win[node] = p_win
+                    self._ready_alive[node] = alive
+                    continue
+                done = len(graph.done)
+                dead = self._exchanges(counts, over, left, total)
+                graph.move(node, dead, done)
+                self._memo[counts] = dead
+
+    def _exchanges(self, counts, over, left, total) -> int:
         """A ready hand none of whose draws can win (below the minimum, a form refused): each
         draw may be kept for a discard that leaves the hand ready with a wait that can win (a
         same-shanten exchange), or thrown. A hand reached so waits as it is (one exchange at a
@@ -448,24 +501,26 @@ class Search:
             if not left[k]:
                 continue
             grown = _plus(counts, k)
+            over_grown = self._grown(over, grown, k)
             cut = bytearray(grown)
             live = []
-            for d, after_shanten in discard_shanten(grown, self.melds, self.rules,
-                                                    self.table).items():
-                if after_shanten == 0 and d != k:
+            # the 13 tiles are ready, so the 14's best discard leaves them ready: the
+            # discards that keep that are those that leave the hand ready
+            for d in keeping_discards(grown, self.melds, self.rules, self.table, 0):
+                if d != k:
                     cut[d] -= 1
                     kept = bytes(cut)
                     cut[d] += 1
                     if kept not in self._win_memo:
                         self._count_state()   # a hand looked at is work, kept or not
                     if self._wins(kept)[0] > 0:
-                        live.append(self._node(kept))
+                        live.append(self._node(kept, self._cut(over_grown, kept, d)))
             if live:
                 chances.append(left[k] / total)
                 choices.append(self.graph.choice(live))
         return self.graph.state(DEAD, chances, choices)
 
-    def _after_draw(self, grown: bytes, s: int) -> int | None:
+    def _after_draw(self, grown: bytes, over: tuple[int, ...], s: int) -> int | None:
         """The choice among the discards of 14 tiles that leave `s` from ready (the best is
         kept: more value, then more chance to win, then to be ready); None when none does."""
         nexts = []
@@ -473,28 +528,36 @@ class Search:
         keeping = keeping_discards(grown, self.melds, self.rules, self.table, s)
         if self.dead:
             keeping = [d for d in keeping if d in self.dead] or keeping   # the missing suit first
-        memo = self._memo
+        memo, start = self._memo, self.start
         for d in keeping:
             cut[d] -= 1
             kept = bytes(cut)
             cut[d] += 1
             node = memo.get(kept)
-            nexts.append(self._node(kept) if node is None else node)
+            if node is None:
+                node = self._node(kept, over if d not in over or kept[d] > start[d] else
+                                  tuple(k for k in over if k != d))
+            nexts.append(node)
         best = self.graph.choice(nexts) if nexts else None
         self._best[grown] = best   # s is the 14 tiles' own, one a hand: the key needs no s
         return best
 
-    def _far(self, counts, s, useful, left, total) -> int:
-        """A hand not yet ready: a useful draw is kept and the best discard thrown, or thrown."""
+    def _far(self, counts, over, s, useful, left, total) -> int:
+        """A hand not yet ready: a useful draw (of `useful`, those left to draw) is kept and
+        the best discard thrown, or thrown."""
         chances, choices = [], []   # per useful draw: its chance, the choice it leads to
-        seen = self._best
+        seen, start = self._best, self.start
         for k in useful:
-            grown = _plus(counts, k)
+            n = left[k]
+            if not n:
+                continue
+            grown = counts[:k] + _ONE_MORE[counts[k]] + counts[k + 1:]
             best = seen.get(grown, _UNSEEN)
             if best is _UNSEEN:
-                best = self._after_draw(grown, s - 1)
+                best = self._after_draw(grown, over if k in over or grown[k] <= start[k] else
+                                        over + (k,), s - 1)
             if best is not None:
-                chances.append(left[k] / total)
+                chances.append(n / total)
                 choices.append(best)
         return self.graph.state(FAR, chances, choices)
 
@@ -529,32 +592,6 @@ def _plus(counts: bytes, k: int) -> bytes:
 
 
 _ONE_MORE = tuple(bytes((n + 1,)) for n in range(5))
-class _SuitTiles(dict):
-    """One suit's counts -> its tiles in order, made on first sight (at most 5^9 entries)."""
-
-    def __init__(self, offset: int) -> None:
-        super().__init__()
-        self.offset = offset
-
-    def __missing__(self, counts: bytes) -> tuple[Tile, ...]:
-        found = self[counts] = tuple(TILES[self.offset + i] for i, n in enumerate(counts)
-                                     for _ in range(n))
-        return found
-
-
-_M, _P, _S, _Z = (_SuitTiles(o) for o in (0, 9, 18, 27))
-
-
-def _tiles(counts: bytes) -> tuple[Tile, ...]:
-    """tiles_of, for the outlook's hot path: the tiles of 34 counts in tile order, joined from
-    each suit's (remembered).
-
-    >>> _tiles(bytes((2, 0, 1) + (0,) * 31))
-    (Tile(1m), Tile(1m), Tile(3m))
-    """
-    return _M[counts[0:9]] + _P[counts[9:18]] + _S[counts[18:27]] + _Z[counts[27:34]]
-
-
 class _Near:
     """_near_kinds, worked out only when waiting_kinds iterates it (xiangting, where it
     answers, needs no list of the kinds to try)."""

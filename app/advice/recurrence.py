@@ -63,6 +63,17 @@ class Graph:
         self.done.append(i)
         return i
 
+    def move(self, old: int, new: int, since: int) -> None:
+        """State `old` is state `new` from now on (finished with what it leads to from
+        `since` in the finishing order): the choices that led to `old` lead to `new`, which
+        is finished where `old` was. `old` stays, led to by nothing."""
+        self.choices = [tuple(new if s == old else s for s in c) if old in c else c
+                        for c in self.choices]
+        moved = self.done[since:]
+        del self.done[since:]
+        at = self.done.index(old) + 1
+        self.done[at:at] = moved
+
     def choice(self, states: Sequence[int]) -> int:
         """A choice finished: the best of these states is kept; its number."""
         c = len(self.choices)
@@ -179,54 +190,75 @@ def _mixed(options: list[tuple[float, Rows]], stay: float, draws: int, ready_now
 def _solve_arrays(graph: Graph, np):
     """The recurrence draw by draw, every state at once: [t, (value, win, ready), state].
 
-    A choice's best is the greatest (value, win, ready) of its states, found figure by figure
-    among the states that tie on the ones before; an option is its choice's best, or the
-    state's own figures where those are greater (the drawn tile thrown). A state's sums are
-    taken by bincount, which adds in the order given: its own term first, then its options in
-    order, as the plain solver adds them."""
+    The three figures of every state are one flat array (values, then wins, then readies), so
+    that a step gathers, compares and adds all three in one array operation. A choice's best
+    is the greatest (value, win, ready) of its states, found figure by figure among the states
+    that tie on the ones before; an option is its choice's best, or the state's own figures
+    where those are greater (the drawn tile thrown). A state's sums are taken by bincount,
+    which adds in the order given: its own term first, then its options in order, as the plain
+    solver adds them."""
     n = len(graph.kind)
     kind = np.array(graph.kind, dtype=np.int8)
-    stay = np.array(graph.stay)
-    gain = np.array(graph.gain)
-    p_win = np.array(graph.p_win)
+    here = np.concatenate([np.zeros(2 * n), (kind != FAR).astype(float)])
+    rows = [here]   # each t's figures, values then wins then readies
+    # a READY state's chance to be ready is 1 at every t: its own term 0 times, plus 1
     is_ready = kind == READY
-    table = np.empty((graph.draws + 1, 3, n))
-    v, w, r = np.zeros(n), np.zeros(n), (kind != FAR).astype(float)
-    table[0] = v, w, r
+    stay = np.concatenate([np.tile(np.array(graph.stay), 2),
+                           np.where(is_ready, 0.0, np.array(graph.stay))])
+    added = np.concatenate([np.array(graph.gain), np.array(graph.p_win),
+                            is_ready.astype(float)])
     sizes = np.fromiter(map(len, graph.choices), dtype=np.intp, count=len(graph.choices))
     child = np.fromiter((s for c in graph.choices for s in c), dtype=np.intp,
                         count=int(sizes.sum()))
-    starts = np.zeros(len(sizes), dtype=np.intp)
+    m, k = len(child), len(sizes)
+    starts = np.zeros(k, dtype=np.intp)
     np.cumsum(sizes[:-1], out=starts[1:])
-    of = np.repeat(np.arange(len(sizes)), sizes)
+    of = np.repeat(np.arange(k), sizes)
+    e = len(graph.opt_p)
     ep = np.array(graph.opt_p)
     ec = np.array(graph.opt_choice, dtype=np.intp)
     en = np.repeat(np.arange(n), np.diff(np.array(graph.first, dtype=np.intp)))
-    into = np.concatenate([np.arange(n), en])
-    for t in range(1, graph.draws + 1):
-        if len(child):
-            bv, bw, br = _greatest(np, v[child], w[child], r[child], starts, of)
-            bv, bw, br = bv[ec], bw[ec], br[ec]
-            ov, ow, orr = v[en], w[en], r[en]
-            below = (bv < ov) | ((bv == ov) & ((bw < ow) | ((bw == ow) & (br < orr))))
-            tv = ep * np.where(below, ov, bv)
-            tw = ep * np.where(below, ow, bw)
-            tr = ep * np.where(below, orr, br)
-        else:
-            tv = tw = tr = np.zeros(0)
-        v = np.bincount(into, np.concatenate([stay * v, tv]), n) + gain
-        w = np.bincount(into, np.concatenate([stay * w, tw]), n) + p_win
-        r = np.where(is_ready, 1.0, np.bincount(into, np.concatenate([stay * r, tr]), n))
-        table[t] = v, w, r
-    return table
+    child3, ec3, en3 = (np.concatenate([a, a + size, a + 2 * size])
+                        for a, size in ((child, n), (ec, k), (en, n)))
+    bins = np.concatenate([np.arange(3 * n), en3])   # each figure's own term, then options
+    # the arrays each step writes, made once, and the views it reads of them
+    weights = np.empty(3 * n + 3 * e)   # what bincount adds: the own terms, then the options'
+    mine, theirs = weights[:3 * n], weights[3 * n:].reshape(3, e)
+    c = np.empty(3 * m)   # the choices' states' figures
+    greatest = np.empty(3 * k)   # each choice's best
+    best, own = np.empty(3 * e), np.empty(3 * e)   # each option's best, and its state's own
+    lt, eq = np.empty(3 * e, dtype=bool), np.empty(3 * e, dtype=bool)
+    below = np.empty(e, dtype=bool)
+    figures = (c[:m], c[m:2 * m], c[2 * m:]), (greatest[:k], greatest[k:2 * k], greatest[2 * k:])
+    lt0, lt1, lt2, eq0, eq1 = lt[:e], lt[e:2 * e], lt[2 * e:], eq[:e], eq[e:2 * e]
+    own3, best3 = own.reshape(3, e), best.reshape(3, e)
+    for _ in range(graph.draws):
+        np.multiply(stay, here, out=mine)
+        if m:
+            here.take(child3, out=c)
+            _greatest(np, *figures, starts, of)
+            greatest.take(ec3, out=best)
+            here.take(en3, out=own)
+            np.less(best, own, out=lt)
+            np.equal(best, own, out=eq)
+            np.logical_and(eq1, lt2, out=below)
+            below |= lt1
+            below &= eq0
+            below |= lt0
+            np.multiply(np.where(below, own3, best3), ep, out=theirs)
+        here = np.bincount(bins, weights, 3 * n)
+        here += added
+        rows.append(here)
+    return np.stack(rows).reshape(graph.draws + 1, 3, n)
 
 
-def _greatest(np, cv, cw, cr, starts, of):
-    """Each choice's greatest (value, win, ready) of its states' (held in runs from `starts`;
-    `of` each one's choice)."""
-    m0 = np.maximum.reduceat(cv, starts)
+def _greatest(np, c, out, starts, of) -> None:
+    """Each choice's greatest (value, win, ready) of its states' (`c`: their values, wins and
+    readies, each held in runs from `starts`; `of` each one's choice), into `out` (the same)."""
+    cv, cw, cr = c
+    m0, m1, m2 = out
+    np.maximum.reduceat(cv, starts, out=m0)
     tie = cv == m0[of]
-    m1 = np.maximum.reduceat(np.where(tie, cw, -1.0), starts)
+    np.maximum.reduceat(np.where(tie, cw, -1.0), starts, out=m1)
     tie &= cw == m1[of]
-    m2 = np.maximum.reduceat(np.where(tie, cr, -1.0), starts)
-    return m0, m1, m2
+    np.maximum.reduceat(np.where(tie, cr, -1.0), starts, out=m2)

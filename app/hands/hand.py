@@ -95,6 +95,15 @@ class Hand:
     win: Tile | None = None
     context: WinContext = field(default_factory=WinContext)
 
+    def __init__(self, concealed: tuple[Tile, ...], melds: tuple[Meld, ...] = (),
+                 win: Tile | None = None, context: WinContext | None = None) -> None:
+        # written out, not generated: every scoring makes a Hand, and setting the slots
+        # straight through their descriptors takes half the time of the frozen __init__
+        _set_concealed(self, concealed)
+        _set_melds(self, melds)
+        _set_win(self, win)
+        _set_context(self, _NO_CONTEXT if context is None else context)
+
     @property
     def counts(self) -> list[int]:
         """Copies of each tile kind held, concealed and declared together (34 entries)."""
@@ -126,3 +135,8 @@ class Hand:
         if self.win is not None:
             text += f" win={self.win.code}"
         return text
+
+
+_set_concealed, _set_melds, _set_win, _set_context = (
+    getattr(Hand, name).__set__ for name in ("concealed", "melds", "win", "context"))
+_NO_CONTEXT = WinContext()   # frozen, so one serves every hand made without a context

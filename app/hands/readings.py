@@ -61,9 +61,15 @@ class Group:
     index: int
     meld: MeldKind | None = None
     facts: int = field(init=False, repr=False, compare=False)   # packed, see _group_facts
+    kinds: tuple[int, ...] = field(init=False, repr=False, compare=False)   # each tile's kind
+    suit_bit: int = field(init=False, repr=False, compare=False)   # as in Reading.suits
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "facts", _group_facts(self.kind, self.index, self.meld))
+        i = self.index
+        object.__setattr__(self, "kinds", (i, i + 1, i + 2) if self.kind is GroupKind.CHOW
+                           else (i,) * _SIZE[self.kind])
+        object.__setattr__(self, "suit_bit", 8 if i >= 27 else 1 << (i // 9))
 
     @property
     def first(self) -> Tile:
@@ -206,7 +212,7 @@ class Reading(NamedTuple):
     win: Tile
     win_group: int
     wait: Wait
-    counts: tuple[int, ...]   # copies of each of the 34 kinds, melds included
+    counts: bytes             # copies of each of the 34 kinds, melds included
     suits: int                # bit mask of what is held: 1 m, 2 p, 4 s, 8 honours
     profile: Profile = NO_SETS   # the split's counts, for the detectors
 
@@ -231,6 +237,8 @@ _CONCEALED: dict[tuple[GroupKind, int], Group] = {
     + ((GroupKind.CHOW,) if i < 27 and i % 9 <= 6 else ())
 }
 _SUIT_OFFSETS = (0, 9, 18, 27)
+# each kind's suit (0-3, honours 3) and place in it, for the winning tile
+_WIN_AT = tuple((min(k // 9, 3), k - _SUIT_OFFSETS[min(k // 9, 3)]) for k in range(NUM_KINDS))
 
 
 # A set or pair within one suit, as one small int: 3 x its first tile's place in the suit plus
@@ -362,17 +370,20 @@ class _StatusTable(_Table):
         return self.keep(counts, status)
 
 
-class _PlaceTable(_Table):
-    """(counts of one suit, place of the winning tile in it) -> for each split of the suit,
-    the places the winning tile can take: ((position, wait), ...). The same in every suit, so
-    shared by all three. Identical sets count once: they sit side by side in a split, so only
-    the first of them is a place."""
+class _Places(dict):
+    """The place of the winning tile in one suit's counts -> for each split of the suit, the
+    places the winning tile can take: ((position, wait), ...), filled on first sight. Identical
+    sets count once: they sit side by side in a split, so only the first of them is a place."""
 
-    def __missing__(self, key: tuple[tuple[int, ...], int]):
-        counts, win = key
-        waits_by_code = _WAITS_BY_CODE[len(counts)]
+    __slots__ = ("splits", "waits_by_code")
+
+    def __init__(self, splits: tuple[tuple[int, ...], ...], size: int) -> None:
+        self.splits, self.waits_by_code = splits, _WAITS_BY_CODE[size]   # dict() made it empty
+
+    def __missing__(self, win: int):
+        waits_by_code = self.waits_by_code
         found = []
-        for split in _splits(counts):
+        for split in self.splits:
             places = []
             before = -1
             for i, code in enumerate(split):
@@ -380,18 +391,18 @@ class _PlaceTable(_Table):
                     places.append((i, wait))
                 before = code
             found.append(tuple(places))
-        if len(self) >= self.limit:
-            self.clear()
-        self[key] = found = tuple(found)
+        self[win] = found = tuple(found)
         return found
 
 
 class _SuitTable(_Table):
-    """One suit's counts -> (status, splits, suit bit or 0 when none held), in one lookup.
+    """One suit's counts (bytes) -> (status, splits, suit bit or 0 when none held, the winning
+    tile's places (_Places), forms), in one lookup.
 
     Each split is (groups, packed facts, its place among the splits): the facts are the
-    groups' summed (see Profile); the place finds the winning tile's places in the split
-    (see _PlaceTable).
+    groups' summed (see Profile); the place finds the winning tile's places in the split. The
+    forms say which special shapes the suit leaves possible: PAIRS_FORM when no count is 1 or 3
+    (seven pairs), ORPHANS_FORM when it holds no tile ranked 2 to 8 (thirteen orphans).
     """
 
     def __init__(self, lo: int) -> None:
@@ -400,17 +411,30 @@ class _SuitTable(_Table):
         self.group_of = _BY_CODE[lo].__getitem__
         self.facts_of = tuple(0 if g is None else g.facts for g in _BY_CODE[lo]).__getitem__
 
-    def __missing__(self, counts: tuple[int, ...]):
+    def __missing__(self, raw: bytes):
+        counts = tuple(raw)
         splits = _splits(counts)
-        group_of, facts_of = self.group_of, self.facts_of
-        options = tuple([(tuple(map(group_of, split)), sum(map(facts_of, split)), k)
-                         for k, split in enumerate(splits)])
-        found = ((WITH_PAIR if sum(counts) % 3 == 2 else SETS) if splits else IMPOSSIBLE,
-                 options, self.bit if any(counts) else 0)
+        if splits:
+            group_of, facts_of = self.group_of, self.facts_of
+            options = tuple([(tuple(map(group_of, split)), sum(map(facts_of, split)), k)
+                             for k, split in enumerate(splits)])
+            status = WITH_PAIR if sum(raw) % 3 == 2 else SETS
+            places = _PLACES.get(raw)   # shared by the suits: the same counts, the same places
+            if places is None:
+                places = _PLACES.keep(raw, _Places(splits, len(raw)))
+        else:
+            options, status, places = (), IMPOSSIBLE, _NO_PLACES
+        forms = (0 if 1 in raw or 3 in raw else PAIRS_FORM) | (
+            0 if len(raw) == 9 and any(raw[1:8]) else ORPHANS_FORM)
+        found = (status, options, self.bit if any(raw) else 0, places, forms)
         if len(self) >= self.limit:   # as keep(), inline: this is the first sight of a suit
             self.clear()
-        self[counts] = found
+        self[raw] = found
         return found
+
+
+PAIRS_FORM, ORPHANS_FORM = 1, 2
+_NO_PLACES: dict[int, tuple] = {}   # a suit that does not split: never read
 
 
 def _waits_by_code(lo: int) -> tuple[dict[int, Wait], ...]:
@@ -421,7 +445,7 @@ def _waits_by_code(lo: int) -> tuple[dict[int, Wait], ...]:
 
 
 _STATUS = _StatusTable()
-_PLACES = _PlaceTable()
+_PLACES = _Table()   # one suit's counts (bytes) -> its _Places, shared by the three suits
 _SUITS = tuple(_SuitTable(lo) for lo in (0, 9, 18, 27))   # characters, dots, bamboo, honours
 
 
@@ -438,14 +462,14 @@ def _standard_complete(c: list[int] | tuple[int, ...]) -> bool:
         tuple(c[27:34])] == COMPLETE_SUM
 
 
-def _seven_pairs(counts: list[int] | tuple[int, ...], quads: bool) -> bool:
+def _seven_pairs(counts: bytes | list[int] | tuple[int, ...], quads: bool) -> bool:
     """Seven pairs (with `quads`, four alike as two): every count 0, 2 (or 4), 14 tiles."""
     if 1 in counts or 3 in counts or sum(counts) != 14 or max(counts) > 4:
         return False
     return quads or 4 not in counts
 
 
-def _thirteen_orphans(counts: list[int] | tuple[int, ...]) -> bool:
+def _thirteen_orphans(counts: bytes | list[int] | tuple[int, ...]) -> bool:
     if any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26]) or sum(counts) != 14:
         return False
     return all(counts[i] >= 1 for i in TERMINALS_AND_HONOURS) and sum(
@@ -510,35 +534,67 @@ def readings(hand: Hand, rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...
     win = hand.win
     if win is None:
         raise ValueError("readings need the winning tile")
-    concealed = hand.concealed_counts
-    own = tuple(concealed)
-    melds = tuple(map(meld_group, hand.melds)) if hand.melds else ()
-    counts_t = _with_melds(concealed, melds) if melds else own
+    own = bytearray(34)
+    for t in hand.concealed:   # hand.concealed_counts, as bytes, made directly
+        own[t] += 1
+    return readings_of(bytes(own), win,
+                       tuple(map(meld_group, hand.melds)) if hand.melds else (), rules)
+
+
+def readings_of(own: bytes, win: Tile, melds: tuple[Group, ...] = (),
+                rules: ShapeRules = ShapeRules()) -> tuple[Reading, ...]:
+    """readings() of a hand given as values: the 34 counts of its concealed tiles as bytes (the
+    winning tile among them), the winning tile, and its melds' groups (meld_group), in order.
+
+    >>> from app.hands.tiles import tile
+    >>> own = bytes((0, 0, 3) + (0,) * 6 + (3, 3, 3) + (0,) * 6 + (2,) + (0,) * 15)
+    >>> [r.grouping for r in readings_of(own, tile("3m"))]
+    [('333m', '111p', '222p', '333p', '11s'), ('333m', '123p', '123p', '123p', '11s')]
+    """
+    m, p, s, z = (_SUITS[0][own[0:9]], _SUITS[1][own[9:18]], _SUITS[2][own[18:27]],
+                  _SUITS[3][own[27:34]])
+    suits = m[2] | p[2] | s[2] | z[2]
+    if melds:   # the melds' tiles, suits and facts, in one pass
+        held = list(own)
+        meld_facts = 0
+        for g in melds:
+            for k in g.kinds:
+                held[k] += 1
+            suits |= g.suit_bit
+            meld_facts += g.facts
+        counts_t = bytes(held)
+    else:
+        counts_t = own
+        meld_facts = 0
     found: list[Reading] = []
-    parts = own[0:9], own[9:18], own[18:27], own[27:34]
-    m, p, s, z = (_SUITS[0][parts[0]], _SUITS[1][parts[1]], _SUITS[2][parts[2]],
-                  _SUITS[3][parts[3]])
-    suits = m[2] | p[2] | s[2] | z[2] | (_meld_suits(melds) if melds else 0)
     if m[0] + p[0] + s[0] + z[0] == COMPLETE_SUM:
-        suit = win // 9 if win < 27 else 3
-        places = _PLACES[parts[suit], win - _SUIT_OFFSETS[suit]]
-        meld_facts = sum(g.facts for g in melds) if melds else 0
+        suit, place = _WIN_AT[win]
+        places = (m, p, s, z)[suit][3][place]
         for (g0, f0, k0), (g1, f1, k1), (g2, f2, k2), (g3, f3, k3) in product(m[1], p[1], s[1],
                                                                               z[1]):
             groups = g0 + g1 + g2 + g3 + melds
             split = Profile(f0 + f1 + f2 + f3 + meld_facts)
-            head = (0, len(g0), len(g0) + len(g1), len(g0) + len(g1) + len(g2))[suit]
-            for i, wait in places[(k0, k1, k2, k3)[suit]]:
+            if suit == 0:   # where the winning tile's suit starts among the groups
+                head, k = 0, k0
+            elif suit == 1:
+                head, k = len(g0), k1
+            elif suit == 2:
+                head, k = len(g0) + len(g1), k2
+            else:
+                head, k = len(g0) + len(g1) + len(g2), k3
+            for i, wait in places[k]:
                 # tuple.__new__: NamedTuple's own __new__ is Python, and this is the hot path
                 found.append(tuple.__new__(Reading, (STANDARD, groups, win, head + i, wait,
                                                      counts_t, suits, split)))
     if not melds:
-        if rules.seven_pairs and _seven_pairs(concealed, rules.seven_pairs_quads):
+        forms = m[4] & p[4] & s[4] & z[4]   # the special shapes no suit rules out
+        if forms & PAIRS_FORM and rules.seven_pairs and _seven_pairs(own,
+                                                                     rules.seven_pairs_quads):
             pairs, profile, first = _PAIRS[own]
             found.append(tuple.__new__(Reading, (Shape.SEVEN_PAIRS, pairs, win, first[win.index],
                                                  Wait.SINGLE, counts_t, suits, profile)))
-        if rules.thirteen_orphans and _thirteen_orphans(concealed):
-            found.append(_orphans_reading(concealed, win, counts_t, suits))
+        if forms & ORPHANS_FORM and rules.thirteen_orphans and _thirteen_orphans(own):
+            found.append(_orphans_reading(own, win, counts_t, suits))
     return tuple(found)
 
 
@@ -548,7 +604,7 @@ class _PairsTable(dict):
 
     limit = 4096
 
-    def __missing__(self, counts: tuple[int, ...]) -> tuple:
+    def __missing__(self, counts: bytes) -> tuple:
         pairs = tuple(_CONCEALED[GroupKind.PAIR, i] for i, c in enumerate(counts)
                       for _ in range(c // 2))
         first: dict[int, int] = {}
@@ -561,29 +617,6 @@ class _PairsTable(dict):
 
 
 _PAIRS = _PairsTable()
-
-
-def _with_melds(concealed: list[int], melds: tuple[Group, ...]) -> tuple[int, ...]:
-    """Counts of every tile held: concealed ones plus those of the declared melds."""
-    if not melds:
-        return tuple(concealed)
-    counts = concealed.copy()
-    for g in melds:
-        if g.kind is GroupKind.CHOW:
-            counts[g.index] += 1
-            counts[g.index + 1] += 1
-            counts[g.index + 2] += 1
-        else:
-            counts[g.index] += _SIZE[g.kind]
-    return tuple(counts)
-
-
-def _meld_suits(melds: tuple[Group, ...]) -> int:
-    """Bit mask of the suits the melds hold: 1 characters, 2 dots, 4 bamboo, 8 honours."""
-    mask = 0
-    for g in melds:
-        mask |= 8 if g.index >= 27 else 1 << (g.index // 9)
-    return mask
 
 
 def _wait_of(group: Group, win: int) -> Wait:
@@ -603,7 +636,7 @@ def _wait_of(group: Group, win: int) -> Wait:
 _WAITS_BY_CODE = {9: _waits_by_code(0), 7: _waits_by_code(27)}   # by the suit's size
 
 
-def _orphans_reading(concealed: list[int], win: Tile, counts: tuple[int, ...],
+def _orphans_reading(concealed: bytes, win: Tile, counts: bytes,
                      suits: int) -> Reading:
     groups = tuple(
         _CONCEALED[GroupKind.PAIR if concealed[i] == 2 else GroupKind.SINGLE, i]
@@ -617,7 +650,7 @@ def _orphans_reading(concealed: list[int], win: Tile, counts: tuple[int, ...],
 def is_nine_gates(reading: Reading) -> bool:
     """Whether the hand is 1112345678999 of one suit plus one more, all concealed (九子連環)."""
     if (reading.suits not in (1, 2, 4) or reading.shape is not Shape.STANDARD
-            or any(g.meld is not None for g in reading.groups)):
+            or reading.profile & _DECLARED):   # a declared group: its split's profile counts it
         return False
     lo = reading.win.index - reading.win.rank + 1
     return all(have >= need for have, need in zip(reading.counts[lo:lo + 9], _NINE_GATES, strict=True))
@@ -634,6 +667,7 @@ def is_pure_nine_gates(reading: Reading) -> bool:
 
 
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+_DECLARED = profile_bits("declared")
 
 
 @dataclass(frozen=True, slots=True)

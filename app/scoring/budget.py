@@ -15,7 +15,7 @@ refusal names the scorings the request could have had under its rules.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -105,8 +105,24 @@ def charge(n: int = 1, ruleset: Ruleset | None = None) -> None:
     budget = _current.get()
     if budget is None:
         return
-    before = budget.left
+    _spend(budget, n, 1 if ruleset is None else units(ruleset))
+
+
+def charger(ruleset: Ruleset | None = None) -> Callable[[], None]:
+    """charge(1, ruleset), for a caller that scores many hands under one ruleset (the
+    outlook): what a scoring costs under it is worked out once."""
     cost = 1 if ruleset is None else units(ruleset)
+
+    def charge_one() -> None:
+        budget = _current.get()
+        if budget is not None:
+            _spend(budget, 1, cost)
+    return charge_one
+
+
+def _spend(budget: _Budget, n: int, cost: int) -> None:
+    """Count n scorings of `cost` units each against the budget (see charge)."""
+    before = budget.left
     budget.left -= n * cost
     if budget.left < 0:
         raise TooMuchWork(budget.field, budget.most // cost)

@@ -15,11 +15,11 @@ from typing import NamedTuple
 from app.base.errors import FieldError, HandError, refuse
 from app.base.i18n import Msg, Name
 from app.hands.events import event_errors
-from app.hands.hand import Hand, WinBy, WinContext
+from app.hands.hand import Hand, Meld, WinBy, WinContext
 from app.hands.phrases import SEMICOLON, listing
 from app.hands.phrases import seat as said_seat
-from app.hands.readings import waits
-from app.hands.tiles import Tile
+from app.hands.readings import meld_group, readings_of, waits
+from app.hands.tiles import TILES, Tile, tiles_of
 from app.rules.conditions import (
     default_discarder,
     event_name,
@@ -33,14 +33,17 @@ from app.rules.conditions import (
 from app.rules.model import Ruleset
 from app.rules.words import way_of
 
-from .budget import charge
+from .budget import charge, charger
 from .payments import Payment, Table, settle
 from .selection import (
     Pricing,
     Score,
     Settings,
+    barred_kinds,
     check_tiles,
+    context_plan,
     price,
+    price_readings,
     pricing,
     score,
     score_fan,
@@ -178,7 +181,7 @@ class Frame(NamedTuple):
     ruleset: Ruleset
     settings: Settings
     context: WinContext
-    pricing: Pricing
+    pricing: Pricing    # its plan made for this context (context_plan)
     check_tiles: bool   # the tiles can be refused: no honours, a missing suit, no claimed chows
     table: Table
     assumed: tuple[Assumption, ...]
@@ -205,7 +208,10 @@ def frame(ruleset: Ruleset, settings: Settings, context: WinContext, seats: Seat
     if table.liable is not None:
         return None
     taken = next((a.reason for a in table_assumed if a.field == "discarder"), None)
-    return Frame(ruleset, settings, context, pricing(ruleset, settings, context.events, context.by),
+    how = pricing(ruleset, settings, context.events, context.by)
+    # its hands are won in this one context: what reads the context alone is found once
+    how = how._replace(plan=context_plan(ruleset, context))
+    return Frame(ruleset, settings, context, how,
                  not ruleset.honours or bool(context.missing) or not ruleset.claimed_chows,
                  table, assumed + table_assumed, taken, {})
 
@@ -224,13 +230,88 @@ def price_hand(frame: Frame, hand: Hand) -> Calculation:
     result = price(hand, frame.pricing)
     payments = frame.rows.get(result.total_fan)
     if payments is None:
-        payments = settle(result, frame.table, None, frame.taken)
-        if len(frame.rows) < 256:
-            frame.rows[result.total_fan] = payments
+        payments = _settled(frame, result)
     # made as a plain tuple: the hottest line of a scoring, a quarter of a microsecond less than
     # Calculation(...) (its __new__ takes keywords), measured by tests/bench/bench_scoring.py
     return tuple.__new__(Calculation, (ruleset, frame.settings, frame.table, hand, None, result,
                                        payments, frame.assumed, (), (), None))
+
+
+def _settled(frame: Frame, result: Score) -> tuple[Payment, ...]:
+    """The payments of a total the frame has not settled yet, kept by the total."""
+    payments = settle(result, frame.table, None, frame.taken)
+    if len(frame.rows) < 256:
+        frame.rows[result.total_fan] = payments
+    return payments
+
+
+def counts_pricer(ask: Ask, melds: tuple[Meld, ...] = ()
+                  ) -> Callable[[bytes, int], tuple[Score, tuple[Payment, ...]] | None]:
+    """pricer for many hands given as values, where a refusal needs no words (the outlook's).
+
+    Each hand is the 34 counts of its concealed tiles (the winning tile among them, as bytes)
+    and the winning tile's kind, with `melds`, in the context of `ask.hand`; each is one
+    scoring. The answer is the Score and the payments `calculate` would give, or None where it
+    would refuse the hand. The same readings (readings_of), selection (price_readings) and
+    payments (the frame's rows) decide as in price_hand; what only a Calculation or a refusal
+    needs (the Hand, its tiles, the words) is not made. A request whose checks depend on the
+    tiles in other ways (events, a liable player) is priced through calculate itself.
+    """
+    hand = ask.hand
+    assert hand is not None
+    ruleset, context = ask.ruleset, hand.context
+    found = None if ask.seats.errors or context.events else _cached_frame(
+        ruleset, ask.settings, context, ask.seats, ask.assumed, ask.by_given, ask.round_given)
+    if found is None:
+        return _through_calculate(ask, melds)
+    try:   # what holds for every hand with these melds: the melds' tiles are in each
+        if found.check_tiles:
+            check_tiles(Hand((), melds, None, context), ruleset, ask.settings)
+    except HandError:
+        return _refused(ruleset)
+    how, rows, groups = found.pricing, found.rows, tuple(map(meld_group, melds))
+    rules, charge_one = how.rules, charger(ruleset)
+    # the kinds check_tiles refuses among the concealed tiles, as runs of kinds (lo, hi)
+    barred = tuple((min(kinds), max(kinds) + 1) for kinds in (
+        barred_kinds(ruleset, context.missing) if found.check_tiles else ()) if kinds)
+
+    def priced(counts: bytes, kind: int) -> tuple[Score, tuple[Payment, ...]] | None:
+        charge_one()
+        for lo, hi in barred:
+            if any(counts[lo:hi]):
+                return None
+        read = readings_of(counts, TILES[kind], groups, rules)
+        if not read:
+            return None
+        try:
+            result = price_readings(read, context, how)
+        except HandError:
+            return None
+        payments = rows.get(result.total_fan)
+        return result, _settled(found, result) if payments is None else payments
+    return priced
+
+
+def _through_calculate(ask: Ask, melds: tuple[Meld, ...]
+                       ) -> Callable[[bytes, int], tuple[Score, tuple[Payment, ...]] | None]:
+    """counts_pricer for a request whose checks need the Hand: each hand through calculate."""
+    calculate_one = pricer(ask)
+    context = ask.hand.context if ask.hand is not None else WinContext()
+
+    def priced(counts: bytes, kind: int) -> tuple[Score, tuple[Payment, ...]] | None:
+        try:
+            calc = calculate_one(Hand(tiles_of(counts), melds, TILES[kind], context))
+        except HandError:
+            return None
+        return calc.score, calc.payments
+    return priced
+
+
+def _refused(ruleset: Ruleset) -> Callable[[bytes, int], None]:
+    """counts_pricer when every hand is refused: each still one scoring."""
+    def priced(counts: bytes, kind: int) -> None:
+        charge(1, ruleset)
+    return priced
 
 
 def _calculate_in_full(ask: Ask) -> Calculation:

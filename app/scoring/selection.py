@@ -115,7 +115,12 @@ def price(hand: Hand, how: Pricing) -> Score:
     found = readings(hand, how.rules)
     if not found:
         raise HandError([FieldError("hand", not_a_win(hand, how.ruleset, how.settings))])
-    ctx = hand.context
+    return price_readings(found, hand.context, how)
+
+
+def price_readings(found: tuple[Reading, ...], ctx: WinContext, how: Pricing) -> Score:
+    """Price the readings of one hand (not none) won in `ctx`: the reading worth the most, as
+    `how` prices it; a HandError when a reading holds an instant win made another way."""
     detected, packages = how.plan
     choices = how.choices
     packaged = choices.packaged
@@ -136,7 +141,8 @@ def price(hand: Hand, how: Pricing) -> Score:
             best, chosen = choice, reading
     if held & how.instant:   # any reading holding an instant win refuses the other ways
         refuse_other_ways(held, how.ruleset, how.settings, ctx.by)
-    return tuple.__new__(Score, (how.ruleset, how.settings, chosen, *best[1:]))
+    return tuple.__new__(Score, (how.ruleset, how.settings, chosen, best[1], best[2], best[3],
+                                 best[4], best[5]))
 
 
 class Pricing(NamedTuple):
@@ -190,10 +196,11 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
     """Refuse tiles, bonus tiles and events that this ruleset does not have."""
     errors: list[FieldError] = []
     ctx = hand.context
+    honour_kinds, missing_kinds = barred_kinds(ruleset, ctx.missing)
     tiles = hand.concealed + tuple(t for m in hand.melds for t in m.tiles) if (
-        not ruleset.honours or ctx.missing) else ()
-    if not ruleset.honours:
-        honours = sorted({t for t in tiles if t >= 27})
+        honour_kinds or ctx.missing) else ()
+    if honour_kinds:
+        honours = sorted({t for t in tiles if t in honour_kinds})
         if honours:
             errors.append(_without_honours(ruleset, tuple(honours)))
     if not ruleset.claimed_chows:
@@ -206,9 +213,8 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
     if (ctx.flowers or ctx.seasons) and not ruleset.flowers_in_play(settings.options):
         errors.append(FieldError("flowers", Msg("{rules} is played without flowers and seasons",
                                                 rules=plain(ruleset.name))))
-    if ctx.missing and ruleset.missing_suit:
-        lo = SUIT_OFFSET[ctx.missing]
-        held = sorted({t for t in tiles if lo <= t < lo + 9})
+    if missing_kinds:
+        held = sorted({t for t in tiles if t in missing_kinds})
         if held:
             errors.append(FieldError("hand", Msg("the hand holds its declared missing suit"
                                                  " ({tiles}); it cannot win until that suit is"
@@ -231,6 +237,18 @@ def check_tiles(hand: Hand, ruleset: Ruleset, settings: Settings) -> None:
                                                    way=way_of(ruleset, spec.by), name=spec.name)))
     if errors:
         raise HandError(errors)
+
+
+_NO_KINDS: frozenset[int] = frozenset()
+_HONOUR_KINDS = frozenset(range(27, 34))
+_SUIT_KINDS = {suit: frozenset(range(lo, lo + 9)) for suit, lo in SUIT_OFFSET.items()}
+
+
+def barred_kinds(ruleset: Ruleset, missing: str | None) -> tuple[frozenset[int], frozenset[int]]:
+    """The tile kinds check_tiles refuses in a hand, melds included: the honours in a family
+    played without them, and the declared missing suit where the family declares one."""
+    return (_NO_KINDS if ruleset.honours else _HONOUR_KINDS,
+            _SUIT_KINDS[missing] if missing and ruleset.missing_suit else _NO_KINDS)
 
 
 # A family without honours refuses every hand holding one (most of a mixed corpus under
@@ -357,9 +375,23 @@ def key_of(present: Mapping[str, int], ruleset: Ruleset) -> int:
 
 
 def present_in(key: int, ruleset: Ruleset) -> dict[str, int]:
-    """The patterns of a found key by id, in ruleset order."""
-    counts = ((p.id, key >> COUNT_BITS * p.position & MOST_COUNT) for p in ruleset.patterns)
-    return {pid: count for pid, count in counts if count}
+    """The patterns of a found key by id, in ruleset order (that of their positions)."""
+    ids = _ids_by_position(ruleset)
+    present = {}
+    while key:   # the lowest pattern present, each in turn: a few of the ruleset's dozens
+        shift = (key & -key).bit_length() - 1
+        shift -= shift % COUNT_BITS
+        present[ids[shift // COUNT_BITS]] = key >> shift & MOST_COUNT
+        key &= ~(MOST_COUNT << shift)
+    return present
+
+
+@lru_cache(maxsize=64)
+def _ids_by_position(ruleset: Ruleset) -> tuple[str, ...]:
+    ids = [""] * len(ruleset.patterns)
+    for p in ruleset.patterns:
+        ids[p.position] = p.id
+    return tuple(ids)
 
 
 # What tile mode checks: a function (reading, context) -> found key running the detectors,
@@ -375,6 +407,42 @@ def _plan(ruleset: Ruleset, events: frozenset[str]) -> Plan:
     A pattern resting on events alone is present whenever one of them happened; the
     detectors are grouped behind their gates and run in one function made for the plan.
     """
+    checks, packages = _checks(ruleset, events)
+    return _detection(ruleset.id, checks), packages
+
+
+# The detectors and gates that read the win's context alone, never the reading: for hands
+# won in one context (a Frame's), context_plan works them out once.
+CONTEXT_ONLY = frozenset({"self_draw", "no_bonus_tiles", "own_flower", "own_season",
+                          "all_flowers", "all_seasons", "all_bonus_tiles", "always",
+                          "bonus_tiles"})
+
+
+@lru_cache(maxsize=256)
+def context_plan(ruleset: Ruleset, ctx: WinContext) -> Plan:
+    """_plan for the hands won in this one context: the same detectors behind the same gates
+    find the same key, but those reading only the context (CONTEXT_ONLY) run once, here (on
+    no reading), and start every key with what they found."""
+    checks, packages = _checks(ruleset, ctx.events)
+    start = 0
+    kept: dict[str | None, list[tuple[int, Detector]]] = {}
+    for gate, found in checks.items():
+        if gate in CONTEXT_ONLY:
+            if not GATES[gate](None, ctx):   # type: ignore[arg-type]
+                continue   # closed for every hand in this context
+            gate = None
+        for shift, detector in found:
+            if gate is None and detector.__name__ in CONTEXT_ONLY:   # behind no reading's gate
+                start |= detector(None, ctx) << shift   # type: ignore[arg-type]
+            else:
+                kept.setdefault(gate, []).append((shift, detector))
+    return _detection(ruleset.id, kept, start), packages
+
+
+def _checks(ruleset: Ruleset, events: frozenset[str]
+            ) -> tuple[dict[str | None, list[tuple[int, Detector]]], Packages]:
+    """The detectors of a plan by their gate (None: ungated), each with its pattern's shift,
+    and the packages (see Plan)."""
     checks: dict[str | None, list[tuple[int, Detector]]] = {}
     for p in ruleset.patterns:
         if p.requires or not (p.detect or p.events):
@@ -386,11 +454,11 @@ def _plan(ruleset: Ruleset, events: frozenset[str]) -> Plan:
         checks.setdefault(gate, []).append((COUNT_BITS * p.position, detector))
     shift = {p.id: COUNT_BITS * p.position for p in ruleset.patterns}
     packages = tuple((shift[p.id], tuple(shift[q] for q in p.requires)) for p in ruleset.packages)
-    return _detection(ruleset.id, checks), packages
+    return checks, packages
 
 
-def _detection(name: str, checks: Mapping[str | None, Sequence[tuple[int, Detector]]]
-               ) -> Callable[[Reading, WinContext], int]:
+def _detection(name: str, checks: Mapping[str | None, Sequence[tuple[int, Detector]]],
+               start: int = 0) -> Callable[[Reading, WinContext], int]:
     """One function that runs these detectors behind their gates and packs what they find.
 
     Written out and compiled once per plan, so that scoring a reading is one call with the
@@ -405,7 +473,7 @@ def _detection(name: str, checks: Mapping[str | None, Sequence[tuple[int, Detect
                 if n: key |= n << 6
             return key
     """
-    lines = ["def detected(r, ctx):", "    key = 0"]
+    lines = ["def detected(r, ctx):", f"    key = {start}"]
     for gate, found in checks.items():
         indent = "    "
         if gate is not None:
