@@ -23,7 +23,8 @@ next draw of the value after that draw with t - 1; after a draw (14 tiles) it is
 of the discards that keep the lowered shanten, or of throwing the drawn tile. The search
 (Search) walks the states once, each remembered by its tile counts, and records them as values
 in a graph; recurrence.py then works out every state's figures draw by draw, all at once. Each
-distinct winning hand is priced once, through the one scoring core (`calculate`). The bound (OUTLOOK_BOUND): draws that lower the shanten
+distinct winning hand is priced once, by the one scoring core (counts_pricer: calculate's
+readings, selection and payments, from the counts), after the walk (Search._settle). The bound (OUTLOOK_BOUND): draws that lower the shanten
 change the hand, and at a dead wait the exchanges into a wait that can win; other
 same-shanten exchanges (a better wait, a shape of more fan before ready, a dead wait into
 another dead one) are not weighed; discards more than MAX_SHANTEN tiles from ready are past

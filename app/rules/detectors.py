@@ -347,3 +347,8 @@ GATED: dict[str, str] = {
     **dict.fromkeys(("own_flower", "own_season", "all_flowers", "all_seasons", "all_bonus_tiles"),
                    "bonus_tiles"),
 }
+# The detectors and gates that read the win's context alone, never the reading: for hands
+# won in one context (a Frame's), selection.context_plan works them out once.
+CONTEXT_ONLY = frozenset({"self_draw", "no_bonus_tiles", "own_flower", "own_season",
+                          "all_flowers", "all_seasons", "all_bonus_tiles", "always",
+                          "bonus_tiles"})

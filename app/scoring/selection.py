@@ -19,7 +19,15 @@ from app.hands.hand import Hand, MeldKind, WinBy, WinContext
 from app.hands.phrases import listing, plain
 from app.hands.readings import Reading, Shape, ShapeRules, readings, special_shapes
 from app.hands.tiles import SUIT_OFFSET, Tile
-from app.rules.detectors import DETECTORS, GATED, GATES, PER_ITEM_DETECTORS, Detector, always
+from app.rules.detectors import (
+    CONTEXT_ONLY,
+    DETECTORS,
+    GATED,
+    GATES,
+    PER_ITEM_DETECTORS,
+    Detector,
+    always,
+)
 from app.rules.model import Amount, Pattern, Ruleset
 from app.rules.words import house_rule_switch, way_of
 
@@ -411,11 +419,6 @@ def _plan(ruleset: Ruleset, events: frozenset[str]) -> Plan:
     return _detection(ruleset.id, checks), packages
 
 
-# The detectors and gates that read the win's context alone, never the reading: for hands
-# won in one context (a Frame's), context_plan works them out once.
-CONTEXT_ONLY = frozenset({"self_draw", "no_bonus_tiles", "own_flower", "own_season",
-                          "all_flowers", "all_seasons", "all_bonus_tiles", "always",
-                          "bonus_tiles"})
 
 
 @lru_cache(maxsize=256)
