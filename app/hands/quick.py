@@ -128,23 +128,10 @@ def _thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
     rn, bits = _xt.calculate_necessary_tiles(counts, _FOUR)
     s = rn - 1
     if not melds:
-        if (table.honours or s >= ORPHANS_FAR) and not (
-                rules.thirteen_orphans and table.honours and missing is None) and (
-                thirteen_orphans_shanten(counts) <= s):
-            return None   # xiangting's thirteen orphans, not the table's, may be as near
-        if rules.seven_pairs:
-            if rules.seven_pairs_quads:   # four alike as two pairs: 6 less the pairs in 13 tiles
-                odd = counts.translate(_ODD_DIGITS)   # the pairs: half the tiles not held oddly
-                pairs = 6 - (13 - odd.count(49)) // 2
-                if s >= pairs:
-                    odd_bits = int(odd[::-1], 2)
-                    s, bits = (s, bits | odd_bits) if s == pairs else (pairs, odd_bits)
-        elif (len(counts.translate(None, _BELOW_PAIR)) >= 6 - s   # the kinds paired
-              and _distinct_pairs(counts) <= s):   # xiangting's seven pairs may be its answer
-            found = _standard_thirteen(counts, table)
-            if found is None:
-                return None
-            s, bits = found
+        found = _forms(counts, 13, s, bits, rules, table, _standard_thirteen)
+        if found is None:
+            return None
+        s, bits = found
     return s, _kinds(bits & drawable)
 
 
@@ -160,24 +147,34 @@ def _fourteen(counts: bytes, melds: int, rules: ShapeRules, table: Table
     rn, bits = _xt.calculate_unnecessary_tiles(counts, _FOUR)
     s = rn - 1
     if not melds:
-        if (table.honours or s >= ORPHANS_FAR) and not (
-                rules.thirteen_orphans and table.honours and missing is None) and (
-                thirteen_orphans_shanten(counts) <= s):
-            return None   # xiangting's thirteen orphans, not the table's, may be as near
-        if rules.seven_pairs:
-            if rules.seven_pairs_quads:   # 6 less the pairs in 14 tiles
-                odd = counts.translate(_ODD_DIGITS)
-                pairs = 6 - (14 - odd.count(49)) // 2
-                if s >= pairs:
-                    odd_bits = int(odd[::-1], 2)
-                    s, bits = (s, bits | odd_bits) if s == pairs else (pairs, odd_bits)
-        elif (len(counts.translate(None, _BELOW_PAIR)) >= 6 - s
-              and _distinct_pairs(counts) <= s):
-            found = _standard_fourteen(counts, table)
-            if found is None:
-                return None
-            s, bits = found
+        found = _forms(counts, 14, s, bits, rules, table, _standard_fourteen)
+        if found is None:
+            return None
+        s, bits = found
     return s, _kinds(bits)
+
+
+def _forms(counts: bytes, tiles: int, s: int, bits: int, rules: ShapeRules, table: Table,
+           standard) -> tuple[int, int] | None:
+    """xiangting's answer for `tiles` (13 or 14) concealed tiles and no melds, its shanten `s`
+    and bit set `bits`, as this table counts the special forms (the module's account); None
+    where efficiency.py must answer. `standard`: the standard form alone (_standard_thirteen
+    or _standard_fourteen), for a table without seven pairs where xiangting's may be nearer."""
+    if (table.honours or s >= ORPHANS_FAR) and not (
+            rules.thirteen_orphans and table.honours and table.missing is None) and (
+            thirteen_orphans_shanten(counts) <= s):
+        return None   # xiangting's thirteen orphans, not the table's, may be as near
+    if rules.seven_pairs:
+        if rules.seven_pairs_quads:   # four alike as two pairs: 6 less the pairs held
+            odd = counts.translate(_ODD_DIGITS)   # the pairs: half the tiles not held oddly
+            pairs = 6 - (tiles - odd.count(49)) // 2
+            if s >= pairs:
+                odd_bits = int(odd[::-1], 2)
+                return (s, bits | odd_bits) if s == pairs else (pairs, odd_bits)
+    elif (len(counts.translate(None, _BELOW_PAIR)) >= 6 - s   # the kinds paired
+          and _distinct_pairs(counts) <= s):   # xiangting's seven pairs may be its answer
+        return standard(counts, table)
+    return s, bits
 
 
 def _without_sets(counts: bytes, ask) -> tuple[int, int, int, int] | None:
