@@ -40,7 +40,7 @@ from operator import gt
 from app.base.i18n import Msg
 from app.hands.hand import Hand, WinBy
 from app.hands.phrases import tile_said
-from app.hands.quick import keeping_discards, state_kinds, waiting_kinds
+from app.hands.quick import keeping_discards, one_more, state_kinds, waiting_kinds
 from app.hands.readings import ShapeRules
 from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, Tile
 from app.rules.model import Ruleset
@@ -438,7 +438,7 @@ class Search:
             n = left[k]
             if not n:
                 continue
-            priced = price(counts[:k] + _ONE_MORE[counts[k]] + counts[k + 1:], k)
+            priced = price(one_more(counts, k), k)
             if priced is not None:
                 p = n / total
                 p_win += p
@@ -482,9 +482,7 @@ class Search:
             for node, counts, over, left, total, waits in pending:
                 p_win, gain, alive = self._wins(counts, left, total, waits)
                 if p_win:
-                    graph.stay[node] = 1.0 - p_win
-                    graph.gain[node] = gain
-                    graph.p_win[node] = p_win
+                    graph.wins(node, p_win, gain)
                     self._ready_alive[node] = alive
                     continue
                 done = len(graph.done)
@@ -501,7 +499,7 @@ class Search:
         for k in self.kinds:
             if not left[k]:
                 continue
-            grown = _plus(counts, k)
+            grown = one_more(counts, k)
             over_grown = self._grown(over, grown, k)
             cut = bytearray(grown)
             live = []
@@ -529,16 +527,13 @@ class Search:
         keeping = keeping_discards(grown, self.melds, self.rules, self.table, s)
         if self.dead:
             keeping = [d for d in keeping if d in self.dead] or keeping   # the missing suit first
-        memo, start = self._memo, self.start
+        memo = self._memo
         for d in keeping:
             cut[d] -= 1
             kept = bytes(cut)
             cut[d] += 1
             node = memo.get(kept)
-            if node is None:
-                node = self._node(kept, over if d not in over or kept[d] > start[d] else
-                                  tuple(k for k in over if k != d))
-            nexts.append(node)
+            nexts.append(self._node(kept, self._cut(over, kept, d)) if node is None else node)
         best = self.graph.choice(nexts) if nexts else None
         self._best[grown] = best   # s is the 14 tiles' own, one a hand: the key needs no s
         return best
@@ -547,16 +542,15 @@ class Search:
         """A hand not yet ready: a useful draw (of `useful`, those left to draw) is kept and
         the best discard thrown, or thrown."""
         chances, choices = [], []   # per useful draw: its chance, the choice it leads to
-        seen, start = self._best, self.start
+        seen = self._best
         for k in useful:
             n = left[k]
             if not n:
                 continue
-            grown = counts[:k] + _ONE_MORE[counts[k]] + counts[k + 1:]
+            grown = one_more(counts, k)
             best = seen.get(grown, _UNSEEN)
             if best is _UNSEEN:
-                best = self._after_draw(grown, over if k in over or grown[k] <= start[k] else
-                                        over + (k,), s - 1)
+                best = self._after_draw(grown, self._grown(over, grown, k), s - 1)
             if best is not None:
                 chances.append(n / total)
                 choices.append(best)
@@ -583,16 +577,6 @@ _KINDS = range(NUM_KINDS)
 _UNSEEN = object()
 
 
-def _plus(counts: bytes, k: int) -> bytes:
-    """The counts with one more of kind k.
-
-    >>> list(_plus(bytes(34), 2)[:4])
-    [0, 0, 1, 0]
-    """
-    return counts[:k] + _ONE_MORE[counts[k]] + counts[k + 1:]
-
-
-_ONE_MORE = tuple(bytes((n + 1,)) for n in range(5))
 class _Near:
     """_near_kinds, worked out only when waiting_kinds iterates it (xiangting, where it
     answers, needs no list of the kinds to try)."""

@@ -54,14 +54,23 @@ class Graph:
         it leads to), READY with its wins' chance and expected gain; its number."""
         i = len(self.kind)
         self.kind.append(kind)
-        self.stay.append(1.0 - p_win if kind == READY else 1.0 - sum(chances))
-        self.gain.append(gain)
-        self.p_win.append(p_win)
+        self.stay.append(1.0 - sum(chances))
+        self.gain.append(0.0)
+        self.p_win.append(0.0)
+        if kind == READY:
+            self.wins(i, p_win, gain)
         self.opt_p += chances
         self.opt_choice += choices
         self.first.append(len(self.opt_p))
         self.done.append(i)
         return i
+
+    def wins(self, i: int, p_win: float, gain: float) -> None:
+        """READY state i's wins: the chance its next draw wins, and that draw's expected gain
+        (given when it is finished, or once they are priced)."""
+        self.stay[i] = 1.0 - p_win
+        self.gain[i] = gain
+        self.p_win[i] = p_win
 
     def move(self, old: int, new: int, since: int) -> None:
         """State `old` is state `new` from now on (finished with what it leads to from

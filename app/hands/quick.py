@@ -227,7 +227,7 @@ def _standard_thirteen(counts: bytes, table: Table) -> tuple[int, int] | None:
     if 4 in counts:
         kinds &= ~_bits_of(counts, 4)   # none left to draw
     for k in _kinds(kinds & ~sure):   # asked of the 14 tiles themselves
-        if standard_shanten(_plus(counts, k), 0, table) >= s:
+        if standard_shanten(one_more(counts, k), 0, table) >= s:
             kinds &= ~(1 << k)
     return s, kinds
 
@@ -300,7 +300,7 @@ def _dead_thirteen(counts: bytes, melds: int, rules: ShapeRules, table: Table, l
         else:
             kinds, unsure = drawable, (triples if own == dead - 1 else 0)
         for k in _kinds(unsure):
-            if standard_shanten(_plus(counts, k), melds, table) >= best:
+            if standard_shanten(one_more(counts, k), melds, table) >= best:
                 kinds &= ~(1 << k)
             else:
                 kinds |= 1 << k
@@ -357,8 +357,16 @@ def _held_bits(counts: bytes) -> int:
     return int(counts.translate(_HELD_DIGITS)[::-1], 2)
 
 
-def _plus(counts: bytes, k: int) -> bytes:
-    return counts[:k] + bytes((counts[k] + 1,)) + counts[k + 1:]
+def one_more(counts: bytes, k: int) -> bytes:
+    """34 counts as bytes with one more of kind k (the outlook's hands are such bytes too).
+
+    >>> list(one_more(bytes(34), 2)[:4])
+    [0, 0, 1, 0]
+    """
+    return counts[:k] + _ONE_MORE[counts[k]] + counts[k + 1:]
+
+
+_ONE_MORE = tuple(bytes((n + 1,)) for n in range(5))
 
 
 def _minus(counts: bytes, k: int) -> bytes:
