@@ -419,8 +419,6 @@ def _plan(ruleset: Ruleset, events: frozenset[str]) -> Plan:
     return _detection(ruleset.id, checks), packages
 
 
-
-
 @lru_cache(maxsize=256)
 def context_plan(ruleset: Ruleset, ctx: WinContext) -> Plan:
     """_plan for the hands won in this one context: the same detectors behind the same gates
