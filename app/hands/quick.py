@@ -454,11 +454,15 @@ def _slow_waits(counts, melds, rules, table, near) -> tuple[int, ...]:
 def keeping_discards(counts: Sequence[int], melds: int, rules: ShapeRules, table: Table,
                      shanten: int) -> tuple[int, ...]:
     """The distinct discards of 14 tiles that leave `shanten`, which must be the 14 tiles' own
-    (the best any discard leaves)."""
+    (the best any discard leaves: 0 for a complete hand)."""
     if shanten >= 0 and _xt is not None:
-        found = _fourteen(_bytes(counts), melds, rules, table)
-        if found is not None and found[0] == shanten:
-            return found[1]
+        counts = _bytes(counts)
+        found = _fourteen(counts, melds, rules, table)
+        if found is not None:
+            if found[0] == shanten:
+                return found[1]
+            if found[0] == -1 and shanten == 0:   # complete: each discard leaves 13 tiles
+                return _kinds(_held_bits(counts))   # that it completes, so ready
     return tuple(d for d, after in discard_shanten(counts, melds, rules, table).items()
                  if after == shanten)
 
