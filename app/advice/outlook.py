@@ -401,8 +401,7 @@ class Search:
             return found
         self._count_state()
         left, total = self._chance(counts, over)
-        s, kinds = state_kinds(counts, self.melds, self.rules, self.table,
-                               _Near(counts, self.kinds))
+        s, kinds = state_kinds(counts, self.melds, self.rules, self.table, self.kinds)
         if s == 0:   # kinds: the waits
             found = self._ready(counts, over, left, total, kinds)
         else:        # kinds: the draws that lower the shanten
@@ -431,8 +430,7 @@ class Search:
         gain, p_win = 0.0, 0.0
         alive: frozenset[str] = frozenset()
         if waits is None:
-            waits = waiting_kinds(counts, self.melds, self.rules, self.table,
-                                  _Near(counts, self.kinds))
+            waits = waiting_kinds(counts, self.melds, self.rules, self.table, self.kinds)
         price, patterns = self.price, []
         for k in waits:
             n = left[k]
@@ -575,41 +573,6 @@ def _said(payments: tuple, items: tuple, figures: dict[tuple[int, int], tuple]
 
 _KINDS = range(NUM_KINDS)
 _UNSEEN = object()
-
-
-class _Near:
-    """_near_kinds, worked out only when waiting_kinds iterates it (xiangting, where it
-    answers, needs no list of the kinds to try)."""
-
-    __slots__ = ("counts", "kinds")
-
-    def __init__(self, counts: tuple[int, ...], kinds: tuple[int, ...]) -> None:
-        self.counts, self.kinds = counts, kinds
-
-    def __iter__(self):
-        return iter(_near_kinds(self.counts, self.kinds))
-
-
-_ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
-
-
-def _near_kinds(counts: tuple[int, ...], kinds: tuple[int, ...]) -> list[int]:
-    """The kinds a draw of which could complete these tiles: one held or within two of one
-    held in its suit, or a terminal or honour (thirteen orphans).
-
-    >>> _near_kinds(tuple(1 if i == 4 else 0 for i in range(34)), tuple(range(34)))[:6]
-    [0, 2, 3, 4, 5, 6]
-    """
-    near = set(_ORPHANS)
-    for j, n in enumerate(counts):
-        if n:
-            near.update(_WINDOW[j])
-    return [k for k in kinds if k in near]
-
-
-# each kind and those within two of it in its suit (an honour: itself)
-_WINDOW = tuple(tuple(range(max(j - 2, j - j % 9), min(j + 3, j - j % 9 + 9))) if j < 27 else (j,)
-                for j in range(NUM_KINDS))
 
 
 def _reasons(choice: DiscardChoice, chances: Chances, result: DiscardResult) -> tuple[str, ...]:
