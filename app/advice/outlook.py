@@ -40,7 +40,7 @@ from operator import gt
 from app.base.i18n import Msg
 from app.hands.hand import Hand, WinBy
 from app.hands.phrases import tile_said
-from app.hands.quick import keeping_discards, one_more, state_kinds, waiting_kinds
+from app.hands.quick import keeping_discards, one_fewer, one_more, state_kinds, waiting_kinds
 from app.hands.readings import ShapeRules
 from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, Tile
 from app.rules.model import Ruleset
@@ -177,7 +177,7 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
         with opened("outlook", most=max_scorings):
             for choice in choices:   # every state searched first, then solved once
                 if choice.option.shanten <= MAX_SHANTEN:
-                    search.search(_after(result, choice))
+                    search.search(one_fewer(search.start, choice.tile))
             weighed = [_weigh_one(choice, search, result) for choice in choices]
     except (_OverBudget, TooMuchWork):
         return OutlookResult(draws, tuple(DiscardOutlook(c, None, ()) for c in choices),
@@ -190,7 +190,7 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
     weighed.sort(key=lambda o: (o.chances is None, not o.choice.must_go, -round(o.value, 9),
                                 -round(o.win, 12), order[o.tile]))
     compared = _compared(weighed, choices[0], result.ruleset,
-                         lambda o: search.alive_of(_after(result, o.choice)))
+                         lambda o: search.alive_of(one_fewer(search.start, o.tile)))
     return OutlookResult(draws, compared, "", search.states, search.scorings, search.vertices)
 
 
@@ -240,16 +240,8 @@ def _weigh_one(choice: DiscardChoice, search: Search, result: DiscardResult) -> 
     if choice.option.shanten > MAX_SHANTEN:
         return DiscardOutlook(choice, None, (Msg("{n} tiles from ready: past the bound, not"
                                                  " weighed", n=choice.option.shanten),))
-    after = _after(result, choice)
-    chances = search.chances(after)
+    chances = search.chances(one_fewer(search.start, choice.tile))
     return DiscardOutlook(choice, chances, _reasons(choice, chances, result))
-
-
-def _after(result: DiscardResult, choice: DiscardChoice) -> tuple[int, ...]:
-    """The 13 concealed tiles a discard leaves."""
-    after = list(result.hand.concealed_counts)
-    after[choice.tile] -= 1
-    return tuple(after)
 
 
 class Search:

@@ -243,7 +243,7 @@ def _standard_fourteen(counts: bytes, table: Table) -> tuple[int, int] | None:
     if s > 2 or clear != least and standard_shanten(counts, 0, table) != s:
         return None
     for k in _kinds(kinds & ~sure):   # asked of the 13 tiles themselves
-        if standard_shanten(_minus(counts, k), 0, table) > s:
+        if standard_shanten(one_fewer(counts, k), 0, table) > s:
             kinds &= ~(1 << k)
     return s, kinds
 
@@ -369,8 +369,13 @@ def one_more(counts: bytes, k: int) -> bytes:
 _ONE_MORE = tuple(bytes((n + 1,)) for n in range(5))
 
 
-def _minus(counts: bytes, k: int) -> bytes:
-    return counts[:k] + bytes((counts[k] - 1,)) + counts[k + 1:]
+def one_fewer(counts: bytes, k: int) -> bytes:
+    """34 counts as bytes with one fewer of kind k, which they hold.
+
+    >>> list(one_fewer(bytes((0, 2, 1)) + bytes(31), 1)[:3])
+    [0, 1, 1]
+    """
+    return counts[:k] + _COUNT[counts[k] - 1] + counts[k + 1:]
 
 
 _NONE = bytes(9)
