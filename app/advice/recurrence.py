@@ -4,21 +4,33 @@ The search (outlook.Search) walks the hands once and records them here as values
 13 tiles is not ready (its useful draws, each with its chance and the choice it leads to),
 ready (the chance its next draw wins and what that is worth on average), or a dead wait (its
 exchanges, each a choice); a choice is the states of 13 tiles a draw may leave, of which the
-best is kept. `solve` then works out every state's figures draw by draw, all states at once:
-with numpy (when installed, a dependency of the `server` extra) as a few array operations a
-draw, else state by state in plain Python. Both do the same floating-point operations in the
-same order, so their figures are equal to the last bit (tests/advice/test_outlook.py holds them
-so), and equal to the recurrence worked out state by state as before.
+best is kept. `solve` then works out every state's figures draw by draw. There are three
+solvers, and `solve` takes the first that is there:
+
+- compiled: _recurrence.c, state by state in finishing order over flat arrays, loaded with
+  ctypes where it was built beside this file (`make`, or a wheel's build: tools/build_solver.py;
+  tens of µs a hand);
+- numpy (a dependency): every state at once, a few array operations a draw;
+- plain Python, state by state in finishing order.
+
+All three do the same floating-point operations in the same order, so their figures are equal
+to the last bit (tests/advice/test_outlook.py holds them so), and equal to the recurrence
+worked out state by state as before.
 """
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from functools import cache
+from itertools import accumulate, chain
+from pathlib import Path
 from typing import NamedTuple
 
 Rows = tuple[tuple[float, float, float], ...]   # (value, win, ready) by draws left
 
 FAR, READY, DEAD = 0, 1, 2   # a state not ready; ready with a wait that wins; a dead wait
+LIBRARY = Path(__file__).with_name("_recurrence.so")   # the compiled solver, where it was built
+VERSION = 1   # of its arguments: _recurrence.c's recurrence_version()
 
 
 class Chances(NamedTuple):
@@ -94,16 +106,23 @@ class Graph:
 class Solved:
     """Every state's figures by draws left."""
 
-    __slots__ = ("_table", "_rows", "_said")
+    __slots__ = ("_table", "_rows", "_flat", "_width", "_said")
 
-    def __init__(self, table=None, rows: list[Rows] | None = None) -> None:
+    def __init__(self, table=None, rows: list[Rows] | None = None, flat: array | None = None,
+                 width: int = 0) -> None:
         self._table, self._rows = table, rows   # numpy: [t, figure, state]; plain: rows
+        self._flat, self._width = flat, width   # compiled: [state, figure, t], width t's
         self._said: dict[int, Chances] = {}
 
     def chances(self, i: int) -> Chances:
         found = self._said.get(i)
         if found is None:
-            if self._table is not None:
+            if self._flat is not None:
+                flat, width = self._flat, self._width
+                at = 3 * width * i
+                found = Chances(tuple(flat[at:at + width]), tuple(flat[at + width:at + 2 * width]),
+                                tuple(flat[at + 2 * width:at + 3 * width]))
+            elif self._table is not None:
                 v, w, r = self._table[:, :, i].T.tolist()
                 found = Chances(tuple(v), tuple(w), tuple(r))
             else:
@@ -112,12 +131,50 @@ class Solved:
         return found
 
 
-def solve(graph: Graph, plain: bool = False) -> Solved:
-    """Each state's figures by draws left: with numpy when installed (unless `plain`)."""
+def solve(graph: Graph, plain: bool = False, compiled: bool = True) -> Solved:
+    """Each state's figures by draws left: compiled where its library loads (unless not
+    `compiled`), else with numpy (unless `plain`), else in plain Python."""
+    solver = solver_compiled() if compiled and not plain else None
+    if solver is not None:
+        return _solve_compiled(graph, solver)
     np = None if plain else numpy()
     if np is None:
         return Solved(rows=_solve_plain(graph))
     return Solved(table=_solve_arrays(graph, np))
+
+
+@cache
+def solver_compiled():
+    """_recurrence.c's recurrence_solve, loaded on the first outlook, or None where the library
+    was not built (no C compiler), does not load, or is of other arguments."""
+    if not LIBRARY.is_file():
+        return None
+    import ctypes
+    try:
+        library = ctypes.CDLL(str(LIBRARY))
+        if library.recurrence_version() != VERSION:
+            return None
+        solver = library.recurrence_solve
+    except (OSError, AttributeError):
+        return None
+    solver.restype = ctypes.c_int
+    solver.argtypes = [ctypes.c_int] * 4 + [ctypes.c_void_p] * 12
+    return solver
+
+
+def _solve_compiled(graph: Graph, solver) -> Solved:
+    """The plain solver's sums, compiled: the graph as flat arrays, the figures as one."""
+    n, k, width = len(graph.kind), len(graph.choices), graph.draws + 1
+    starts = array("i", [0])
+    starts.extend(accumulate(map(len, graph.choices)))
+    out, best = array("d", bytes(24 * width * n)), array("d", bytes(24 * width * k))
+    given = (array("i", graph.kind), array("d", graph.stay), array("d", graph.gain),
+             array("d", graph.p_win), array("i", graph.first), array("d", graph.opt_p),
+             array("i", graph.opt_choice), starts, array("i", chain.from_iterable(graph.choices)),
+             array("i", graph.done), best, out)
+    if solver(n, k, graph.draws, len(graph.done), *(a.buffer_info()[0] for a in given)):
+        raise ValueError("the outlook's graph has an index out of its range")
+    return Solved(flat=out, width=width)
 
 
 @cache
