@@ -22,7 +22,6 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from functools import cache
-from itertools import accumulate, chain
 from pathlib import Path
 from typing import NamedTuple
 
@@ -43,22 +42,25 @@ class Chances(NamedTuple):
 
 class Graph:
     """The states and choices searched, numbered as they were finished (a state's options
-    and a choice's states are finished before it: the order the plain solver follows)."""
+    and a choice's states are finished before it: the order the plain solver follows). Its
+    numbers are kept in flat arrays (array.array), which the compiled solver reads as they are."""
 
     __slots__ = ("draws", "kind", "stay", "gain", "p_win", "first", "opt_p", "opt_choice",
-                 "choices", "done")
+                 "choices", "starts", "members", "done")
 
     def __init__(self, draws: int) -> None:
         self.draws = draws
-        self.kind: list[int] = []      # each state's: FAR, READY or DEAD
-        self.stay: list[float] = []    # the chance its next draw changes nothing
-        self.gain: list[float] = []    # READY: the next draw's expected win (chance x price)
-        self.p_win: list[float] = []   # READY: the chance the next draw wins
-        self.first: list[int] = [0]    # state i's options: opt_*[first[i]:first[i + 1]]
-        self.opt_p: list[float] = []        # an option: a draw's chance
-        self.opt_choice: list[int] = []     # and the choice it leads to
+        self.kind = array("i")      # each state's: FAR, READY or DEAD
+        self.stay = array("d")      # the chance its next draw changes nothing
+        self.gain = array("d")      # READY: the next draw's expected win (chance x price)
+        self.p_win = array("d")     # READY: the chance the next draw wins
+        self.first = array("i", [0])   # state i's options: opt_*[first[i]:first[i + 1]]
+        self.opt_p = array("d")        # an option: a draw's chance
+        self.opt_choice = array("i")   # and the choice it leads to
         self.choices: list[tuple[int, ...]] = []   # each choice's states
-        self.done: list[int] = []      # finishing order: state i as i, choice c as ~c
+        # the same, flat: choice c's states are members[starts[c]:starts[c + 1]]
+        self.starts, self.members = array("i", [0]), array("i")
+        self.done = array("i")      # finishing order: state i as i, choice c as ~c
 
     def state(self, kind: int, chances: Sequence[float] = (), choices: Sequence[int] = (),
               p_win: float = 0.0, gain: float = 0.0) -> int:
@@ -71,8 +73,8 @@ class Graph:
         self.p_win.append(0.0)
         if kind == READY:
             self.wins(i, p_win, gain)
-        self.opt_p += chances
-        self.opt_choice += choices
+        self.opt_p.extend(chances)
+        self.opt_choice.extend(choices)
         self.first.append(len(self.opt_p))
         self.done.append(i)
         return i
@@ -88,8 +90,11 @@ class Graph:
         """State `old` is state `new` from now on (finished with what it leads to from
         `since` in the finishing order): the choices that led to `old` lead to `new`, which
         is finished where `old` was. `old` stays, led to by nothing."""
-        self.choices = [tuple(new if s == old else s for s in c) if old in c else c
-                        for c in self.choices]
+        for c, states in enumerate(self.choices):
+            if old in states:
+                states = tuple(new if s == old else s for s in states)
+                self.choices[c] = states
+                self.members[self.starts[c]:self.starts[c + 1]] = array("i", states)
         moved = self.done[since:]
         del self.done[since:]
         at = self.done.index(old) + 1
@@ -99,6 +104,8 @@ class Graph:
         """A choice finished: the best of these states is kept; its number."""
         c = len(self.choices)
         self.choices.append(tuple(states))
+        self.members.extend(states)
+        self.starts.append(len(self.members))
         self.done.append(~c)
         return c
 
@@ -163,15 +170,12 @@ def solver_compiled():
 
 
 def _solve_compiled(graph: Graph, solver) -> Solved:
-    """The plain solver's sums, compiled: the graph as flat arrays, the figures as one."""
+    """The plain solver's sums, compiled: the graph's own arrays in, the figures as one out."""
     n, k, width = len(graph.kind), len(graph.choices), graph.draws + 1
-    starts = array("i", [0])
-    starts.extend(accumulate(map(len, graph.choices)))
-    out, best = array("d", bytes(24 * width * n)), array("d", bytes(24 * width * k))
-    given = (array("i", graph.kind), array("d", graph.stay), array("d", graph.gain),
-             array("d", graph.p_win), array("i", graph.first), array("d", graph.opt_p),
-             array("i", graph.opt_choice), starts, array("i", chain.from_iterable(graph.choices)),
-             array("i", graph.done), best, out)
+    zero = array("d", [0.0])
+    out, best = zero * (3 * width * n), zero * (3 * width * k)
+    given = (graph.kind, graph.stay, graph.gain, graph.p_win, graph.first, graph.opt_p,
+             graph.opt_choice, graph.starts, graph.members, graph.done, best, out)
     if solver(n, k, graph.draws, len(graph.done), *(a.buffer_info()[0] for a in given)):
         raise ValueError("the outlook's graph has an index out of its range")
     return Solved(flat=out, width=width)
@@ -273,12 +277,10 @@ def _solve_arrays(graph: Graph, np):
                            np.where(is_ready, 0.0, np.array(graph.stay))])
     added = np.concatenate([np.array(graph.gain), np.array(graph.p_win),
                             is_ready.astype(float)])
-    sizes = np.fromiter(map(len, graph.choices), dtype=np.intp, count=len(graph.choices))
-    child = np.fromiter((s for c in graph.choices for s in c), dtype=np.intp,
-                        count=int(sizes.sum()))
+    starts = np.array(graph.starts, dtype=np.intp)
+    sizes, starts = np.diff(starts), starts[:-1]
+    child = np.array(graph.members, dtype=np.intp)
     m, k = len(child), len(sizes)
-    starts = np.zeros(k, dtype=np.intp)
-    np.cumsum(sizes[:-1], out=starts[1:])
     of = np.repeat(np.arange(k), sizes)
     e = len(graph.opt_p)
     ep = np.array(graph.opt_p)
