@@ -37,17 +37,19 @@ def compiler() -> list[str] | None:
 def build(into: Path, say=print) -> Path | None:
     """The library compiled into folder `into`, or None (having said why) where it could not be."""
     command = compiler()
+    target = into / LIBRARY
     if command is None:
+        target.unlink(missing_ok=True)   # none of an older source left to load
         say("solver: no C compiler ($CC, sysconfig's CC or cc) on PATH: not built; the outlook "
             "solves with numpy, else in plain Python")
         return None
     into.mkdir(parents=True, exist_ok=True)
-    target = into / LIBRARY
     partial = into / (LIBRARY + ".part")
     done = subprocess.run([*command, *FLAGS, "-o", str(partial), str(SOURCE)],
                           capture_output=True, text=True)
     if done.returncode != 0:
         partial.unlink(missing_ok=True)
+        target.unlink(missing_ok=True)
         say(f"solver: {shlex.join(command)} failed: not built; the outlook solves with numpy, "
             f"else in plain Python\n{done.stderr.strip()}")
         return None
