@@ -139,8 +139,8 @@ class Solved:
 
 
 def solve(graph: Graph, plain: bool = False, compiled: bool = True) -> Solved:
-    """Each state's figures by draws left: compiled where its library loads (unless not
-    `compiled`), else with numpy (unless `plain`), else in plain Python."""
+    """Each state's figures by draws left: compiled where its library loads, else with numpy,
+    else in plain Python (`compiled=False` passes over the first, `plain=True` the first two)."""
     solver = solver_compiled() if compiled and not plain else None
     if solver is not None:
         return _solve_compiled(graph, solver)
