@@ -7,7 +7,6 @@ fails here.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import ROOT, build_solver
 from .waiting import free_port, stop_group, wait_until_up
 
 README_EXAMPLE = ["rules=hong-kong", "hand=123m456m789m234p55s", "by=self-draw", "seat=S"]
@@ -64,14 +63,6 @@ def test_the_wheel_carries_the_web_app_rulesets_templates_and_static_files(wheel
     assert "mahjong_markdown" not in entry_points
 
 
-def _compiler() -> list[str] | None:
-    """The C compiler tools/build_solver.py (the wheel's build hook) compiles the solver with."""
-    spec = importlib.util.spec_from_file_location("build_solver", ROOT / "tools" / "build_solver.py")
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    return tool.compiler()
-
-
 def test_the_wheel_carries_the_outlooks_compiled_solver_where_a_c_compiler_is(wheel):
     """Built where a C compiler is, the wheel carries the solver it compiled (once: not the
     checkout's own as well) and is tagged for this platform; where none is, it is pure Python."""
@@ -79,7 +70,7 @@ def test_the_wheel_carries_the_outlooks_compiled_solver_where_a_c_compiler_is(wh
     wheel_file = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith(".dist-info/WHEEL"))).decode()
     assert "app/advice/_recurrence.c" in names
-    if _compiler() is None:
+    if build_solver().compiler() is None:
         assert "app/advice/_recurrence.so" not in names and wheel.name.endswith("-py3-none-any.whl")
         assert "Root-Is-Purelib: true" in wheel_file
     else:
@@ -158,7 +149,7 @@ def test_the_installed_wheel_scores_checks_and_serves_from_outside_the_checkout(
     assert pages["json"]["total_fan"] > 0
     assert pages["rules_zh"] == [200, "zh-Hant", True]
     compiled, library, same = pages["solver"]
-    assert compiled == (_compiler() is not None) and same   # the wheel's solver, where built
+    assert compiled == (build_solver().compiler() is not None) and same   # the wheel's solver, where built
     assert Path(library).is_relative_to(env_dir)
     for locale in ("zh_Hant", "zh_Hans"):   # compiled into the wheel from the catalogs we ship
         assert pages["catalogs"][locale] == _po_messages(locale), locale

@@ -11,7 +11,6 @@
 """
 from __future__ import annotations
 
-import importlib.util
 import math
 import os
 import random
@@ -29,7 +28,7 @@ from app.rules.loader import registry
 from app.vocabulary import score as calculate
 from app.vocabulary.discard import calculate_discards, read_draws
 from tests.advice.outlook_hands import FAMILIES, dealt
-from tests.conftest import ROOT
+from tests.conftest import build_solver
 
 RULESETS = registry()
 HANDS = int(os.environ.get("MAHJONG_OUTLOOK_HANDS", "3"))
@@ -468,21 +467,13 @@ def _searched_graphs(rules: str):
             yield search.graph
 
 
-def _build_solver():
-    """tools/build_solver.py, the step `make` and the wheel's build compile the solver with."""
-    spec = importlib.util.spec_from_file_location("build_solver", ROOT / "tools" / "build_solver.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("rules", FAMILIES)
 def test_the_array_solver_and_the_plain_one_agree_to_the_last_bit(rules):
     """recurrence.py's three solvers (compiled, numpy, and plain Python) do the same operations
     in the same order, on every state searched of dealt 1- and 2-shanten hands. numpy is a
     dependency, so it runs wherever the suite does; the compiled one wherever a C compiler is
     on PATH (`make` builds it then: its absence there fails here)."""
-    compiler = _build_solver().compiler()
+    compiler = build_solver().compiler()
     if compiler is not None:
         assert recurrence.solver_compiled() is not None, \
             f"{compiler[0]} is on PATH, but app/advice/_recurrence.so is not built: make install"
@@ -498,7 +489,7 @@ def test_the_array_solver_and_the_plain_one_agree_to_the_last_bit(rules):
 def test_the_compiled_solver_is_built_wherever_a_c_compiler_is():
     """`make install` (and a wheel's build) compiles _recurrence.c wherever a C compiler is on
     PATH; where none is, the solve falls back (the test below), and this says so."""
-    compiler = _build_solver().compiler()
+    compiler = build_solver().compiler()
     if compiler is None:
         pytest.skip("no C compiler on PATH: the compiled solver is not built here")
     assert recurrence.solver_compiled() is not None, shlex.join(compiler)
