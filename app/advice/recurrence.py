@@ -4,21 +4,32 @@ The search (outlook.Search) walks the hands once and records them here as values
 13 tiles is not ready (its useful draws, each with its chance and the choice it leads to),
 ready (the chance its next draw wins and what that is worth on average), or a dead wait (its
 exchanges, each a choice); a choice is the states of 13 tiles a draw may leave, of which the
-best is kept. `solve` then works out every state's figures draw by draw, all states at once:
-with numpy (when installed, a dependency of the `server` extra) as a few array operations a
-draw, else state by state in plain Python. Both do the same floating-point operations in the
-same order, so their figures are equal to the last bit (tests/advice/test_outlook.py holds them
-so), and equal to the recurrence worked out state by state as before.
+best is kept. `solve` then works out every state's figures draw by draw. There are three
+solvers, and `solve` takes the first that is there:
+
+- compiled: _recurrence.c, state by state in finishing order over flat arrays, loaded with
+  ctypes where it was built beside this file (`make`, or a wheel's build: tools/build_solver.py;
+  tens of µs a hand);
+- numpy (a dependency): every state at once, a few array operations a draw;
+- plain Python, state by state in finishing order.
+
+All three do the same floating-point operations in the same order, so their figures are equal
+to the last bit (tests/advice/test_outlook.py holds them so), and equal to the recurrence
+worked out state by state as before.
 """
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 from typing import NamedTuple
 
 Rows = tuple[tuple[float, float, float], ...]   # (value, win, ready) by draws left
 
 FAR, READY, DEAD = 0, 1, 2   # a state not ready; ready with a wait that wins; a dead wait
+LIBRARY = Path(__file__).with_name("_recurrence.so")   # the compiled solver, where it was built
+VERSION = 1   # of its arguments: _recurrence.c's recurrence_version()
 
 
 class Chances(NamedTuple):
@@ -31,22 +42,25 @@ class Chances(NamedTuple):
 
 class Graph:
     """The states and choices searched, numbered as they were finished (a state's options
-    and a choice's states are finished before it: the order the plain solver follows)."""
+    and a choice's states are finished before it: the order the plain solver follows). Its
+    numbers are kept in flat arrays (array.array), which the compiled solver reads as they are."""
 
     __slots__ = ("draws", "kind", "stay", "gain", "p_win", "first", "opt_p", "opt_choice",
-                 "choices", "done")
+                 "choices", "starts", "members", "done")
 
     def __init__(self, draws: int) -> None:
         self.draws = draws
-        self.kind: list[int] = []      # each state's: FAR, READY or DEAD
-        self.stay: list[float] = []    # the chance its next draw changes nothing
-        self.gain: list[float] = []    # READY: the next draw's expected win (chance x price)
-        self.p_win: list[float] = []   # READY: the chance the next draw wins
-        self.first: list[int] = [0]    # state i's options: opt_*[first[i]:first[i + 1]]
-        self.opt_p: list[float] = []        # an option: a draw's chance
-        self.opt_choice: list[int] = []     # and the choice it leads to
+        self.kind = array("i")      # each state's: FAR, READY or DEAD
+        self.stay = array("d")      # the chance its next draw changes nothing
+        self.gain = array("d")      # READY: the next draw's expected win (chance x price)
+        self.p_win = array("d")     # READY: the chance the next draw wins
+        self.first = array("i", [0])   # state i's options: opt_*[first[i]:first[i + 1]]
+        self.opt_p = array("d")        # an option: a draw's chance
+        self.opt_choice = array("i")   # and the choice it leads to
         self.choices: list[tuple[int, ...]] = []   # each choice's states
-        self.done: list[int] = []      # finishing order: state i as i, choice c as ~c
+        # the same, flat: choice c's states are members[starts[c]:starts[c + 1]]
+        self.starts, self.members = array("i", [0]), array("i")
+        self.done = array("i")      # finishing order: state i as i, choice c as ~c
 
     def state(self, kind: int, chances: Sequence[float] = (), choices: Sequence[int] = (),
               p_win: float = 0.0, gain: float = 0.0) -> int:
@@ -59,8 +73,8 @@ class Graph:
         self.p_win.append(0.0)
         if kind == READY:
             self.wins(i, p_win, gain)
-        self.opt_p += chances
-        self.opt_choice += choices
+        self.opt_p.extend(chances)
+        self.opt_choice.extend(choices)
         self.first.append(len(self.opt_p))
         self.done.append(i)
         return i
@@ -76,8 +90,11 @@ class Graph:
         """State `old` is state `new` from now on (finished with what it leads to from
         `since` in the finishing order): the choices that led to `old` lead to `new`, which
         is finished where `old` was. `old` stays, led to by nothing."""
-        self.choices = [tuple(new if s == old else s for s in c) if old in c else c
-                        for c in self.choices]
+        for c, states in enumerate(self.choices):
+            if old in states:
+                states = tuple(new if s == old else s for s in states)
+                self.choices[c] = states
+                self.members[self.starts[c]:self.starts[c + 1]] = array("i", states)
         moved = self.done[since:]
         del self.done[since:]
         at = self.done.index(old) + 1
@@ -87,6 +104,8 @@ class Graph:
         """A choice finished: the best of these states is kept; its number."""
         c = len(self.choices)
         self.choices.append(tuple(states))
+        self.members.extend(states)
+        self.starts.append(len(self.members))
         self.done.append(~c)
         return c
 
@@ -94,16 +113,23 @@ class Graph:
 class Solved:
     """Every state's figures by draws left."""
 
-    __slots__ = ("_table", "_rows", "_said")
+    __slots__ = ("_table", "_rows", "_flat", "_width", "_said")
 
-    def __init__(self, table=None, rows: list[Rows] | None = None) -> None:
+    def __init__(self, table=None, rows: list[Rows] | None = None, flat: array | None = None,
+                 width: int = 0) -> None:
         self._table, self._rows = table, rows   # numpy: [t, figure, state]; plain: rows
+        self._flat, self._width = flat, width   # compiled: [state, figure, t], width t's
         self._said: dict[int, Chances] = {}
 
     def chances(self, i: int) -> Chances:
         found = self._said.get(i)
         if found is None:
-            if self._table is not None:
+            if self._flat is not None:
+                flat, width = self._flat, self._width
+                at = 3 * width * i
+                found = Chances(tuple(flat[at:at + width]), tuple(flat[at + width:at + 2 * width]),
+                                tuple(flat[at + 2 * width:at + 3 * width]))
+            elif self._table is not None:
                 v, w, r = self._table[:, :, i].T.tolist()
                 found = Chances(tuple(v), tuple(w), tuple(r))
             else:
@@ -112,12 +138,47 @@ class Solved:
         return found
 
 
-def solve(graph: Graph, plain: bool = False) -> Solved:
-    """Each state's figures by draws left: with numpy when installed (unless `plain`)."""
+def solve(graph: Graph, plain: bool = False, compiled: bool = True) -> Solved:
+    """Each state's figures by draws left: compiled where its library loads, else with numpy,
+    else in plain Python (`compiled=False` passes over the first, `plain=True` the first two)."""
+    solver = solver_compiled() if compiled and not plain else None
+    if solver is not None:
+        return _solve_compiled(graph, solver)
     np = None if plain else numpy()
     if np is None:
         return Solved(rows=_solve_plain(graph))
     return Solved(table=_solve_arrays(graph, np))
+
+
+@cache
+def solver_compiled():
+    """_recurrence.c's recurrence_solve, loaded on the first outlook, or None where the library
+    was not built (no C compiler), does not load, or is of other arguments."""
+    if not LIBRARY.is_file():
+        return None
+    import ctypes
+    try:
+        library = ctypes.CDLL(str(LIBRARY))
+        if library.recurrence_version() != VERSION:
+            return None
+        solver = library.recurrence_solve
+    except (OSError, AttributeError):
+        return None
+    solver.restype = ctypes.c_int
+    solver.argtypes = [ctypes.c_int] * 4 + [ctypes.c_void_p] * 12
+    return solver
+
+
+def _solve_compiled(graph: Graph, solver) -> Solved:
+    """The plain solver's sums, compiled: the graph's own arrays in, the figures as one out."""
+    n, k, width = len(graph.kind), len(graph.choices), graph.draws + 1
+    zero = array("d", [0.0])
+    out, best = zero * (3 * width * n), zero * (3 * width * k)
+    given = (graph.kind, graph.stay, graph.gain, graph.p_win, graph.first, graph.opt_p,
+             graph.opt_choice, graph.starts, graph.members, graph.done, best, out)
+    if solver(n, k, graph.draws, len(graph.done), *(a.buffer_info()[0] for a in given)):
+        raise ValueError("the outlook's graph has an index out of its range")
+    return Solved(flat=out, width=width)
 
 
 @cache
@@ -216,12 +277,10 @@ def _solve_arrays(graph: Graph, np):
                            np.where(is_ready, 0.0, np.array(graph.stay))])
     added = np.concatenate([np.array(graph.gain), np.array(graph.p_win),
                             is_ready.astype(float)])
-    sizes = np.fromiter(map(len, graph.choices), dtype=np.intp, count=len(graph.choices))
-    child = np.fromiter((s for c in graph.choices for s in c), dtype=np.intp,
-                        count=int(sizes.sum()))
+    starts = np.array(graph.starts, dtype=np.intp)
+    sizes, starts = np.diff(starts), starts[:-1]
+    child = np.array(graph.members, dtype=np.intp)
     m, k = len(child), len(sizes)
-    starts = np.zeros(k, dtype=np.intp)
-    np.cumsum(sizes[:-1], out=starts[1:])
     of = np.repeat(np.arange(k), sizes)
     e = len(graph.opt_p)
     ep = np.array(graph.opt_p)

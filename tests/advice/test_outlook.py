@@ -14,10 +14,12 @@ from __future__ import annotations
 import math
 import os
 import random
+import shlex
 
 import pytest
 
-from app.advice.outlook import DEFAULT_DRAWS, Search, outlook
+from app.advice import recurrence
+from app.advice.outlook import _CACHE, DEFAULT_DRAWS, Search, outlook
 from app.advice.recurrence import solve
 from app.base.errors import HandError
 from app.hands.efficiency import shanten
@@ -26,6 +28,7 @@ from app.rules.loader import registry
 from app.vocabulary import score as calculate
 from app.vocabulary.discard import calculate_discards, read_draws
 from tests.advice.outlook_hands import FAMILIES, dealt
+from tests.conftest import build_solver
 
 RULESETS = registry()
 HANDS = int(os.environ.get("MAHJONG_OUTLOOK_HANDS", "3"))
@@ -451,11 +454,8 @@ def test_the_same_hand_written_two_ways_is_one_cache_entry():
     assert outlook(other, 9, RULESETS) is not first   # other dials, another entry
 
 
-@pytest.mark.parametrize("rules", FAMILIES)
-def test_the_array_solver_and_the_plain_one_agree_to_the_last_bit(rules):
-    """recurrence.py's two solvers (numpy, and plain Python where numpy is not installed) do
-    the same operations in the same order, on every state searched of dealt 1- and 2-shanten
-    hands. numpy is a dependency, so this runs wherever the suite does."""
+def _searched_graphs(rules: str):
+    """The graphs searched over every discard of dealt 1- and 2-shanten hands of a family."""
     for far in (1, 2):
         for params in dealt(rules, far, 2, RULESETS):
             oracle = Oracle(params)
@@ -463,7 +463,57 @@ def test_the_array_solver_and_the_plain_one_agree_to_the_last_bit(rules):
             for choice in oracle.result.choices:
                 if choice.option.shanten <= 2:
                     search.search(_after(oracle, choice.tile.code))
-            arrays, plain = solve(search.graph), solve(search.graph, plain=True)
             assert len(search.graph.kind) > 20
-            for i in range(len(search.graph.kind)):
-                assert arrays.chances(i) == plain.chances(i)
+            yield search.graph
+
+
+@pytest.mark.parametrize("rules", FAMILIES)
+def test_the_array_solver_and_the_plain_one_agree_to_the_last_bit(rules):
+    """recurrence.py's three solvers (compiled, numpy, and plain Python) do the same operations
+    in the same order, on every state searched of dealt 1- and 2-shanten hands. numpy is a
+    dependency, so it runs wherever the suite does; the compiled one wherever a C compiler is
+    on PATH (`make` builds it then: its absence there fails here)."""
+    compiler = build_solver().compiler()
+    if compiler is not None:
+        assert recurrence.solver_compiled() is not None, \
+            f"{compiler[0]} is on PATH, but app/advice/_recurrence.so is not built: make install"
+    for graph in _searched_graphs(rules):
+        arrays, plain = solve(graph, compiled=False), solve(graph, plain=True)
+        assert arrays._table is not None and plain._rows is not None   # each the one asked
+        compiled = solve(graph) if compiler is not None else plain
+        assert compiler is None or compiled._flat is not None
+        for i in range(len(graph.kind)):
+            assert compiled.chances(i) == plain.chances(i) == arrays.chances(i)
+
+
+def test_the_compiled_solver_is_built_wherever_a_c_compiler_is():
+    """`make install` (and a wheel's build) compiles _recurrence.c wherever a C compiler is on
+    PATH; where none is, the solve falls back (the test below), and this says so."""
+    compiler = build_solver().compiler()
+    if compiler is None:
+        pytest.skip("no C compiler on PATH: the compiled solver is not built here")
+    assert recurrence.solver_compiled() is not None, shlex.join(compiler)
+
+
+def test_the_solve_falls_back_to_numpy_then_plain_python_where_the_library_does_not_load(
+        monkeypatch):
+    """Without the compiled library (no C compiler where it was installed) the outlook solves
+    with numpy, and without numpy in plain Python: the same figures, the same advice."""
+    params = {"rules": "hong-kong", "hand": "123m456p78s1122z57z", "seen": "1z5z"}
+    oracle = Oracle(params)
+    search = _search(oracle, DEFAULT_DRAWS)
+    search.search(_after(oracle, "5z"))
+    graph = search.graph
+    expected = [solve(graph, plain=True).chances(i) for i in range(len(graph.kind))]
+    first = outlook(calculate_discards(params, RULESETS), DEFAULT_DRAWS, RULESETS)
+    monkeypatch.setattr(recurrence, "solver_compiled", lambda: None)
+    arrays = solve(graph)
+    assert arrays._table is not None
+    assert [arrays.chances(i) for i in range(len(graph.kind))] == expected
+    monkeypatch.setattr(recurrence, "numpy", lambda: None)
+    plain = solve(graph)
+    assert plain._rows is not None
+    assert [plain.chances(i) for i in range(len(graph.kind))] == expected
+    _CACHE.clear()
+    again = outlook(calculate_discards(params, RULESETS), DEFAULT_DRAWS, RULESETS)
+    assert again is not first and again == first
