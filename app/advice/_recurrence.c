@@ -12,6 +12,7 @@
  * choice's best is kept the same way in `best`.
  */
 #include <float.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
@@ -107,12 +108,38 @@ static void mixed(double *row, long T, double stay, double ready_now, const doub
     }
 }
 
+/* Whether each entry of the finishing order reads only entries finished before it: a choice
+ * its states, a state its options' choices (their indices already checked). */
+static int in_order(int n, int k, const int *first, const int *opt_choice, const int *starts,
+                    const int *members, int n_done, const int *done)
+{
+    unsigned char *finished = calloc((size_t)n + (size_t)k + 1, 1);   /* states, then choices */
+    if (finished == NULL)
+        return 0;
+    int ordered = 1;
+    for (int d = 0; d < n_done && ordered; d++) {
+        int i = done[d];
+        if (i < 0) {
+            int c = ~i;
+            for (int m = starts[c]; m < starts[c + 1]; m++)
+                ordered &= finished[members[m]];
+            finished[n + c] = 1;
+        } else {
+            for (int e = first[i]; e < first[i + 1]; e++)
+                ordered &= finished[n + opt_choice[e]];
+            finished[i] = 1;
+        }
+    }
+    free(finished);
+    return ordered;
+}
+
 /* Every state's figures by draws left, into `out` (3 (draws + 1) doubles a state), `best`
  * (as many a choice) its scratch. n states: kind, stay, gain, p_win; options
  * first[i]..first[i + 1] of opt_p and opt_choice; k choices: choice c's states
  * members[starts[c]..starts[c + 1]]; the finishing order `done` (state i as i, choice c as ~c;
  * a choice's states and a state's choices finished before it). 0, or -1 (nothing written)
- * where an index is out of its range. */
+ * where an index is out of its range or an entry reads one not finished before it. */
 int recurrence_solve(int n, int k, int draws, int n_done, const int *kind, const double *stay,
                      const double *gain, const double *p_win, const int *first,
                      const double *opt_p, const int *opt_choice, const int *starts,
@@ -141,6 +168,8 @@ int recurrence_solve(int n, int k, int draws, int n_done, const int *kind, const
         if (done[d] >= n || ~done[d] >= k)
             return -1;
     }
+    if (!in_order(n, k, first, opt_choice, starts, members, n_done, done))
+        return -1;
     for (int d = 0; d < n_done; d++) {
         int i = done[d];
         if (i < 0) {

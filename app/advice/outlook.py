@@ -464,8 +464,7 @@ class Search:
         scoring core's tables and code stay at hand, about an eighth sooner than a scoring
         between two hands walked), and give each state its figures. A dead wait (no win can
         be declared) becomes the state of its exchanges: the choices that led to it lead there
-        instead, and it is finished where it was (recurrence's order: what a state leads to is
-        finished before it)."""
+        instead (Graph.move; the graph's finishing order is made again before it is solved)."""
         graph = self.graph
         while self._pending:
             pending, self._pending = self._pending, []
@@ -475,9 +474,8 @@ class Search:
                     graph.wins(node, p_win, gain)
                     self._ready_alive[node] = alive
                     continue
-                done = len(graph.done)
                 dead = self._exchanges(counts, over, left, total)
-                graph.move(node, dead, done)
+                graph.move(node, dead)
                 self._memo[counts] = dead
 
     def _exchanges(self, counts, over, left, total) -> int:

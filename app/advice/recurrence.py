@@ -46,7 +46,7 @@ class Graph:
     numbers are kept in flat arrays (array.array), which the compiled solver reads as they are."""
 
     __slots__ = ("draws", "kind", "stay", "gain", "p_win", "first", "opt_p", "opt_choice",
-                 "choices", "starts", "members", "done")
+                 "choices", "starts", "members", "done", "_moved")
 
     def __init__(self, draws: int) -> None:
         self.draws = draws
@@ -61,6 +61,7 @@ class Graph:
         # the same, flat: choice c's states are members[starts[c]:starts[c + 1]]
         self.starts, self.members = array("i", [0]), array("i")
         self.done = array("i")      # finishing order: state i as i, choice c as ~c
+        self._moved = False         # a state moved since the order was last made (move)
 
     def state(self, kind: int, chances: Sequence[float] = (), choices: Sequence[int] = (),
               p_win: float = 0.0, gain: float = 0.0) -> int:
@@ -86,19 +87,51 @@ class Graph:
         self.gain[i] = gain
         self.p_win[i] = p_win
 
-    def move(self, old: int, new: int, since: int) -> None:
-        """State `old` is state `new` from now on (finished with what it leads to from
-        `since` in the finishing order): the choices that led to `old` lead to `new`, which
-        is finished where `old` was. `old` stays, led to by nothing."""
+    def move(self, old: int, new: int) -> None:
+        """State `old` is state `new` from now on: the choices that led to `old` lead to `new`.
+        `old` stays, led to by nothing. `new` was finished after them, so the finishing order
+        is made again before the next solve (`order`)."""
         for c, states in enumerate(self.choices):
             if old in states:
                 states = tuple(new if s == old else s for s in states)
                 self.choices[c] = states
                 self.members[self.starts[c]:self.starts[c + 1]] = array("i", states)
-        moved = self.done[since:]
-        del self.done[since:]
-        at = self.done.index(old) + 1
-        self.done[at:at] = moved
+        self._moved = True
+
+    def order(self) -> array:
+        """The finishing order (`done`), made again from the graph itself where a state moved:
+        each state after its options' choices, each choice after its states, otherwise as they
+        were finished. Any such order gives every solver the same figures."""
+        if self._moved:
+            self.done = self._reordered()
+            self._moved = False
+        return self.done
+
+    def _reordered(self) -> array:
+        order = array("i")
+        states_seen, choices_seen = bytearray(len(self.kind)), bytearray(len(self.choices))
+        first, opt_choice, choices = self.first, self.opt_choice, self.choices
+
+        def finish_state(i: int) -> None:
+            if not states_seen[i]:
+                states_seen[i] = 1
+                for c in opt_choice[first[i]:first[i + 1]]:
+                    finish_choice(c)
+                order.append(i)
+
+        def finish_choice(c: int) -> None:
+            if not choices_seen[c]:
+                choices_seen[c] = 1
+                for i in choices[c]:
+                    finish_state(i)
+                order.append(~c)
+
+        for x in self.done:
+            if x >= 0:
+                finish_state(x)
+            else:
+                finish_choice(~x)
+        return order
 
     def choice(self, states: Sequence[int]) -> int:
         """A choice finished: the best of these states is kept; its number."""
@@ -175,9 +208,10 @@ def _solve_compiled(graph: Graph, solver) -> Solved:
     zero = array("d", [0.0])
     out, best = zero * (3 * width * n), zero * (3 * width * k)
     given = (graph.kind, graph.stay, graph.gain, graph.p_win, graph.first, graph.opt_p,
-             graph.opt_choice, graph.starts, graph.members, graph.done, best, out)
+             graph.opt_choice, graph.starts, graph.members, graph.order(), best, out)
     if solver(n, k, graph.draws, len(graph.done), *(a.buffer_info()[0] for a in given)):
-        raise ValueError("the outlook's graph has an index out of its range")
+        raise ValueError("the outlook's graph has an index out of its range, or is out of"
+                         " order")
     return Solved(flat=out, width=width)
 
 
@@ -197,7 +231,7 @@ def _solve_plain(graph: Graph) -> list[Rows]:
     draws = graph.draws
     rows: list[Rows] = [()] * len(graph.kind)
     best: list[Rows] = [()] * len(graph.choices)
-    for i in graph.done:
+    for i in graph.order():
         if i < 0:
             best[~i] = _best_of([rows[s] for s in graph.choices[~i]])
         elif graph.kind[i] == READY:
