@@ -356,7 +356,7 @@ class Search:
         """The figures of a 13-tile state (after a discard), by draws left: every state
         searched so far is solved at once (recurrence.py), again only when more were searched."""
         counts = bytes(counts)
-        node = self._node(counts, self._over(counts))
+        self.search(counts)
         self._settle()
         node = self._memo[counts]   # a dead wait settled is another state
         if self._solved is None or self._solved_at != len(self.graph.done):
@@ -367,7 +367,8 @@ class Search:
     def search(self, counts: Sequence[int]) -> None:
         """Search a 13-tile state and all it leads to (chances then solves them at once)."""
         counts = bytes(counts)
-        self._node(counts, self._over(counts))
+        if counts not in self._memo:
+            self._node(counts, self._over(counts))
 
     def alive_of(self, counts: Sequence[int]) -> frozenset[str]:
         """The patterns of the wins a searched 13-tile state can still reach."""
