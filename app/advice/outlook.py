@@ -514,8 +514,9 @@ class Search:
         nexts = []
         cut = bytearray(grown)
         keeping = keeping_discards(grown, self.melds, self.rules, self.table, s)
-        if self.dead:
-            keeping = [d for d in keeping if d in self.dead] or keeping   # the missing suit first
+        dead = self.dead
+        if dead and any(grown[dead.start:dead.stop]):   # the missing suit held: it goes first
+            keeping = [d for d in keeping if d in dead] or keeping
         memo = self._memo
         for d in keeping:
             cut[d] -= 1
