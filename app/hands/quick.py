@@ -483,9 +483,19 @@ def _kinds(bits: int, table: Table | None = None) -> tuple[int, ...]:
     """
     if table is not None and not (table.honours and table.missing is None):
         bits &= _drawable_bits(table.honours, table.missing)
-    return (_BYTE_KINDS[0][bits & 255] + _BYTE_KINDS[1][bits >> 8 & 255]
+    found = _KINDS_SEEN.get(bits)   # an outlook asks about a few thousand sets, again and again
+    if found is None:
+        if len(_KINDS_SEEN) >= _KINDS_KEPT:
+            _KINDS_SEEN.clear()
+        found = _KINDS_SEEN[bits] = (
+            _BYTE_KINDS[0][bits & 255] + _BYTE_KINDS[1][bits >> 8 & 255]
             + _BYTE_KINDS[2][bits >> 16 & 255] + _BYTE_KINDS[3][bits >> 24 & 255]
             + _BYTE_KINDS[4][bits >> 32 & 3])
+    return found
+
+
+_KINDS_SEEN: dict[int, tuple[int, ...]] = {}
+_KINDS_KEPT = 8192
 
 
 # the kinds of each byte of a bit set, by the byte's place (a fifth holds kinds 32 and 33)
