@@ -22,7 +22,8 @@ after a discard (13 tiles, shanten s) the value with t draws left is the average
 next draw of the value after that draw with t - 1; after a draw (14 tiles) it is the best
 of the discards that keep the lowered shanten, or of throwing the drawn tile. The search
 (Search) walks the states once, each remembered by its tile counts, and records them as values
-in a graph; recurrence.py then works out every state's figures draw by draw, all at once. Each
+in a graph; recurrence.py then works out every state's figures by draws left, once (compiled,
+where its library was built; else with numpy or in plain Python, to the same last bit). Each
 distinct winning hand is priced once, by the one scoring core (counts_pricer: calculate's
 readings, selection and payments, from the counts), after the walk (Search._settle). The bound (OUTLOOK_BOUND): draws that lower the shanten
 change the hand, and at a dead wait the exchanges into a wait that can win; other
