@@ -289,19 +289,28 @@ class Search:
         calculate = counts_pricer(replace(asked, hand=Hand((), context=context), by_given=True,
                                           seats=replace(asked.seats, discarder=None)), hand.melds)
         figures: dict[tuple[int, int], tuple] = {}   # (payments, items) -> what they say
+        alike: dict[bytes, tuple[float, frozenset[str]] | None] = {}   # 14 tiles priced alike
+        #                                                     whichever of their tiles won
         search: Search
 
         def price(counts: bytes, kind: int) -> tuple[float, frozenset[str]] | None:
             """What the winner collects and the patterns counted, or None when refused. Each
-            winning hand and tile is asked once: a ready hand's wins are remembered (_wins),
-            and the 14 tiles less the winning tile are that hand."""
+            winning hand and tile is asked once (a ready hand's wins are remembered, _wins,
+            and the 14 tiles less the winning tile are that hand), and 14 tiles that the
+            scoring core says are priced alike whichever of them won, once for them all."""
+            found = alike.get(counts, _UNSEEN)
+            if found is not _UNSEEN:
+                return found
             search._scorings += 1
             # one scoring, counted in the outlook's budget (_weigh): the counts priced as
             # values, the scoring core's readings, selection and payments (None: refused)
             calc = calculate(counts, kind)
-            if calc is None or calc[0].below_minimum:
+            if calc is None:
                 return None
-            return _said(calc[1], calc[0].items, figures)
+            said = None if calc[0].below_minimum else _said(calc[1], calc[0].items, figures)
+            if calc[2]:
+                alike[counts] = said
+            return said
 
         melded = [0] * NUM_KINDS   # the copies in the player's melds: never drawn again
         for meld in hand.melds:
