@@ -498,6 +498,11 @@ _KINDS_SEEN: dict[int, tuple[int, ...]] = {}
 _KINDS_KEPT = 8192
 
 
+def clear_tables() -> None:
+    """Forget the bit sets' kinds worked out so far (for benchmarks that time a cold start)."""
+    _KINDS_SEEN.clear()
+
+
 # the kinds of each byte of a bit set, by the byte's place (a fifth holds kinds 32 and 33)
 _BYTE_KINDS = tuple(tuple(tuple(8 * place + i for i in range(8) if byte >> i & 1)
                           for byte in range(256)) for place in range(5))
