@@ -268,9 +268,10 @@ class Search:
         self.max_states = max_states
         self.states = 0
         self.graph = Graph(draws)   # the states searched, as the recurrence reads them
-        # a hand is its 34 counts as bytes: hashed once, and read by xiangting as they are
-        self._memo: dict[bytes, int] = {}       # 13 tiles -> its state in the graph
-        self._best: dict[bytes, int | None] = {}      # 14 tiles -> its choice, or None
+        # a hand is its 34 counts as bytes, read by xiangting as they are, and remembered by
+        # their key (_key): one more or one fewer of a kind is one addition, not a new bytes
+        self._memo: dict[int, int] = {}       # 13 tiles -> its state in the graph
+        self._best: dict[int, int | None] = {}      # 14 tiles -> its choice, or None
         self._win_memo: dict[bytes, tuple[float, float, frozenset[str]]] = {}
         self._ready_alive: dict[int, frozenset[str]] = {}   # a ready state -> its wins' patterns
         self._alive_memo: dict[int, frozenset[str]] = {}
@@ -368,7 +369,7 @@ class Search:
         counts = bytes(counts)
         self.search(counts)
         self._settle()
-        node = self._memo[counts]   # a dead wait settled is another state
+        node = self._memo[_key(counts)]   # a dead wait settled is another state
         if self._solved is None or self._solved_at != len(self.graph.done):
             self._solved = solve(self.graph)
             self._solved_at = len(self.graph.done)
@@ -377,13 +378,14 @@ class Search:
     def search(self, counts: Sequence[int]) -> None:
         """Search a 13-tile state and all it leads to (chances then solves them at once)."""
         counts = bytes(counts)
-        if counts not in self._memo:
-            self._node(counts, self._over(counts))
+        key = _key(counts)
+        if key not in self._memo:
+            self._node(counts, key, self._over(counts))
 
     def alive_of(self, counts: Sequence[int]) -> frozenset[str]:
         """The patterns of the wins a searched 13-tile state can still reach."""
         self._settle()
-        return self._alive(self._memo[bytes(counts)])
+        return self._alive(self._memo[_key(bytes(counts))])
 
     def _alive(self, i: int) -> frozenset[str]:
         found = self._alive_memo.get(i)
@@ -396,20 +398,20 @@ class Search:
             self._alive_memo[i] = found
         return found
 
-    def _node(self, counts: bytes, over: tuple[int, ...]) -> int:
-        """A 13-tile state searched (its draws and what they lead to), numbered (`over`: the
-        kinds it holds more of than the starting tiles)."""
-        found = self._memo.get(counts)
+    def _node(self, counts: bytes, key: int, over: tuple[int, ...]) -> int:
+        """A 13-tile state searched (its draws and what they lead to), numbered (`key`: its
+        counts' key; `over`: the kinds it holds more of than the starting tiles)."""
+        found = self._memo.get(key)
         if found is not None:
             return found
         self._count_state()
         left, total = self._chance(counts, over)
         s, kinds = state_kinds(counts, self.melds, self.rules, self.table, self.kinds)
         if s == 0:   # kinds: the waits
-            found = self._ready(counts, over, left, total, kinds)
+            found = self._ready(counts, key, over, left, total, kinds)
         else:        # kinds: the draws that lower the shanten
-            found = self._far(counts, over, s, kinds, left, total)
-        self._memo[counts] = found
+            found = self._far(key, over, s, kinds, left, total)
+        self._memo[key] = found
         return found
 
     def _count_state(self) -> None:
@@ -450,14 +452,14 @@ class Search:
         found = self._win_memo[counts] = (p_win, gain, alive)
         return found
 
-    def _ready(self, counts, over, left, total, waits) -> int:
+    def _ready(self, counts, key, over, left, total, waits) -> int:
         """A ready hand: each winning draw wins; any other is thrown and the hand waits on,
         unless no draw can win (a dead wait): then it may exchange (_exchanges). Its wins are
         priced when the walk is done (_settle), all together, unless they already were."""
         known = self._win_memo.get(counts)
         if known is None:
             node = self.graph.state(READY)
-            self._pending.append((node, counts, over, left, total, waits))
+            self._pending.append((node, counts, key, over, left, total, waits))
             return node
         return self._waiting(counts, over, left, total, known)
 
@@ -479,7 +481,7 @@ class Search:
         graph = self.graph
         while self._pending:
             pending, self._pending = self._pending, []
-            for node, counts, over, left, total, waits in pending:
+            for node, counts, key, over, left, total, waits in pending:
                 p_win, gain, alive = self._wins(counts, left, total, waits)
                 if p_win:
                     graph.wins(node, p_win, gain)
@@ -487,7 +489,7 @@ class Search:
                     continue
                 dead = self._exchanges(counts, over, left, total)
                 graph.move(node, dead)
-                self._memo[counts] = dead
+                self._memo[key] = dead
 
     def _exchanges(self, counts, over, left, total) -> int:
         """A ready hand none of whose draws can win (below the minimum, a form refused): each
@@ -512,33 +514,35 @@ class Search:
                     if kept not in self._win_memo:
                         self._count_state()   # a hand looked at is work, kept or not
                     if self._wins(kept)[0] > 0:
-                        live.append(self._node(kept, self._cut(over_grown, kept, d)))
+                        live.append(self._node(kept, _key(kept),
+                                               self._cut(over_grown, kept, d)))
             if live:
                 chances.append(left[k] / total)
                 choices.append(self.graph.choice(live))
         return self.graph.state(DEAD, chances, choices)
 
-    def _after_draw(self, grown: bytes, over: tuple[int, ...], s: int) -> int | None:
-        """The choice among the discards of 14 tiles that leave `s` from ready (the best is
-        kept: more value, then more chance to win, then to be ready); None when none does."""
+    def _after_draw(self, grown: bytes, key: int, over: tuple[int, ...], s: int) -> int | None:
+        """The choice among the discards of 14 tiles (`key`: their key) that leave `s` from
+        ready (the best is kept: more value, then more chance to win, then to be ready); None
+        when none does."""
         nexts = []
-        cut = bytearray(grown)
         keeping = keeping_discards(grown, self.melds, self.rules, self.table, s)
         dead = self.dead
         if dead and any(grown[dead.start:dead.stop]):   # the missing suit held: it goes first
             keeping = [d for d in keeping if d in dead] or keeping
         memo = self._memo
         for d in keeping:
-            cut[d] -= 1
-            kept = bytes(cut)
-            cut[d] += 1
-            node = memo.get(kept)
-            nexts.append(self._node(kept, self._cut(over, kept, d)) if node is None else node)
+            kept_key = key - _ONE[d]
+            node = memo.get(kept_key)
+            if node is None:
+                kept = _counts(kept_key)
+                node = self._node(kept, kept_key, self._cut(over, kept, d))
+            nexts.append(node)
         best = self.graph.choice(nexts) if nexts else None
-        self._best[grown] = best   # s is the 14 tiles' own, one a hand: the key needs no s
+        self._best[key] = best   # s is the 14 tiles' own, one a hand: the key needs no s
         return best
 
-    def _far(self, counts, over, s, useful, left, total) -> int:
+    def _far(self, key, over, s, useful, left, total) -> int:
         """A hand not yet ready: a useful draw (of `useful`, those left to draw) is kept and
         the best discard thrown, or thrown."""
         chances, choices = [], []   # per useful draw: its chance, the choice it leads to
@@ -547,10 +551,11 @@ class Search:
             n = left[k]
             if not n:
                 continue
-            grown = one_more(counts, k)
-            best = seen.get(grown, _UNSEEN)
+            grown_key = key + _ONE[k]
+            best = seen.get(grown_key, _UNSEEN)
             if best is _UNSEEN:
-                best = self._after_draw(grown, self._grown(over, grown, k), s - 1)
+                grown = _counts(grown_key)
+                best = self._after_draw(grown, grown_key, self._grown(over, grown, k), s - 1)
             if best is not None:
                 chances.append(n / total)
                 choices.append(best)
@@ -575,6 +580,22 @@ def _said(payments: tuple, items: tuple, figures: dict[tuple[int, int], tuple]
 
 _KINDS = range(NUM_KINDS)
 _UNSEEN = object()
+_ONE = tuple(1 << 8 * k for k in _KINDS)   # one of kind k, added to a key
+
+
+def _key(counts: bytes) -> int:
+    """A hand's key: its 34 counts as the bytes of an int, lowest kind first (so one more of
+    kind k is + _ONE[k]).
+
+    >>> _key(bytes((2, 1) + (0,) * 32)) == 2 + 256, _counts(_key(bytes(34)) + _ONE[33])[33]
+    (True, 1)
+    """
+    return int.from_bytes(counts, "little")
+
+
+def _counts(key: int) -> bytes:
+    """The 34 counts of a key (_key)."""
+    return key.to_bytes(NUM_KINDS, "little")
 
 
 def _reasons(choice: DiscardChoice, chances: Chances, result: DiscardResult) -> tuple[str, ...]:
