@@ -11,9 +11,11 @@ BIN      := $(VENV)/bin
 HASH     := $(shell cat pyproject.toml markdown-extension/pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 RUN_STAMP  := $(VENV)/.run-$(HASH)
 TEST_STAMP := $(VENV)/.test-$(HASH)
+# The outlook's compiled solver (below), built beside recurrence.py.
+SOLVER   := app/advice/_recurrence.so
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run dev test lint bench load load-heavy memory install chromium postgresql wordpress fonts constraints fresh-clone catalogs translations docs
+.PHONY: run dev test lint bench load load-heavy memory install chromium postgresql wordpress fonts constraints fresh-clone catalogs translations docs solver
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +31,17 @@ $(TEST_STAMP): pyproject.toml markdown-extension/pyproject.toml constraints.txt 
 	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]' -e ./markdown-extension
 	touch $@
 
-install: $(TEST_STAMP)
+install: $(TEST_STAMP) $(SOLVER)
+
+# The outlook's compiled solver, app/advice/_recurrence.c into app/advice/_recurrence.so beside
+# recurrence.py (tools/build_solver.py; a wheel builds its own, hatch_build.py): with the C
+# compiler $$CC, sysconfig's CC or cc names. Where there is none this says so and builds
+# nothing, and the outlook solves with numpy (the same figures). `make install`, `make test`,
+# `make run` and `make dev` build it; an editable `pip install -e .` alone does not.
+$(SOLVER): app/advice/_recurrence.c tools/build_solver.py | $(BIN)/python
+	$(BIN)/python tools/build_solver.py app/advice
+
+solver: $(SOLVER)
 
 # The production command: `mahjong-calculator serve`, i.e. gunicorn with its settings in
 # app/web/serving/server.py: gevent workers, one a core (WEB_CONCURRENCY=n overrides), so a client
@@ -38,12 +50,12 @@ install: $(TEST_STAMP)
 # each worker renders one at a time and closes each connection after its answer
 # (docs/performance.md, "Load test", for figures). FLASK_DEBUG is dropped: left over in a shell, it would turn
 # Flask's debug mode on. MAHJONG_SERVER_NAME / MAHJONG_TRUSTED_HOSTS name the public host.
-run: $(RUN_STAMP)
+run: $(RUN_STAMP) $(SOLVER)
 	$(BIN)/pybabel -q compile -d app/translations
 	env -u FLASK_DEBUG HOST=$(HOST) PORT=$(PORT) $(BIN)/mahjong-calculator serve
 
 # Flask's development server, reloading on every change to the code or templates.
-dev: $(RUN_STAMP)
+dev: $(RUN_STAMP) $(SOLVER)
 	$(BIN)/pybabel -q compile -d app/translations
 	$(BIN)/flask --app "app.web:create_app()" run --debug --reload --port $(PORT)
 
@@ -105,7 +117,7 @@ lint: $(TEST_STAMP)
 # The suite on every core (pytest-xdist): each test module runs whole on one worker, so its
 # module fixtures start once; TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= auto
-test: $(TEST_STAMP) chromium postgresql wordpress fonts lint catalogs
+test: $(TEST_STAMP) $(SOLVER) chromium postgresql wordpress fonts lint catalogs
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 
 # The gettext catalogs (app/translations/<locale>/LC_MESSAGES/messages.po), compiled to the

@@ -1,15 +1,22 @@
-"""Compile the gettext catalogs into the wheel, so an installed calculator never runs stale ones.
+"""Compile the gettext catalogs into the wheel, so an installed calculator never runs stale ones,
+and the outlook's solver where a C compiler is.
 
 app/translations/<locale>/LC_MESSAGES/messages.po → …/messages.mo, added to the wheel only
 (the checkout compiles its own with `make catalogs`, which `make run` and `make test` run).
+app/advice/_recurrence.c → app/advice/_recurrence.so (tools/build_solver.py; the checkout
+builds its own with `make install`): a wheel that carries it is tagged for this platform and
+Python; where no C compiler is, the wheel is built without it, pure Python, and says so (the
+outlook then solves with numpy, the same figures).
 
 The Markdown extension's wheel (markdown-extension/pyproject.toml) names this hook with
 `calculator = "<path in the wheel>"`: its wheel then carries mahjong_markdown and, at that path,
 the calculator's package, rulesets, templates and static files from the checkout (no caches, no
-compiled catalogs of the checkout's own), and the catalogs compiled there.
+compiled catalogs or solver of the checkout's own), and the catalogs compiled there (no
+solver: the extension draws hands, it weighs no outlook).
 """
 from __future__ import annotations
 
+import importlib.util
 import tempfile
 from pathlib import Path
 
@@ -21,10 +28,22 @@ BESIDE_APP = ("rulesets", "templates", "static")
 
 
 def _shipped(folder: Path):
-    """The files of a checkout folder a wheel carries: no caches, no compiled catalogs."""
+    """The files of a checkout folder a wheel carries: no caches, no compiled catalogs, no
+    compiled solver (`make install`'s, app/advice/_recurrence.so*)."""
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".mo"):
+        if (path.is_file() and "__pycache__" not in path.parts
+                and path.suffix not in (".pyc", ".mo")
+                and not path.name.startswith("_recurrence.so")):
             yield path
+
+
+def _solver(say) -> Path | None:
+    """The outlook's solver compiled into a temporary folder (tools/build_solver.py), or None."""
+    spec = importlib.util.spec_from_file_location("build_solver",
+                                                  CHECKOUT / "tools" / "build_solver.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool.build(Path(tempfile.mkdtemp(prefix="solver-")), say)
 
 
 def _extension_files(into: str) -> dict[str, str]:
@@ -52,6 +71,12 @@ class CatalogBuildHook(BuildHookInterface):
         app = f"{into}/app" if into else "app"
         if into:
             build_data["force_include"].update(_extension_files(into))
+        else:
+            library = _solver(self.app.display_warning)
+            if library is not None:   # machine code: this platform's wheel, no longer pure
+                build_data["force_include"][str(library)] = f"app/advice/{library.name}"
+                build_data["pure_python"] = False
+                build_data["infer_tag"] = True
         out = Path(tempfile.mkdtemp(prefix="catalogs-"))
         for po in sorted((CHECKOUT / "app" / "translations").glob("*/LC_MESSAGES/*.po")):
             locale = po.parent.parent.name

@@ -3,6 +3,7 @@ seed tables), the stored-sheet databases."""
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import json
 import os
 import shutil
@@ -22,6 +23,15 @@ os.environ["MAHJONG_DATA_DIR"] = tempfile.mkdtemp(prefix="mahjong-test-data-")
 atexit.register(shutil.rmtree, os.environ["MAHJONG_DATA_DIR"], ignore_errors=True)
 os.environ.pop("MAHJONG_DATABASE_URL", None)
 DATA = Path(__file__).resolve().parent / "data"
+
+
+def build_solver():
+    """tools/build_solver.py, loaded by its path: what `make` and a wheel's build compile the
+    outlook's solver with (`compiler()`: the C compiler's command, or None where there is none)."""
+    spec = importlib.util.spec_from_file_location("build_solver", ROOT / "tools" / "build_solver.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
 
 
 def load_corpus(name: str, folder: Path = DATA / "corpus") -> list[dict]:

@@ -62,6 +62,9 @@ def test_the_readmes_command_brings_no_server_package(installed: Path):
     assert "mahjong-scoring-calculator" not in names   # the calculator's own package: the server
     assert not names & SERVER_ONLY, names & SERVER_ONLY
     assert len(names - {"pip", "setuptools"}) <= 16, sorted(names)
+    # the calculator's code inside it: its sources, never the checkout's compiled solver
+    (package,) = installed.parent.parent.glob("lib/python*/site-packages/mahjong_markdown")
+    assert list(package.rglob("_recurrence.c")) and not list(package.rglob("_recurrence.so*"))
 
 
 def test_mkdocs_builds_a_site_whose_project_has_its_own_app_folder(installed: Path, tmp_path):

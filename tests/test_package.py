@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import ROOT, build_solver
 from .waiting import free_port, stop_group, wait_until_up
 
 README_EXAMPLE = ["rules=hong-kong", "hand=123m456m789m234p55s", "by=self-draw", "seat=S"]
@@ -63,6 +63,21 @@ def test_the_wheel_carries_the_web_app_rulesets_templates_and_static_files(wheel
     assert "mahjong_markdown" not in entry_points
 
 
+def test_the_wheel_carries_the_outlooks_compiled_solver_where_a_c_compiler_is(wheel):
+    """Built where a C compiler is, the wheel carries the solver it compiled (once: not the
+    checkout's own as well) and is tagged for this platform; where none is, it is pure Python."""
+    names = zipfile.ZipFile(wheel).namelist()
+    wheel_file = zipfile.ZipFile(wheel).read(
+        next(n for n in names if n.endswith(".dist-info/WHEEL"))).decode()
+    assert "app/advice/_recurrence.c" in names
+    if build_solver().compiler() is None:
+        assert "app/advice/_recurrence.so" not in names and wheel.name.endswith("-py3-none-any.whl")
+        assert "Root-Is-Purelib: true" in wheel_file
+    else:
+        assert names.count("app/advice/_recurrence.so") == 1
+        assert not wheel.name.endswith("-any.whl") and "Root-Is-Purelib: false" in wheel_file
+
+
 def _po_messages(locale: str) -> dict[str, str]:
     from babel.messages.pofile import read_po
     with (ROOT / "app" / "translations" / locale / "LC_MESSAGES" / "messages.po").open("rb") as handle:
@@ -85,7 +100,18 @@ from app.web.common.i18n import TRANSLATIONS
 for mo in sorted(TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")):
     with mo.open("rb") as handle:
         catalogs[mo.parent.parent.name] = {m.id: m.string for m in read_mo(handle) if m.id and isinstance(m.id, str)}
+from app.advice import outlook, recurrence
+from app.rules.loader import registry
+from app.vocabulary.discard import calculate_discards
+rulesets = registry()
+asked = calculate_discards({"rules": "hong-kong", "hand": "123m456p78s1122z57z"}, rulesets)
+compiled = recurrence.solver_compiled() is not None
+first = outlook.outlook(asked, outlook.DEFAULT_DRAWS, rulesets)
+recurrence.solver_compiled = lambda: None   # numpy's figures, to be equal to the last bit
+outlook._CACHE.clear()
+same = outlook.outlook(asked, outlook.DEFAULT_DRAWS, rulesets) == first
 print(json.dumps({"templates": str(folder("templates")), "home": home.status_code,
+                  "solver": [compiled, str(recurrence.LIBRARY), same],
                   "rules_zh": [rules_zh.status_code, rules_zh.headers["Content-Language"],
                                rules_zh.get_data(as_text=True) != rules.get_data(as_text=True)],
                   "catalogs": catalogs,
@@ -122,6 +148,9 @@ def test_the_installed_wheel_scores_checks_and_serves_from_outside_the_checkout(
     assert "<form" in pages["home_text"] and pages["json"]["valid"] is True
     assert pages["json"]["total_fan"] > 0
     assert pages["rules_zh"] == [200, "zh-Hant", True]
+    compiled, library, same = pages["solver"]
+    assert compiled == (build_solver().compiler() is not None) and same   # the wheel's solver, where built
+    assert Path(library).is_relative_to(env_dir)
     for locale in ("zh_Hant", "zh_Hans"):   # compiled into the wheel from the catalogs we ship
         assert pages["catalogs"][locale] == _po_messages(locale), locale
 

@@ -22,7 +22,8 @@ after a discard (13 tiles, shanten s) the value with t draws left is the average
 next draw of the value after that draw with t - 1; after a draw (14 tiles) it is the best
 of the discards that keep the lowered shanten, or of throwing the drawn tile. The search
 (Search) walks the states once, each remembered by its tile counts, and records them as values
-in a graph; recurrence.py then works out every state's figures draw by draw, all at once. Each
+in a graph; recurrence.py then works out every state's figures by draws left, once (compiled,
+where its library was built; else with numpy or in plain Python, to the same last bit). Each
 distinct winning hand is priced once, by the one scoring core (counts_pricer: calculate's
 readings, selection and payments, from the counts), after the walk (Search._settle). The bound (OUTLOOK_BOUND): draws that lower the shanten
 change the hand, and at a dead wait the exchanges into a wait that can win; other
@@ -40,7 +41,7 @@ from operator import gt
 from app.base.i18n import Msg
 from app.hands.hand import Hand, WinBy
 from app.hands.phrases import tile_said
-from app.hands.quick import keeping_discards, one_more, state_kinds, waiting_kinds
+from app.hands.quick import keeping_discards, one_fewer, one_more, state_kinds, waiting_kinds
 from app.hands.readings import ShapeRules
 from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, Tile
 from app.rules.model import Ruleset
@@ -177,7 +178,7 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
         with opened("outlook", most=max_scorings):
             for choice in choices:   # every state searched first, then solved once
                 if choice.option.shanten <= MAX_SHANTEN:
-                    search.search(_after(result, choice))
+                    search.search(one_fewer(search.start, choice.tile))
             weighed = [_weigh_one(choice, search, result) for choice in choices]
     except (_OverBudget, TooMuchWork):
         return OutlookResult(draws, tuple(DiscardOutlook(c, None, ()) for c in choices),
@@ -190,7 +191,7 @@ def _weigh(result: DiscardResult, draws: int, rulesets, max_states: int,
     weighed.sort(key=lambda o: (o.chances is None, not o.choice.must_go, -round(o.value, 9),
                                 -round(o.win, 12), order[o.tile]))
     compared = _compared(weighed, choices[0], result.ruleset,
-                         lambda o: search.alive_of(_after(result, o.choice)))
+                         lambda o: search.alive_of(one_fewer(search.start, o.tile)))
     return OutlookResult(draws, compared, "", search.states, search.scorings, search.vertices)
 
 
@@ -240,16 +241,8 @@ def _weigh_one(choice: DiscardChoice, search: Search, result: DiscardResult) -> 
     if choice.option.shanten > MAX_SHANTEN:
         return DiscardOutlook(choice, None, (Msg("{n} tiles from ready: past the bound, not"
                                                  " weighed", n=choice.option.shanten),))
-    after = _after(result, choice)
-    chances = search.chances(after)
+    chances = search.chances(one_fewer(search.start, choice.tile))
     return DiscardOutlook(choice, chances, _reasons(choice, chances, result))
-
-
-def _after(result: DiscardResult, choice: DiscardChoice) -> tuple[int, ...]:
-    """The 13 concealed tiles a discard leaves."""
-    after = list(result.hand.concealed_counts)
-    after[choice.tile] -= 1
-    return tuple(after)
 
 
 class Search:
@@ -275,9 +268,10 @@ class Search:
         self.max_states = max_states
         self.states = 0
         self.graph = Graph(draws)   # the states searched, as the recurrence reads them
-        # a hand is its 34 counts as bytes: hashed once, and read by xiangting as they are
-        self._memo: dict[bytes, int] = {}       # 13 tiles -> its state in the graph
-        self._best: dict[bytes, int | None] = {}      # 14 tiles -> its choice, or None
+        # a hand is its 34 counts as bytes, read by xiangting as they are, and remembered by
+        # their key (_key): one more or one fewer of a kind is one addition, not a new bytes
+        self._memo: dict[int, int] = {}       # 13 tiles -> its state in the graph
+        self._best: dict[int, int | None] = {}      # 14 tiles -> its choice, or None
         self._win_memo: dict[bytes, tuple[float, float, frozenset[str]]] = {}
         self._ready_alive: dict[int, frozenset[str]] = {}   # a ready state -> its wins' patterns
         self._alive_memo: dict[int, frozenset[str]] = {}
@@ -296,19 +290,28 @@ class Search:
         calculate = counts_pricer(replace(asked, hand=Hand((), context=context), by_given=True,
                                           seats=replace(asked.seats, discarder=None)), hand.melds)
         figures: dict[tuple[int, int], tuple] = {}   # (payments, items) -> what they say
+        alike: dict[bytes, tuple[float, frozenset[str]] | None] = {}   # 14 tiles priced alike
+        #                                                     whichever of their tiles won
         search: Search
 
         def price(counts: bytes, kind: int) -> tuple[float, frozenset[str]] | None:
             """What the winner collects and the patterns counted, or None when refused. Each
-            winning hand and tile is asked once: a ready hand's wins are remembered (_wins),
-            and the 14 tiles less the winning tile are that hand."""
+            winning hand and tile is asked once (a ready hand's wins are remembered, _wins,
+            and the 14 tiles less the winning tile are that hand), and 14 tiles that the
+            scoring core says are priced alike whichever of them won, once for them all."""
+            found = alike.get(counts, _UNSEEN)
+            if found is not _UNSEEN:
+                return found
             search._scorings += 1
             # one scoring, counted in the outlook's budget (_weigh): the counts priced as
             # values, the scoring core's readings, selection and payments (None: refused)
             calc = calculate(counts, kind)
-            if calc is None or calc[0].below_minimum:
+            if calc is None:
                 return None
-            return _said(calc[1], calc[0].items, figures)
+            said = None if calc[0].below_minimum else _said(calc[1], calc[0].items, figures)
+            if calc[2]:
+                alike[counts] = said
+            return said
 
         melded = [0] * NUM_KINDS   # the copies in the player's melds: never drawn again
         for meld in hand.melds:
@@ -364,9 +367,9 @@ class Search:
         """The figures of a 13-tile state (after a discard), by draws left: every state
         searched so far is solved at once (recurrence.py), again only when more were searched."""
         counts = bytes(counts)
-        node = self._node(counts, self._over(counts))
+        self.search(counts)
         self._settle()
-        node = self._memo[counts]   # a dead wait settled is another state
+        node = self._memo[_key(counts)]   # a dead wait settled is another state
         if self._solved is None or self._solved_at != len(self.graph.done):
             self._solved = solve(self.graph)
             self._solved_at = len(self.graph.done)
@@ -375,12 +378,14 @@ class Search:
     def search(self, counts: Sequence[int]) -> None:
         """Search a 13-tile state and all it leads to (chances then solves them at once)."""
         counts = bytes(counts)
-        self._node(counts, self._over(counts))
+        key = _key(counts)
+        if key not in self._memo:
+            self._node(counts, key, self._over(counts))
 
     def alive_of(self, counts: Sequence[int]) -> frozenset[str]:
         """The patterns of the wins a searched 13-tile state can still reach."""
         self._settle()
-        return self._alive(self._memo[bytes(counts)])
+        return self._alive(self._memo[_key(bytes(counts))])
 
     def _alive(self, i: int) -> frozenset[str]:
         found = self._alive_memo.get(i)
@@ -393,21 +398,20 @@ class Search:
             self._alive_memo[i] = found
         return found
 
-    def _node(self, counts: bytes, over: tuple[int, ...]) -> int:
-        """A 13-tile state searched (its draws and what they lead to), numbered (`over`: the
-        kinds it holds more of than the starting tiles)."""
-        found = self._memo.get(counts)
+    def _node(self, counts: bytes, key: int, over: tuple[int, ...]) -> int:
+        """A 13-tile state searched (its draws and what they lead to), numbered (`key`: its
+        counts' key; `over`: the kinds it holds more of than the starting tiles)."""
+        found = self._memo.get(key)
         if found is not None:
             return found
         self._count_state()
         left, total = self._chance(counts, over)
-        s, kinds = state_kinds(counts, self.melds, self.rules, self.table,
-                               _Near(counts, self.kinds))
+        s, kinds = state_kinds(counts, self.melds, self.rules, self.table, self.kinds)
         if s == 0:   # kinds: the waits
-            found = self._ready(counts, over, left, total, kinds)
+            found = self._ready(counts, key, over, left, total, kinds)
         else:        # kinds: the draws that lower the shanten
-            found = self._far(counts, over, s, kinds, left, total)
-        self._memo[counts] = found
+            found = self._far(key, over, s, kinds, left, total)
+        self._memo[key] = found
         return found
 
     def _count_state(self) -> None:
@@ -431,8 +435,7 @@ class Search:
         gain, p_win = 0.0, 0.0
         alive: frozenset[str] = frozenset()
         if waits is None:
-            waits = waiting_kinds(counts, self.melds, self.rules, self.table,
-                                  _Near(counts, self.kinds))
+            waits = waiting_kinds(counts, self.melds, self.rules, self.table, self.kinds)
         price, patterns = self.price, []
         for k in waits:
             n = left[k]
@@ -449,14 +452,14 @@ class Search:
         found = self._win_memo[counts] = (p_win, gain, alive)
         return found
 
-    def _ready(self, counts, over, left, total, waits) -> int:
+    def _ready(self, counts, key, over, left, total, waits) -> int:
         """A ready hand: each winning draw wins; any other is thrown and the hand waits on,
         unless no draw can win (a dead wait): then it may exchange (_exchanges). Its wins are
         priced when the walk is done (_settle), all together, unless they already were."""
         known = self._win_memo.get(counts)
         if known is None:
             node = self.graph.state(READY)
-            self._pending.append((node, counts, over, left, total, waits))
+            self._pending.append((node, counts, key, over, left, total, waits))
             return node
         return self._waiting(counts, over, left, total, known)
 
@@ -474,21 +477,19 @@ class Search:
         scoring core's tables and code stay at hand, about an eighth sooner than a scoring
         between two hands walked), and give each state its figures. A dead wait (no win can
         be declared) becomes the state of its exchanges: the choices that led to it lead there
-        instead, and it is finished where it was (recurrence's order: what a state leads to is
-        finished before it)."""
+        instead (Graph.move; the graph's finishing order is made again before it is solved)."""
         graph = self.graph
         while self._pending:
             pending, self._pending = self._pending, []
-            for node, counts, over, left, total, waits in pending:
+            for node, counts, key, over, left, total, waits in pending:
                 p_win, gain, alive = self._wins(counts, left, total, waits)
                 if p_win:
                     graph.wins(node, p_win, gain)
                     self._ready_alive[node] = alive
                     continue
-                done = len(graph.done)
                 dead = self._exchanges(counts, over, left, total)
-                graph.move(node, dead, done)
-                self._memo[counts] = dead
+                graph.move(node, dead)
+                self._memo[key] = dead
 
     def _exchanges(self, counts, over, left, total) -> int:
         """A ready hand none of whose draws can win (below the minimum, a form refused): each
@@ -513,32 +514,35 @@ class Search:
                     if kept not in self._win_memo:
                         self._count_state()   # a hand looked at is work, kept or not
                     if self._wins(kept)[0] > 0:
-                        live.append(self._node(kept, self._cut(over_grown, kept, d)))
+                        live.append(self._node(kept, _key(kept),
+                                               self._cut(over_grown, kept, d)))
             if live:
                 chances.append(left[k] / total)
                 choices.append(self.graph.choice(live))
         return self.graph.state(DEAD, chances, choices)
 
-    def _after_draw(self, grown: bytes, over: tuple[int, ...], s: int) -> int | None:
-        """The choice among the discards of 14 tiles that leave `s` from ready (the best is
-        kept: more value, then more chance to win, then to be ready); None when none does."""
+    def _after_draw(self, grown: bytes, key: int, over: tuple[int, ...], s: int) -> int | None:
+        """The choice among the discards of 14 tiles (`key`: their key) that leave `s` from
+        ready (the best is kept: more value, then more chance to win, then to be ready); None
+        when none does."""
         nexts = []
-        cut = bytearray(grown)
         keeping = keeping_discards(grown, self.melds, self.rules, self.table, s)
-        if self.dead:
-            keeping = [d for d in keeping if d in self.dead] or keeping   # the missing suit first
+        dead = self.dead
+        if dead and any(grown[dead.start:dead.stop]):   # the missing suit held: it goes first
+            keeping = [d for d in keeping if d in dead] or keeping
         memo = self._memo
         for d in keeping:
-            cut[d] -= 1
-            kept = bytes(cut)
-            cut[d] += 1
-            node = memo.get(kept)
-            nexts.append(self._node(kept, self._cut(over, kept, d)) if node is None else node)
+            kept_key = key - _ONE[d]
+            node = memo.get(kept_key)
+            if node is None:
+                kept = _counts(kept_key)
+                node = self._node(kept, kept_key, self._cut(over, kept, d))
+            nexts.append(node)
         best = self.graph.choice(nexts) if nexts else None
-        self._best[grown] = best   # s is the 14 tiles' own, one a hand: the key needs no s
+        self._best[key] = best   # s is the 14 tiles' own, one a hand: the key needs no s
         return best
 
-    def _far(self, counts, over, s, useful, left, total) -> int:
+    def _far(self, key, over, s, useful, left, total) -> int:
         """A hand not yet ready: a useful draw (of `useful`, those left to draw) is kept and
         the best discard thrown, or thrown."""
         chances, choices = [], []   # per useful draw: its chance, the choice it leads to
@@ -547,10 +551,11 @@ class Search:
             n = left[k]
             if not n:
                 continue
-            grown = one_more(counts, k)
-            best = seen.get(grown, _UNSEEN)
+            grown_key = key + _ONE[k]
+            best = seen.get(grown_key, _UNSEEN)
             if best is _UNSEEN:
-                best = self._after_draw(grown, self._grown(over, grown, k), s - 1)
+                grown = _counts(grown_key)
+                best = self._after_draw(grown, grown_key, self._grown(over, grown, k), s - 1)
             if best is not None:
                 chances.append(n / total)
                 choices.append(best)
@@ -575,41 +580,22 @@ def _said(payments: tuple, items: tuple, figures: dict[tuple[int, int], tuple]
 
 _KINDS = range(NUM_KINDS)
 _UNSEEN = object()
+_ONE = tuple(1 << 8 * k for k in _KINDS)   # one of kind k, added to a key
 
 
-class _Near:
-    """_near_kinds, worked out only when waiting_kinds iterates it (xiangting, where it
-    answers, needs no list of the kinds to try)."""
+def _key(counts: bytes) -> int:
+    """A hand's key: its 34 counts as the bytes of an int, lowest kind first (so one more of
+    kind k is + _ONE[k]).
 
-    __slots__ = ("counts", "kinds")
-
-    def __init__(self, counts: tuple[int, ...], kinds: tuple[int, ...]) -> None:
-        self.counts, self.kinds = counts, kinds
-
-    def __iter__(self):
-        return iter(_near_kinds(self.counts, self.kinds))
-
-
-_ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
-
-
-def _near_kinds(counts: tuple[int, ...], kinds: tuple[int, ...]) -> list[int]:
-    """The kinds a draw of which could complete these tiles: one held or within two of one
-    held in its suit, or a terminal or honour (thirteen orphans).
-
-    >>> _near_kinds(tuple(1 if i == 4 else 0 for i in range(34)), tuple(range(34)))[:6]
-    [0, 2, 3, 4, 5, 6]
+    >>> _key(bytes((2, 1) + (0,) * 32)) == 2 + 256, _counts(_key(bytes(34)) + _ONE[33])[33]
+    (True, 1)
     """
-    near = set(_ORPHANS)
-    for j, n in enumerate(counts):
-        if n:
-            near.update(_WINDOW[j])
-    return [k for k in kinds if k in near]
+    return int.from_bytes(counts, "little")
 
 
-# each kind and those within two of it in its suit (an honour: itself)
-_WINDOW = tuple(tuple(range(max(j - 2, j - j % 9), min(j + 3, j - j % 9 + 9))) if j < 27 else (j,)
-                for j in range(NUM_KINDS))
+def _counts(key: int) -> bytes:
+    """The 34 counts of a key (_key)."""
+    return key.to_bytes(NUM_KINDS, "little")
 
 
 def _reasons(choice: DiscardChoice, chances: Chances, result: DiscardResult) -> tuple[str, ...]:

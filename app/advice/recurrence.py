@@ -4,21 +4,33 @@ The search (outlook.Search) walks the hands once and records them here as values
 13 tiles is not ready (its useful draws, each with its chance and the choice it leads to),
 ready (the chance its next draw wins and what that is worth on average), or a dead wait (its
 exchanges, each a choice); a choice is the states of 13 tiles a draw may leave, of which the
-best is kept. `solve` then works out every state's figures draw by draw, all states at once:
-with numpy (when installed, a dependency of the `server` extra) as a few array operations a
-draw, else state by state in plain Python. Both do the same floating-point operations in the
-same order, so their figures are equal to the last bit (tests/advice/test_outlook.py holds them
-so), and equal to the recurrence worked out state by state as before.
+best is kept. `solve` then works out every state's figures draw by draw. There are three
+solvers, and `solve` takes the first that is there:
+
+- compiled: _recurrence.c, state by state in finishing order over flat arrays, loaded with
+  ctypes where it was built beside this file (`make`, or a wheel's build: tools/build_solver.py;
+  tens of µs a hand);
+- numpy (a dependency): every state at once, a few array operations a draw;
+- plain Python, state by state in finishing order.
+
+All three do the same floating-point operations in the same order, so their figures are equal
+to the last bit (tests/advice/test_outlook.py holds them so), and equal to the recurrence
+worked out state by state as before.
 """
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
+from struct import pack
 from typing import NamedTuple
 
 Rows = tuple[tuple[float, float, float], ...]   # (value, win, ready) by draws left
 
 FAR, READY, DEAD = 0, 1, 2   # a state not ready; ready with a wait that wins; a dead wait
+LIBRARY = Path(__file__).with_name("_recurrence.so")   # the compiled solver, where it was built
+VERSION = 1   # of its arguments: _recurrence.c's recurrence_version()
 
 
 class Chances(NamedTuple):
@@ -31,10 +43,12 @@ class Chances(NamedTuple):
 
 class Graph:
     """The states and choices searched, numbered as they were finished (a state's options
-    and a choice's states are finished before it: the order the plain solver follows)."""
+    and a choice's states are finished before it: the order the plain solver follows). Its
+    numbers are kept in lists, which the walk appends to cheaply (a list's append is a quarter
+    of an array.array's); the compiled solver takes them as arrays, made at the solve."""
 
     __slots__ = ("draws", "kind", "stay", "gain", "p_win", "first", "opt_p", "opt_choice",
-                 "choices", "done")
+                 "choices", "starts", "members", "done", "_moved")
 
     def __init__(self, draws: int) -> None:
         self.draws = draws
@@ -46,7 +60,11 @@ class Graph:
         self.opt_p: list[float] = []        # an option: a draw's chance
         self.opt_choice: list[int] = []     # and the choice it leads to
         self.choices: list[tuple[int, ...]] = []   # each choice's states
+        # the same, flat: choice c's states are members[starts[c]:starts[c + 1]]
+        self.starts: list[int] = [0]
+        self.members: list[int] = []
         self.done: list[int] = []      # finishing order: state i as i, choice c as ~c
+        self._moved = False         # a state moved since the order was last made (move)
 
     def state(self, kind: int, chances: Sequence[float] = (), choices: Sequence[int] = (),
               p_win: float = 0.0, gain: float = 0.0) -> int:
@@ -72,21 +90,58 @@ class Graph:
         self.gain[i] = gain
         self.p_win[i] = p_win
 
-    def move(self, old: int, new: int, since: int) -> None:
-        """State `old` is state `new` from now on (finished with what it leads to from
-        `since` in the finishing order): the choices that led to `old` lead to `new`, which
-        is finished where `old` was. `old` stays, led to by nothing."""
-        self.choices = [tuple(new if s == old else s for s in c) if old in c else c
-                        for c in self.choices]
-        moved = self.done[since:]
-        del self.done[since:]
-        at = self.done.index(old) + 1
-        self.done[at:at] = moved
+    def move(self, old: int, new: int) -> None:
+        """State `old` is state `new` from now on: the choices that led to `old` lead to `new`.
+        `old` stays, led to by nothing. `new` was finished after them, so the finishing order
+        is made again before the next solve (`order`)."""
+        for c, states in enumerate(self.choices):
+            if old in states:
+                states = tuple(new if s == old else s for s in states)
+                self.choices[c] = states
+                self.members[self.starts[c]:self.starts[c + 1]] = states
+        self._moved = True
+
+    def order(self) -> list[int]:
+        """The finishing order (`done`), made again from the graph itself where a state moved:
+        each state after its options' choices, each choice after its states, otherwise as they
+        were finished. Any such order gives every solver the same figures."""
+        if self._moved:
+            self.done = self._reordered()
+            self._moved = False
+        return self.done
+
+    def _reordered(self) -> list[int]:
+        order: list[int] = []
+        states_seen, choices_seen = bytearray(len(self.kind)), bytearray(len(self.choices))
+        first, opt_choice, choices = self.first, self.opt_choice, self.choices
+
+        def finish_state(i: int) -> None:
+            if not states_seen[i]:
+                states_seen[i] = 1
+                for c in opt_choice[first[i]:first[i + 1]]:
+                    finish_choice(c)
+                order.append(i)
+
+        def finish_choice(c: int) -> None:
+            if not choices_seen[c]:
+                choices_seen[c] = 1
+                for i in choices[c]:
+                    finish_state(i)
+                order.append(~c)
+
+        for x in self.done:
+            if x >= 0:
+                finish_state(x)
+            else:
+                finish_choice(~x)
+        return order
 
     def choice(self, states: Sequence[int]) -> int:
         """A choice finished: the best of these states is kept; its number."""
         c = len(self.choices)
         self.choices.append(tuple(states))
+        self.members += states
+        self.starts.append(len(self.members))
         self.done.append(~c)
         return c
 
@@ -94,16 +149,23 @@ class Graph:
 class Solved:
     """Every state's figures by draws left."""
 
-    __slots__ = ("_table", "_rows", "_said")
+    __slots__ = ("_table", "_rows", "_flat", "_width", "_said")
 
-    def __init__(self, table=None, rows: list[Rows] | None = None) -> None:
+    def __init__(self, table=None, rows: list[Rows] | None = None, flat: array | None = None,
+                 width: int = 0) -> None:
         self._table, self._rows = table, rows   # numpy: [t, figure, state]; plain: rows
+        self._flat, self._width = flat, width   # compiled: [state, figure, t], width t's
         self._said: dict[int, Chances] = {}
 
     def chances(self, i: int) -> Chances:
         found = self._said.get(i)
         if found is None:
-            if self._table is not None:
+            if self._flat is not None:
+                flat, width = self._flat, self._width
+                at = 3 * width * i
+                found = Chances(tuple(flat[at:at + width]), tuple(flat[at + width:at + 2 * width]),
+                                tuple(flat[at + 2 * width:at + 3 * width]))
+            elif self._table is not None:
                 v, w, r = self._table[:, :, i].T.tolist()
                 found = Chances(tuple(v), tuple(w), tuple(r))
             else:
@@ -112,12 +174,58 @@ class Solved:
         return found
 
 
-def solve(graph: Graph, plain: bool = False) -> Solved:
-    """Each state's figures by draws left: with numpy when installed (unless `plain`)."""
+def solve(graph: Graph, plain: bool = False, compiled: bool = True) -> Solved:
+    """Each state's figures by draws left: compiled where its library loads, else with numpy,
+    else in plain Python (`compiled=False` passes over the first, `plain=True` the first two)."""
+    solver = solver_compiled() if compiled and not plain else None
+    if solver is not None:
+        return _solve_compiled(graph, solver)
     np = None if plain else numpy()
     if np is None:
         return Solved(rows=_solve_plain(graph))
     return Solved(table=_solve_arrays(graph, np))
+
+
+@cache
+def solver_compiled():
+    """_recurrence.c's recurrence_solve, loaded on the first outlook, or None where the library
+    was not built (no C compiler), does not load, or is of other arguments."""
+    if not LIBRARY.is_file():
+        return None
+    import ctypes
+    try:
+        library = ctypes.CDLL(str(LIBRARY))
+        if library.recurrence_version() != VERSION:
+            return None
+        solver = library.recurrence_solve
+    except (OSError, AttributeError):
+        return None
+    solver.restype = ctypes.c_int
+    solver.argtypes = [ctypes.c_int] * 4 + [ctypes.c_void_p] * 12
+    return solver
+
+
+def _solve_compiled(graph: Graph, solver) -> Solved:
+    """The plain solver's sums, compiled: the graph's lists in, packed as C arrays, the figures
+    as one array out (a 314-state graph: about 100 µs, 40 of them the packing)."""
+    n, k, width = len(graph.kind), len(graph.choices), graph.draws + 1
+    zero = array("d", [0.0])
+    out, best = zero * (3 * width * n), zero * (3 * width * k)
+    given = (*(_packed("i", graph.kind), _packed("d", graph.stay), _packed("d", graph.gain),
+               _packed("d", graph.p_win), _packed("i", graph.first), _packed("d", graph.opt_p),
+               _packed("i", graph.opt_choice), _packed("i", graph.starts),
+               _packed("i", graph.members), _packed("i", graph.order())),
+             best.buffer_info()[0], out.buffer_info()[0])
+    if solver(n, k, graph.draws, len(graph.done), *given):
+        raise ValueError("the outlook's graph has an index out of its range, or is out of"
+                         " order")
+    return Solved(flat=out, width=width)
+
+
+def _packed(code: str, values: list) -> bytes:
+    """A list as a C array of ints ("i") or doubles ("d"), read-only (struct packs it in a
+    third of the time array.array takes)."""
+    return pack(f"{len(values)}{code}", *values)
 
 
 @cache
@@ -136,7 +244,7 @@ def _solve_plain(graph: Graph) -> list[Rows]:
     draws = graph.draws
     rows: list[Rows] = [()] * len(graph.kind)
     best: list[Rows] = [()] * len(graph.choices)
-    for i in graph.done:
+    for i in graph.order():
         if i < 0:
             best[~i] = _best_of([rows[s] for s in graph.choices[~i]])
         elif graph.kind[i] == READY:
@@ -216,12 +324,10 @@ def _solve_arrays(graph: Graph, np):
                            np.where(is_ready, 0.0, np.array(graph.stay))])
     added = np.concatenate([np.array(graph.gain), np.array(graph.p_win),
                             is_ready.astype(float)])
-    sizes = np.fromiter(map(len, graph.choices), dtype=np.intp, count=len(graph.choices))
-    child = np.fromiter((s for c in graph.choices for s in c), dtype=np.intp,
-                        count=int(sizes.sum()))
+    starts = np.array(graph.starts, dtype=np.intp)
+    sizes, starts = np.diff(starts), starts[:-1]
+    child = np.array(graph.members, dtype=np.intp)
     m, k = len(child), len(sizes)
-    starts = np.zeros(k, dtype=np.intp)
-    np.cumsum(sizes[:-1], out=starts[1:])
     of = np.repeat(np.arange(k), sizes)
     e = len(graph.opt_p)
     ep = np.array(graph.opt_p)

@@ -243,7 +243,7 @@ def _standard_fourteen(counts: bytes, table: Table) -> tuple[int, int] | None:
     if s > 2 or clear != least and standard_shanten(counts, 0, table) != s:
         return None
     for k in _kinds(kinds & ~sure):   # asked of the 13 tiles themselves
-        if standard_shanten(_minus(counts, k), 0, table) > s:
+        if standard_shanten(one_fewer(counts, k), 0, table) > s:
             kinds &= ~(1 << k)
     return s, kinds
 
@@ -369,8 +369,13 @@ def one_more(counts: bytes, k: int) -> bytes:
 _ONE_MORE = tuple(bytes((n + 1,)) for n in range(5))
 
 
-def _minus(counts: bytes, k: int) -> bytes:
-    return counts[:k] + bytes((counts[k] - 1,)) + counts[k + 1:]
+def one_fewer(counts: bytes, k: int) -> bytes:
+    """34 counts as bytes with one fewer of kind k, which they hold.
+
+    >>> list(one_fewer(bytes((0, 2, 1)) + bytes(31), 1)[:3])
+    [0, 1, 1]
+    """
+    return counts[:k] + _COUNT[counts[k] - 1] + counts[k + 1:]
 
 
 _NONE = bytes(9)
@@ -454,11 +459,15 @@ def _slow_waits(counts, melds, rules, table, near) -> tuple[int, ...]:
 def keeping_discards(counts: Sequence[int], melds: int, rules: ShapeRules, table: Table,
                      shanten: int) -> tuple[int, ...]:
     """The distinct discards of 14 tiles that leave `shanten`, which must be the 14 tiles' own
-    (the best any discard leaves)."""
+    (the best any discard leaves: 0 for a complete hand)."""
     if shanten >= 0 and _xt is not None:
-        found = _fourteen(_bytes(counts), melds, rules, table)
-        if found is not None and found[0] == shanten:
-            return found[1]
+        counts = _bytes(counts)
+        found = _fourteen(counts, melds, rules, table)
+        if found is not None:
+            if found[0] == shanten:
+                return found[1]
+            if found[0] == -1 and shanten == 0:   # complete: each discard leaves 13 tiles
+                return _kinds(_held_bits(counts))   # that it completes, so ready
     return tuple(d for d, after in discard_shanten(counts, melds, rules, table).items()
                  if after == shanten)
 
@@ -474,9 +483,24 @@ def _kinds(bits: int, table: Table | None = None) -> tuple[int, ...]:
     """
     if table is not None and not (table.honours and table.missing is None):
         bits &= _drawable_bits(table.honours, table.missing)
-    return (_BYTE_KINDS[0][bits & 255] + _BYTE_KINDS[1][bits >> 8 & 255]
+    found = _KINDS_SEEN.get(bits)   # an outlook asks about a few thousand sets, again and again
+    if found is None:
+        if len(_KINDS_SEEN) >= _KINDS_KEPT:
+            _KINDS_SEEN.clear()
+        found = _KINDS_SEEN[bits] = (
+            _BYTE_KINDS[0][bits & 255] + _BYTE_KINDS[1][bits >> 8 & 255]
             + _BYTE_KINDS[2][bits >> 16 & 255] + _BYTE_KINDS[3][bits >> 24 & 255]
             + _BYTE_KINDS[4][bits >> 32 & 3])
+    return found
+
+
+_KINDS_SEEN: dict[int, tuple[int, ...]] = {}
+_KINDS_KEPT = 8192
+
+
+def clear_tables() -> None:
+    """Forget the bit sets' kinds worked out so far (for benchmarks that time a cold start)."""
+    _KINDS_SEEN.clear()
 
 
 # the kinds of each byte of a bit set, by the byte's place (a fifth holds kinds 32 and 33)

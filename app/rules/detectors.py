@@ -32,7 +32,7 @@ WINDS = (27, 28, 29, 30)
 DRAGON_SETS, WIND_SETS = sets_bits(DRAGONS), sets_bits(WINDS)
 HONOUR_SETS = DRAGON_SETS | WIND_SETS
 SEAT_WIND_SET = {seat: sets_bits((wind,)) for seat, wind in WIND_INDEX.items()}
-CHOWS, EXPOSED = profile_bits("chows"), profile_bits("exposed")
+CHOWS, EXPOSED, DECLARED = profile_bits("chows"), profile_bits("exposed"), profile_bits("declared")
 GREEN_DRAGON, RED_DRAGON, WHITE_DRAGON = 32, 33, 31
 SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
 
@@ -352,3 +352,32 @@ GATED: dict[str, str] = {
 CONTEXT_ONLY = frozenset({"self_draw", "no_bonus_tiles", "own_flower", "own_season",
                           "all_flowers", "all_seasons", "all_bonus_tiles", "always",
                           "bonus_tiles"})
+
+
+# --- the winning tile ------------------------------------------------------------------
+# A hand won on one of its tiles or another is read in the same splits; each split's readings
+# differ only in the winning tile, its group and its wait. The detectors below read those, so
+# on one split they may find otherwise for another winning tile, each only where its test (of
+# the split and the context alone) holds; every other detector finds the same whichever tile
+# won. counts_pricer prices a hand none of whose readings passes a test of its plan once for
+# every winning tile. tests/rules/test_detectors.py holds every detector to this. (golden_hook
+# reads the wait too, but its hand holds a pair alone concealed: the pair's tile won.)
+
+def _nine_gates_split(r: Reading, ctx: WinContext) -> bool:
+    """One suit without honours, concealed, four sets and a pair: where nine gates may be
+    (is_nine_gates reads the winning tile's suit, is_pure_nine_gates its place)."""
+    return r.suits in (1, 2, 4) and r.shape is Shape.STANDARD and not r.profile & DECLARED
+
+
+def _pongs_won_on_discard(r: Reading, ctx: WinContext) -> bool:
+    """Four pongs or kongs won on a discard (which pong it completed is exposed)."""
+    return ctx.by is WinBy.DISCARD and r.profile.alike == 4
+
+
+WIN_READING: dict[str, Callable[[Reading, WinContext], object]] = {
+    "all_pongs_single_wait": all_pongs,   # its pair completed by the winning tile
+    "four_concealed_pongs": _pongs_won_on_discard,
+    "four_concealed_pongs_no_kongs": _pongs_won_on_discard,
+    "pure_nine_gates": _nine_gates_split,   # won on the extra tile
+    "nine_gates_true_wait_on_discard": _nine_gates_split,
+}

@@ -48,6 +48,7 @@ from .selection import (
     score,
     score_fan,
     score_ticks,
+    win_tests,
 )
 from .witness import TickContext, tick_facts
 
@@ -245,14 +246,21 @@ def _settled(frame: Frame, result: Score) -> tuple[Payment, ...]:
     return payments
 
 
+# a priced hand of counts_pricer's: its Score and payments, and whether they hold for every
+# winning tile of its counts
+Priced = tuple[Score, tuple[Payment, ...], bool]
+
+
 def counts_pricer(ask: Ask, melds: tuple[Meld, ...] = ()
-                  ) -> Callable[[bytes, int], tuple[Score, tuple[Payment, ...]] | None]:
+                  ) -> Callable[[bytes, int], Priced | None]:
     """pricer for many hands given as values, where a refusal needs no words (the outlook's).
 
     Each hand is the 34 counts of its concealed tiles (the winning tile among them, as bytes)
     and the winning tile's kind, with `melds`, in the context of `ask.hand`; each is one
-    scoring. The answer is the Score and the payments `calculate` would give, or None where it
-    would refuse the hand. The same readings (readings_of), selection (price_readings) and
+    scoring. The answer is the Score and the payments `calculate` would give, and whether every
+    winning tile of these counts is priced alike (no detector of the plan that may read the
+    winning tile could on these readings: selection.win_tests), or None where it would refuse
+    the hand. The same readings (readings_of), selection (price_readings) and
     payments (the frame's rows) decide as in price_hand; what only a Calculation or a refusal
     needs (the Hand, its tiles, the words) is not made. A request whose checks depend on the
     tiles in other ways (events, a liable player) is priced through calculate itself.
@@ -270,12 +278,12 @@ def counts_pricer(ask: Ask, melds: tuple[Meld, ...] = ()
     except HandError:
         return _refused(ruleset)
     how, rows, groups = found.pricing, found.rows, tuple(map(meld_group, melds))
-    rules, charge_one = how.rules, charger(ruleset)
+    rules, charge_one, tests = how.rules, charger(ruleset), win_tests(ruleset, context)
     # the kinds check_tiles refuses among the concealed tiles, as runs of kinds (lo, hi)
     barred = tuple((min(kinds), max(kinds) + 1) for kinds in (
         barred_kinds(ruleset, context.missing) if found.check_tiles else ()) if kinds)
 
-    def priced(counts: bytes, kind: int) -> tuple[Score, tuple[Payment, ...]] | None:
+    def priced(counts: bytes, kind: int) -> Priced | None:
         charge_one()
         for lo, hi in barred:
             if any(counts[lo:hi]):
@@ -288,22 +296,27 @@ def counts_pricer(ask: Ask, melds: tuple[Meld, ...] = ()
         except HandError:
             return None
         payments = rows.get(result.total_fan)
-        return result, _settled(found, result) if payments is None else payments
+        any_win = True   # unless a detector of the plan may read the winning tile on a reading
+        for test in tests:
+            for reading in read:
+                if test(reading, context):
+                    any_win = False
+        return result, _settled(found, result) if payments is None else payments, any_win
     return priced
 
 
 def _through_calculate(ask: Ask, melds: tuple[Meld, ...]
-                       ) -> Callable[[bytes, int], tuple[Score, tuple[Payment, ...]] | None]:
+                       ) -> Callable[[bytes, int], Priced | None]:
     """counts_pricer for a request whose checks need the Hand: each hand through calculate."""
     calculate_one = pricer(ask)
     context = ask.hand.context if ask.hand is not None else WinContext()
 
-    def priced(counts: bytes, kind: int) -> tuple[Score, tuple[Payment, ...]] | None:
+    def priced(counts: bytes, kind: int) -> Priced | None:
         try:
             calc = calculate_one(Hand(tiles_of(counts), melds, TILES[kind], context))
         except HandError:
             return None
-        return calc.score, calc.payments
+        return calc.score, calc.payments, False
     return priced
 
 

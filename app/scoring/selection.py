@@ -25,6 +25,7 @@ from app.rules.detectors import (
     GATED,
     GATES,
     PER_ITEM_DETECTORS,
+    WIN_READING,
     Detector,
     always,
 )
@@ -438,6 +439,17 @@ def context_plan(ruleset: Ruleset, ctx: WinContext) -> Plan:
             else:
                 kept.setdefault(gate, []).append((shift, detector))
     return _detection(ruleset.id, kept, start), packages
+
+
+@lru_cache(maxsize=256)
+def win_tests(ruleset: Ruleset, ctx: WinContext) -> tuple[Callable[[Reading, WinContext], object],
+                                                          ...]:
+    """The tests (detectors.WIN_READING) of the detectors a hand won in this context runs that
+    may find otherwise on another winning tile of the same hand: where none holds on any of
+    its readings, every winning tile of the hand is priced alike."""
+    checks, _ = _checks(ruleset, ctx.events)
+    return tuple(dict.fromkeys(WIN_READING[d.__name__] for found in checks.values()
+                               for _, d in found if d.__name__ in WIN_READING))
 
 
 def _checks(ruleset: Ruleset, events: frozenset[str]

@@ -14,11 +14,14 @@ from __future__ import annotations
 import math
 import os
 import random
+import shlex
+from array import array
 
 import pytest
 
-from app.advice.outlook import DEFAULT_DRAWS, Search, outlook
-from app.advice.recurrence import solve
+from app.advice import recurrence
+from app.advice.outlook import _CACHE, DEFAULT_DRAWS, Search, outlook
+from app.advice.recurrence import FAR, READY, Graph, solve
 from app.base.errors import HandError
 from app.hands.efficiency import shanten
 from app.hands.tiles import NUM_KINDS, SUIT_OFFSET, TILES, canonical, tile
@@ -26,6 +29,7 @@ from app.rules.loader import registry
 from app.vocabulary import score as calculate
 from app.vocabulary.discard import calculate_discards, read_draws
 from tests.advice.outlook_hands import FAMILIES, dealt
+from tests.conftest import build_solver
 
 RULESETS = registry()
 HANDS = int(os.environ.get("MAHJONG_OUTLOOK_HANDS", "3"))
@@ -451,19 +455,111 @@ def test_the_same_hand_written_two_ways_is_one_cache_entry():
     assert outlook(other, 9, RULESETS) is not first   # other dials, another entry
 
 
-@pytest.mark.parametrize("rules", FAMILIES)
-def test_the_array_solver_and_the_plain_one_agree_to_the_last_bit(rules):
-    """recurrence.py's two solvers (numpy, and plain Python where numpy is not installed) do
-    the same operations in the same order, on every state searched of dealt 1- and 2-shanten
-    hands. numpy is a dependency, so this runs wherever the suite does."""
+def _searched_graphs(rules: str):
+    """The graphs searched over every discard of dealt 1- and 2-shanten hands of a family."""
     for far in (1, 2):
         for params in dealt(rules, far, 2, RULESETS):
-            oracle = Oracle(params)
-            search = _search(oracle, DEFAULT_DRAWS)
-            for choice in oracle.result.choices:
-                if choice.option.shanten <= 2:
-                    search.search(_after(oracle, choice.tile.code))
-            arrays, plain = solve(search.graph), solve(search.graph, plain=True)
-            assert len(search.graph.kind) > 20
-            for i in range(len(search.graph.kind)):
-                assert arrays.chances(i) == plain.chances(i)
+            graph = _searched_graph(params)
+            assert len(graph.kind) > 20
+            yield graph
+
+
+def _searched_graph(params: dict):
+    """The graph searched over every discard of a hand, its wins priced (dead waits moved)."""
+    oracle = Oracle(params)
+    search = _search(oracle, DEFAULT_DRAWS)
+    weighed = [_after(oracle, c.tile.code) for c in oracle.result.choices if c.option.shanten <= 2]
+    for after in weighed:
+        search.search(after)
+    search.chances(weighed[0])   # the pending wins priced, and the graph solved once
+    return search.graph
+
+
+# dealt hands whose dead waits, moved to their exchanges once the walk is done, lead to states
+# finished later than the dead wait was: the finishing order is made again (Graph.order)
+MOVED = [{"rules": "sichuan", "hand": "2599m3335567777p", "missing": "s"},
+         {"rules": "sichuan-sbr", "hand": "5567m1233334567p", "missing": "s"},
+         {"rules": "sichuan-sbr", "hand": "7999m1233334888p", "missing": "s"},
+         {"rules": "sichuan-sbr", "hand": "558m11266677778p", "missing": "s"}]
+
+
+@pytest.mark.parametrize("params", MOVED, ids=[p["hand"] for p in MOVED])
+def test_the_solvers_agree_once_dead_waits_are_moved_to_their_exchanges(params):
+    """The compiled and plain solvers follow the finishing order, numpy does not: on a graph
+    whose states moved, all three give the same figures on every state only if the order is
+    made again (the plain one refuses a choice not finished before it is read)."""
+    graph = _searched_graph(params)
+    plain, arrays = solve(graph, plain=True), solve(graph, compiled=False)
+    compiled = solve(graph) if recurrence.solver_compiled() is not None else plain
+    for i in range(len(graph.kind)):
+        assert compiled.chances(i) == plain.chances(i) == arrays.chances(i), i
+
+
+@pytest.mark.parametrize("rules", FAMILIES)
+def test_the_array_solver_and_the_plain_one_agree_to_the_last_bit(rules):
+    """recurrence.py's three solvers (compiled, numpy, and plain Python) do the same operations
+    in the same order, on every state searched of dealt 1- and 2-shanten hands. numpy is a
+    dependency, so it runs wherever the suite does; the compiled one wherever a C compiler is
+    on PATH (`make` builds it then: its absence there fails here)."""
+    compiler = build_solver().compiler()
+    if compiler is not None:
+        assert recurrence.solver_compiled() is not None, \
+            f"{compiler[0]} is on PATH, but app/advice/_recurrence.so is not built: make install"
+    for graph in _searched_graphs(rules):
+        arrays, plain = solve(graph, compiled=False), solve(graph, plain=True)
+        assert arrays._table is not None and plain._rows is not None   # each the one asked
+        compiled = solve(graph) if compiler is not None else plain
+        assert compiler is None or compiled._flat is not None
+        for i in range(len(graph.kind)):
+            assert compiled.chances(i) == plain.chances(i) == arrays.chances(i)
+
+
+def test_the_compiled_solver_is_built_wherever_a_c_compiler_is():
+    """`make install` (and a wheel's build) compiles _recurrence.c wherever a C compiler is on
+    PATH; where none is, the solve falls back (the test below), and this says so."""
+    compiler = build_solver().compiler()
+    if compiler is None:
+        pytest.skip("no C compiler on PATH: the compiled solver is not built here")
+    assert recurrence.solver_compiled() is not None, shlex.join(compiler)
+
+
+def test_the_solve_falls_back_to_numpy_then_plain_python_where_the_library_does_not_load(
+        monkeypatch):
+    """Without the compiled library (no C compiler where it was installed) the outlook solves
+    with numpy, and without numpy in plain Python: the same figures, the same advice."""
+    params = {"rules": "hong-kong", "hand": "123m456p78s1122z57z", "seen": "1z5z"}
+    oracle = Oracle(params)
+    search = _search(oracle, DEFAULT_DRAWS)
+    search.search(_after(oracle, "5z"))
+    graph = search.graph
+    expected = [solve(graph, plain=True).chances(i) for i in range(len(graph.kind))]
+    first = outlook(calculate_discards(params, RULESETS), DEFAULT_DRAWS, RULESETS)
+    monkeypatch.setattr(recurrence, "solver_compiled", lambda: None)
+    arrays = solve(graph)
+    assert arrays._table is not None
+    assert [arrays.chances(i) for i in range(len(graph.kind))] == expected
+    monkeypatch.setattr(recurrence, "numpy", lambda: None)
+    plain = solve(graph)
+    assert plain._rows is not None
+    assert [plain.chances(i) for i in range(len(graph.kind))] == expected
+    _CACHE.clear()
+    again = outlook(calculate_discards(params, RULESETS), DEFAULT_DRAWS, RULESETS)
+    assert again is not first and again == first
+
+
+def test_the_compiled_solver_refuses_a_graph_out_of_order_rather_than_read_what_is_not_solved():
+    """A choice read before its state is finished (or an index out of range) is refused with a
+    ValueError: the compiled solver never reads figures not yet worked out."""
+    if recurrence.solver_compiled() is None:
+        pytest.skip("the compiled solver is not built here")
+    graph = Graph(3)
+    ready = graph.state(READY, p_win=0.5, gain=2.0)
+    far = graph.state(FAR, [0.25], [graph.choice([ready])])
+    assert solve(graph).chances(far) == solve(graph, plain=True).chances(far)
+    graph.done = array("i", [~0, ready, far])   # the choice before the state it keeps
+    with pytest.raises(ValueError, match="out of order"):
+        solve(graph)
+    graph.done = array("i", [ready, ~0, far])
+    graph.members[0] = 7   # a state that is not there
+    with pytest.raises(ValueError, match="out of its range"):
+        solve(graph)

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from app.advice.outlook import _CACHE, DEFAULT_DRAWS, outlook  # noqa: E402
+from app.hands import quick  # noqa: E402
 from app.hands.efficiency import clear_tables  # noqa: E402
 from app.rules.loader import registry  # noqa: E402
 from app.vocabulary.discard import calculate_discards  # noqa: E402
@@ -41,6 +42,7 @@ def main() -> None:
                 result = calculate_discards(params, rulesets)
                 _CACHE.clear()
                 clear_tables()
+                quick.clear_tables()
                 start, cpu = time.perf_counter(), time.process_time()
                 found = outlook(result, DEFAULT_DRAWS, rulesets)
                 times.append(1000 * (time.perf_counter() - start))

@@ -335,8 +335,9 @@ def test_a_ready_hand_and_any_draw_keep_ready_by_the_discards_efficiency_finds(
         name, rules, table, kinds, dead):
     """A ready 13-tile hand and any draw: the 14 tiles' best discard leaves the hand ready
     (throwing the draw does), so keeping_discards(..., 0) gives every discard that keeps it
-    ready, as discard_shanten finds them (the outlook's exchanges at a dead wait)."""
-    checked = 0
+    ready, as discard_shanten finds them (the outlook's exchanges at a dead wait), the draws
+    that complete it among them (every discard then keeps it ready)."""
+    checked = complete = 0
     for melds, *counts in _hands(13, 600, name + "-ready", kinds, dead):
         if _slow_improving(counts, melds, rules, table)[0] != 0:
             continue
@@ -347,7 +348,9 @@ def test_a_ready_hand_and_any_draw_keep_ready_by_the_discards_efficiency_finds(
                     d for d, s in discard_shanten(grown, melds, rules, table).items() if s == 0
                 ), (melds, counts, k)
                 checked += 1
-    assert checked > 1000
+                found = quick._fourteen(grown, melds, rules, table)
+                complete += found is not None and found[0] == -1
+    assert checked > 1000 and complete > 100, (checked, complete)
 
 
 def test_a_form_the_table_counts_otherwise_is_left_to_efficiency():

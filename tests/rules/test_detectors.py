@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.hands.hand import Hand, WinBy, WinContext
-from app.hands.readings import ShapeRules, readings
-from app.rules.detectors import DETECTORS, GATED, GATES
+from app.hands.readings import ShapeRules, meld_group, readings, readings_of
+from app.hands.tiles import TILES
+from app.rules.detectors import DETECTORS, GATED, GATES, WIN_READING
 from app.rules.loader import registry
 from app.vocabulary.hand import parse_hand
 from tests.conftest import load_corpus
@@ -80,3 +81,56 @@ def test_mixed_terminals_needs_a_terminal_and_an_honour_but_not_both_a_one_and_a
     assert mixed_terminals_found("111m999p111s777z22z")
     assert not mixed_terminals_found("111z222z555z666z77z")  # all honours
     assert not mixed_terminals_found("111m999m111p999p11s")  # all terminals
+
+
+def winning_tile_changes(hand: Hand, ctx: WinContext, varied: Counter) -> list[str]:
+    """Every detector that finds otherwise on one split of the hand for another of its tiles
+    as the winning tile where WIN_READING does not say it may (not listed, or its test fails
+    on the split); `varied` counts the listed ones that did."""
+    own = bytearray(34)
+    for t in hand.concealed:
+        own[t] += 1
+    groups = tuple(map(meld_group, hand.melds))
+    splits: dict[tuple, list] = {}
+    for kind in sorted(set(hand.concealed)):
+        for reading in readings_of(bytes(own), TILES[kind], groups, EVERY_SHAPE):
+            splits.setdefault((reading.shape, reading.groups), []).append(reading)
+    wrong = []
+    for split in splits.values():
+        for name, detector in DETECTORS.items():
+            if len({detector(r, ctx) for r in split}) > 1:
+                test = WIN_READING.get(name)
+                if test is None or not all(test(r, ctx) for r in split):
+                    wrong.append(f"{name} reads the winning tile on {hand.description}")
+                varied[name] += 1
+    return wrong
+
+
+# hands on which the detectors that read the winning tile find otherwise for another one:
+# nine gates won on the extra tile or not, pongs won on the pair or on a pong
+WINNING_TILE_HANDS = ({"hand": "11123455678999m", "win": "5m"},
+                      {"hand": "111m222p333s44m555s", "win": "4m"},
+                      {"hand": "111m222p333s44z555z", "win": "1m"})
+
+
+def test_a_detector_reads_the_winning_tile_only_where_win_reading_says():
+    """A hand won on one of its tiles or another is read in the same splits; on each split,
+    every detector finds the same whichever tile won, but those WIN_READING lists, and those
+    only where its test holds (counts_pricer then prices every winning tile of a hand at once).
+    Not vacuous: each one listed is seen to find otherwise."""
+    varied: Counter = Counter()
+    hands = [corpus_hand(e) for e in load_corpus("complete_standard.json")[::4]
+             + load_corpus("complete_chiitoi.json")[::4]]
+    hands += example_hands() + [parse_hand(h) for h in WINNING_TILE_HANDS]
+    contexts = TABLE_CONTEXTS + (WinContext(WinBy.DISCARD),)
+    wrong = [w for hand in hands for ctx in contexts + (hand.context,)
+             for w in winning_tile_changes(hand, ctx, varied)]
+    assert wrong == []
+    assert sorted(varied) == sorted(WIN_READING), varied
+
+
+@settings(max_examples=300)
+@given(complete_hands(), CONTEXTS)
+def test_a_detector_reads_the_winning_tile_only_where_win_reading_says_in_generated_hands(
+        hand, ctx):
+    assert winning_tile_changes(hand, ctx, Counter()) == []

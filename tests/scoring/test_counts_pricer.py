@@ -59,10 +59,15 @@ def in_full(ask):
 
 
 def as_values(ask):
-    """The same hand through counts_pricer: its context as the frame, its tiles as counts."""
+    """The same hand through counts_pricer: its context as the frame, its tiles as counts (the
+    Score and payments; whether every winning tile prices alike is left out)."""
+    priced = _pricer(ask)(bytes(ask.hand.concealed_counts), ask.hand.win)
+    return None if priced is None else priced[:2]
+
+
+def _pricer(ask):
     hand = ask.hand
-    priced = counts_pricer(replace(ask, hand=Hand((), context=hand.context)), hand.melds)
-    return priced(bytes(hand.concealed_counts), hand.win)
+    return counts_pricer(replace(ask, hand=Hand((), context=hand.context)), hand.melds)
 
 
 @pytest.mark.parametrize("rules", list(RULESETS))
@@ -125,3 +130,29 @@ def test_what_reads_only_the_context_needs_no_reading():
     for name in selection.CONTEXT_ONLY:
         check = DETECTORS.get(name) or GATES[name]
         assert {int(check(None, ctx)) for ctx in contexts} <= {0, 1}
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_a_hand_said_to_price_alike_for_every_winning_tile_does(rules):
+    """Where counts_pricer says every winning tile of the counts prices alike (no detector
+    that may read the winning tile could on its readings: selection.win_tests), each other
+    kind of tile the hand holds, as the winning tile, finds the same total, patterns and
+    payments, or the same refusal; and both answers are given."""
+    ruleset = RULESETS[rules]
+    said = {True: 0, False: 0}
+    for ask in asks(ruleset):
+        priced = _pricer(ask)
+        counts = bytes(ask.hand.concealed_counts)
+        first = priced(counts, ask.hand.win)
+        if first is None:
+            continue
+        said[first[2]] += 1
+        if not first[2]:
+            continue
+        for kind in {t for t in ask.hand.concealed if t != ask.hand.win}:
+            other = priced(counts, kind)
+            assert other is not None and other[2], (ask.hand.description, kind)
+            assert (other[0].total_fan, other[0].items, other[0].below_minimum, other[1]) == (
+                first[0].total_fan, first[0].items, first[0].below_minimum, first[1]), (
+                ask.hand.description, kind)
+    assert said[True] > 300 and said[False] > 100, said
