@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from app.advice import outlook as outlook_module  # noqa: E402
 from tests.load.heavy_load import (  # noqa: E402
+    MOST_SCORINGS,
     OUTLOOK_HANDS,
-    PAST_BUDGET,
     _scorings,
     counting_app,
     dearest_variant,
@@ -62,7 +62,7 @@ def main() -> None:
          **({"missing": "s"} if rules.startswith("sichuan") else {})}), None)
         for rules, hand in worst.items()]
     outlooks.append(("outlook API", "GET", "/api/discard?" + urllib.parse.urlencode(
-        {"rules": PAST_BUDGET[0], "hand": PAST_BUDGET[1], "outlook": "1", "draws": "30"}), None))
+        {"rules": MOST_SCORINGS[0], "hand": MOST_SCORINGS[1], "outlook": "1", "draws": "30"}), None))
     for name, method, path, body in requests + outlooks:
         family = dict(urllib.parse.parse_qsl(path.partition("?")[2])).get("rules", "hong-kong")
         variant = dearest_variant(family)
