@@ -393,7 +393,7 @@ class Search:
             graph = self.graph
             found = self._ready_alive.get(i, frozenset())
             for c in graph.opt_choice[graph.first[i]:graph.first[i + 1]]:
-                for s in graph.choices[c]:
+                for s in graph.states_of(c):
                     found |= self._alive(s)
             self._alive_memo[i] = found
         return found

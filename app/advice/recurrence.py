@@ -9,7 +9,7 @@ solvers, and `solve` takes the first that is there:
 
 - compiled: _recurrence.c, state by state in finishing order over flat arrays, loaded with
   ctypes where it was built beside this file (`make`, or a wheel's build: tools/build_solver.py;
-  tens of µs a hand);
+  about a tenth of a millisecond a hand);
 - numpy (a dependency): every state at once, a few array operations a draw;
 - plain Python, state by state in finishing order.
 
@@ -48,7 +48,7 @@ class Graph:
     of an array.array's); the compiled solver takes them as arrays, made at the solve."""
 
     __slots__ = ("draws", "kind", "stay", "gain", "p_win", "first", "opt_p", "opt_choice",
-                 "choices", "starts", "members", "done", "_moved")
+                 "starts", "members", "done", "_moved")
 
     def __init__(self, draws: int) -> None:
         self.draws = draws
@@ -59,8 +59,7 @@ class Graph:
         self.first: list[int] = [0]    # state i's options: opt_*[first[i]:first[i + 1]]
         self.opt_p: list[float] = []        # an option: a draw's chance
         self.opt_choice: list[int] = []     # and the choice it leads to
-        self.choices: list[tuple[int, ...]] = []   # each choice's states
-        # the same, flat: choice c's states are members[starts[c]:starts[c + 1]]
+        # choice c's states: members[starts[c]:starts[c + 1]] (states_of)
         self.starts: list[int] = [0]
         self.members: list[int] = []
         self.done: list[int] = []      # finishing order: state i as i, choice c as ~c
@@ -94,11 +93,10 @@ class Graph:
         """State `old` is state `new` from now on: the choices that led to `old` lead to `new`.
         `old` stays, led to by nothing. `new` was finished after them, so the finishing order
         is made again before the next solve (`order`)."""
-        for c, states in enumerate(self.choices):
-            if old in states:
-                states = tuple(new if s == old else s for s in states)
-                self.choices[c] = states
-                self.members[self.starts[c]:self.starts[c + 1]] = states
+        members = self.members
+        for at, s in enumerate(members):
+            if s == old:
+                members[at] = new
         self._moved = True
 
     def order(self) -> list[int]:
@@ -112,8 +110,8 @@ class Graph:
 
     def _reordered(self) -> list[int]:
         order: list[int] = []
-        states_seen, choices_seen = bytearray(len(self.kind)), bytearray(len(self.choices))
-        first, opt_choice, choices = self.first, self.opt_choice, self.choices
+        states_seen, choices_seen = bytearray(len(self.kind)), bytearray(self.choice_count)
+        first, opt_choice, states_of = self.first, self.opt_choice, self.states_of
 
         def finish_state(i: int) -> None:
             if not states_seen[i]:
@@ -125,7 +123,7 @@ class Graph:
         def finish_choice(c: int) -> None:
             if not choices_seen[c]:
                 choices_seen[c] = 1
-                for i in choices[c]:
+                for i in states_of(c):
                     finish_state(i)
                 order.append(~c)
 
@@ -138,12 +136,19 @@ class Graph:
 
     def choice(self, states: Sequence[int]) -> int:
         """A choice finished: the best of these states is kept; its number."""
-        c = len(self.choices)
-        self.choices.append(tuple(states))
+        c = len(self.starts) - 1
         self.members += states
         self.starts.append(len(self.members))
         self.done.append(~c)
         return c
+
+    @property
+    def choice_count(self) -> int:
+        return len(self.starts) - 1
+
+    def states_of(self, c: int) -> list[int]:
+        """Choice c's states."""
+        return self.members[self.starts[c]:self.starts[c + 1]]
 
 
 class Solved:
@@ -208,7 +213,7 @@ def solver_compiled():
 def _solve_compiled(graph: Graph, solver) -> Solved:
     """The plain solver's sums, compiled: the graph's lists in, packed as C arrays, the figures
     as one array out (a 314-state graph: about 100 µs, 40 of them the packing)."""
-    n, k, width = len(graph.kind), len(graph.choices), graph.draws + 1
+    n, k, width = len(graph.kind), graph.choice_count, graph.draws + 1
     zero = array("d", [0.0])
     out, best = zero * (3 * width * n), zero * (3 * width * k)
     given = (*(_packed("i", graph.kind), _packed("d", graph.stay), _packed("d", graph.gain),
@@ -243,10 +248,10 @@ def _solve_plain(graph: Graph) -> list[Rows]:
     """The recurrence state by state, in finishing order."""
     draws = graph.draws
     rows: list[Rows] = [()] * len(graph.kind)
-    best: list[Rows] = [()] * len(graph.choices)
+    best: list[Rows] = [()] * graph.choice_count
     for i in graph.order():
         if i < 0:
-            best[~i] = _best_of([rows[s] for s in graph.choices[~i]])
+            best[~i] = _best_of([rows[s] for s in graph.states_of(~i)])
         elif graph.kind[i] == READY:
             rows[i] = _ready(graph.p_win[i], graph.gain[i], graph.stay[i], draws)
         else:
